@@ -1,0 +1,207 @@
+//! Invariant checking over random play, shared by the property tests and `croupier soak`.
+//!
+//! In every state of a random game it checks: the game's own invariants (cards conserved);
+//! that every legal action applies; that actions of the action space that are not legal are
+//! rejected and leave the state unchanged; that the acting seat's observation does not change
+//! when the cards hidden from it are re-dealt; that the game ends within a step limit; and, at
+//! the end, that replaying (options, seed, actions) gives the same events and final state.
+
+use crate::game::{Game, Outcome};
+use crate::rng::GameRng;
+use std::fmt;
+
+/// How thoroughly to check each state.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// A game that has not ended after this many decisions is a violation.
+    pub max_steps: usize,
+    /// Illegal actions tried per state: `None` = the whole action space (slow, exact),
+    /// `Some(k)` = `k` drawn at random from it.
+    pub illegal_samples: Option<usize>,
+    /// Re-deal hidden cards and compare the observation, in every state.
+    pub observation: bool,
+    /// Replay the game at the end and compare.
+    pub replay: bool,
+}
+
+impl Default for CheckConfig {
+    fn default() -> Self {
+        CheckConfig {
+            max_steps: 200_000,
+            illegal_samples: Some(8),
+            observation: true,
+            replay: true,
+        }
+    }
+}
+
+/// An invariant that failed, with enough to reproduce it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    pub seed: u64,
+    pub step: usize,
+    pub what: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seed {} step {}: {}", self.seed, self.step, self.what)
+    }
+}
+
+/// What a clean game produced.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    pub decisions: usize,
+    pub outcome: Outcome,
+}
+
+/// Plays one game with uniformly random legal actions, checking every state.
+pub fn play_checked<G: Game>(
+    opts: &G::Options,
+    seed: u64,
+    cfg: &CheckConfig,
+) -> Result<GameReport, Violation> {
+    let fail = |step: usize, what: String| Violation { seed, step, what };
+    let mut game = G::new(opts, seed).map_err(|e| fail(0, format!("new: {e}")))?;
+    let mut chooser = GameRng::new(GameRng::derive(seed, 0xC0FFEE));
+    let mut legal = Vec::new();
+    let mut actions = Vec::new();
+    let mut step = 0;
+    loop {
+        game.check_invariants()
+            .map_err(|e| fail(step, format!("invariant: {e}")))?;
+        let Some(seat) = game.to_act() else { break };
+        if game.outcome().is_some() {
+            return Err(fail(step, "outcome set while a seat is to act".into()));
+        }
+        if step >= cfg.max_steps {
+            return Err(fail(step, format!("game did not end in {} decisions", cfg.max_steps)));
+        }
+        game.legal_actions(&mut legal);
+        if legal.is_empty() {
+            return Err(fail(step, format!("P{seat} to act with no legal action")));
+        }
+        check_exact(&game, &legal, cfg, &mut chooser).map_err(|e| fail(step, e))?;
+        if cfg.observation {
+            check_observation(&game, seat, &mut chooser).map_err(|e| fail(step, e))?;
+        }
+        let a = legal[chooser.below(legal.len())];
+        game.apply(a)
+            .map_err(|e| fail(step, format!("legal action {a} refused: {e}")))?;
+        actions.push(a);
+        step += 1;
+    }
+    let outcome = game
+        .outcome()
+        .cloned()
+        .ok_or_else(|| fail(step, "no seat to act but no outcome".into()))?;
+    if outcome.results.len() != game.num_players() {
+        return Err(fail(step, "outcome has the wrong number of seats".into()));
+    }
+    if cfg.replay {
+        let again = replay::<G>(opts, seed, &actions).map_err(|e| fail(step, e))?;
+        if again != game || again.events() != game.events() {
+            return Err(fail(step, "replay of (options, seed, actions) differs".into()));
+        }
+    }
+    Ok(GameReport {
+        decisions: step,
+        outcome,
+    })
+}
+
+/// Rebuilds a game from its options, seed and actions.
+pub fn replay<G: Game>(opts: &G::Options, seed: u64, actions: &[G::Action]) -> Result<G, String> {
+    let mut g = G::new(opts, seed).map_err(|e| e.to_string())?;
+    for (i, a) in actions.iter().enumerate() {
+        g.apply(*a).map_err(|e| format!("replay step {i}: {e}"))?;
+    }
+    Ok(g)
+}
+
+fn check_exact<G: Game>(
+    game: &G,
+    legal: &[G::Action],
+    cfg: &CheckConfig,
+    rng: &mut GameRng,
+) -> Result<(), String> {
+    for a in legal {
+        if legal.iter().filter(|b| *b == a).count() > 1 {
+            return Err(format!("legal action {a} listed twice"));
+        }
+        let mut g = game.clone();
+        g.apply(*a).map_err(|e| format!("listed action {a} refused: {e}"))?;
+        let code = G::encode_action(*a);
+        if G::decode_action(code) != Some(*a) {
+            return Err(format!("action {a} does not survive encode/decode"));
+        }
+    }
+    let space = game.action_space();
+    let illegal: Vec<G::Action> = space.into_iter().filter(|a| !legal.contains(a)).collect();
+    let tries: Vec<G::Action> = match cfg.illegal_samples {
+        None => illegal,
+        Some(k) if illegal.is_empty() => Vec::with_capacity(k),
+        Some(k) => (0..k).map(|_| illegal[rng.below(illegal.len())]).collect(),
+    };
+    if tries.is_empty() {
+        return Ok(());
+    }
+    let mut g = game.clone();
+    for a in tries {
+        if g.apply(a).is_ok() {
+            return Err(format!("unlisted action {a} was accepted"));
+        }
+        if g != *game {
+            return Err(format!("rejected action {a} changed the state"));
+        }
+    }
+    Ok(())
+}
+
+fn check_observation<G: Game>(game: &G, seat: u8, rng: &mut GameRng) -> Result<(), String> {
+    let before = game.observe(seat);
+    let mut g = game.clone();
+    g.shuffle_hidden(seat, rng);
+    g.check_invariants()
+        .map_err(|e| format!("after shuffle_hidden({seat}): {e}"))?;
+    let after = g.observe(seat);
+    if before != after {
+        return Err(format!(
+            "observation of P{seat} changed when only hidden cards moved:\n before {before:?}\n after  {after:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Soak totals for many games.
+#[derive(Clone, Debug, Default)]
+pub struct SoakTotals {
+    pub games: u64,
+    pub decisions: u64,
+    pub aborted: u64,
+    pub violations: Vec<Violation>,
+}
+
+/// Plays games `first..first + count` of a soak run (game `i` uses seed `derive(seed, i)`).
+pub fn soak<G: Game>(
+    opts: &G::Options,
+    seed: u64,
+    first: u64,
+    count: u64,
+    cfg: &CheckConfig,
+) -> SoakTotals {
+    let mut t = SoakTotals::default();
+    for i in first..first + count {
+        let s = GameRng::derive(seed, i);
+        t.games += 1;
+        match play_checked::<G>(opts, s, cfg) {
+            Ok(r) => {
+                t.decisions += r.decisions as u64;
+                t.aborted += u64::from(r.outcome.aborted);
+            }
+            Err(v) => t.violations.push(v),
+        }
+    }
+    t
+}

@@ -1,0 +1,3 @@
+//! durak (placeholder while the engine is written).
+mod types;
+pub use types::*;

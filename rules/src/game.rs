@@ -1,0 +1,275 @@
+//! The one interface every game implements, so that the host, the match runner, the soak
+//! checker and the property tests are written once (RULES.md §4).
+
+use crate::cards::Seat;
+use crate::rng::GameRng;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::str::FromStr;
+
+/// Who may see an event (RULES.md §4.3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Visibility {
+    /// Every seat and every spectator.
+    Public,
+    /// Only the seats whose bit is set (bit `s` = seat `s`).
+    Seats(u16),
+}
+
+impl Visibility {
+    pub fn only(seat: Seat) -> Visibility {
+        Visibility::Seats(1 << seat)
+    }
+    pub fn visible_to(self, seat: Seat) -> bool {
+        match self {
+            Visibility::Public => true,
+            Visibility::Seats(m) => m & (1 << seat) != 0,
+        }
+    }
+    pub fn is_public(self) -> bool {
+        matches!(self, Visibility::Public)
+    }
+}
+
+/// An event with its visibility tag.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Logged<E> {
+    pub vis: Visibility,
+    pub event: E,
+}
+
+/// A seat's result in a finished game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SeatResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// The result of a finished game, in a form every game shares.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// One entry per seat.
+    pub results: Vec<SeatResult>,
+    /// Game-specific scores per seat (penalty points, UNO points; empty where none).
+    pub scores: Vec<i64>,
+    /// True when the engine's own safety limit (turns, rounds) ended the game, not a rule.
+    pub aborted: bool,
+    /// One line for people, e.g. "P1 is the durak" or "team 0 wins".
+    pub summary: String,
+}
+
+/// Why an option set or preset was refused. Always names the option.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("unknown preset `{name}` for {game}; known presets: {known}")]
+    UnknownPreset {
+        game: &'static str,
+        name: String,
+        known: String,
+    },
+    #[error("unknown option `{name}` for {game}; known options: {known}")]
+    UnknownOption {
+        game: &'static str,
+        name: String,
+        known: String,
+    },
+    #[error("option `{option}`: `{value}` is not valid: {why}")]
+    BadValue {
+        option: String,
+        value: String,
+        why: String,
+    },
+    #[error("option `{option}`: {why}")]
+    Invalid { option: String, why: String },
+}
+
+impl ConfigError {
+    pub fn invalid(option: &str, why: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            option: option.to_string(),
+            why: why.into(),
+        }
+    }
+    pub fn bad_value(option: &str, value: &str, why: impl Into<String>) -> ConfigError {
+        ConfigError::BadValue {
+            option: option.to_string(),
+            value: value.to_string(),
+            why: why.into(),
+        }
+    }
+}
+
+/// Why an action was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal action {action}: {why}")]
+pub struct IllegalAction {
+    pub action: String,
+    pub why: String,
+}
+
+impl IllegalAction {
+    pub fn new(action: impl Display, why: impl Into<String>) -> IllegalAction {
+        IllegalAction {
+            action: action.to_string(),
+            why: why.into(),
+        }
+    }
+}
+
+/// A named option set (RULES.md presets); user-facing names drop the game prefix.
+#[derive(Copy, Clone, Debug)]
+pub struct Preset {
+    /// e.g. `teams`, `plain`, `house`, `two-player`.
+    pub name: &'static str,
+    /// The rule book's constructor, e.g. `durak_teams()`.
+    pub rulebook: &'static str,
+    pub summary: &'static str,
+}
+
+/// A card game as the host sees it: state, whose decision it is, legal actions, apply,
+/// outcome, events and per-seat observations. Implementations are pure: no I/O, and every
+/// random choice comes from the state's own [`GameRng`].
+pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
+    type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Action: Copy
+        + Debug
+        + Display
+        + FromStr
+        + Eq
+        + Hash
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + 'static;
+    type Observation: Clone + Debug + PartialEq + Serialize + Send;
+    type Event: Clone + Debug + Display + PartialEq + Serialize + Send + Sync;
+
+    /// Lower-case game name: `durak`, `toepen`, `uno`.
+    const NAME: &'static str;
+
+    /// Every preset; the first is the default.
+    fn presets() -> &'static [Preset];
+    /// Options of a preset by its user-facing name (`teams`) or rule-book name (`durak_teams`).
+    fn preset(name: &str) -> Result<Self::Options, ConfigError>;
+    /// Sets one option from text (`transfer=true`, `deck=52`), naming the option on error.
+    fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), ConfigError>;
+    /// Every option as `(name, value)` text, such that `set_option` on a default set rebuilds it.
+    fn option_pairs(opts: &Self::Options) -> Vec<(String, String)>;
+    /// Rejects impossible combinations, naming the option and why.
+    fn validate(opts: &Self::Options) -> Result<(), ConfigError>;
+    /// Seats at the table for these options.
+    fn seats(opts: &Self::Options) -> usize;
+    /// Sets the number of players (the CLI's `--players`), naming the option on error.
+    fn set_players(opts: &mut Self::Options, n: usize) -> Result<(), ConfigError>;
+
+    /// Deals a new game. Validates the options first.
+    fn new(opts: &Self::Options, seed: u64) -> Result<Self, ConfigError>;
+    fn options(&self) -> &Self::Options;
+    fn num_players(&self) -> usize;
+    /// The player who must decide now, or `None` once the game is over. Forced steps
+    /// (refills, penalty draws, end of bout) are applied inside `apply`, so a game that is not
+    /// over always has a decision pending.
+    fn to_act(&self) -> Option<Seat>;
+    /// Exactly the legal actions of `to_act`, appended to `out` (cleared first).
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// Applies one action of `to_act`; an illegal action is an error and changes nothing.
+    fn apply(&mut self, action: Self::Action) -> Result<(), IllegalAction>;
+    fn outcome(&self) -> Option<&Outcome>;
+    /// Everything seat `seat` may know now, including the perfect-memory derived knowledge.
+    fn observe(&self, seat: Seat) -> Self::Observation;
+    /// Every event so far with its visibility.
+    fn events(&self) -> &[Logged<Self::Event>];
+
+    /// A superset of every action that could ever be legal in this state: used by the tests
+    /// to check that `legal_actions` is exact (everything else must be rejected).
+    fn action_space(&self) -> Vec<Self::Action>;
+    /// Internal consistency: every card is in exactly one zone, counts agree, etc.
+    fn check_invariants(&self) -> Result<(), String>;
+    /// Re-deals every card that `seat` cannot see (other hands' unknown cards, face-down
+    /// piles) uniformly among the places they could be, keeping every public count and every
+    /// card `seat` knows the location of. Used for determinization by search agents and by
+    /// the tests (the observation of `seat` must not change).
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng);
+    /// Builds a full game state consistent with `obs` (one "determinization"): hidden cards
+    /// are dealt at random among the places they could be, respecting every public count and
+    /// every certain inference (known cards, voids). Search agents simulate from it. The
+    /// result's `observe(obs.seat)` equals `obs`; its event log starts empty.
+    fn determinize(opts: &Self::Options, obs: &Self::Observation, rng: &mut GameRng) -> Self;
+
+    /// Compact `u32` code of an action (the WIT contract's encoding).
+    fn encode_action(action: Self::Action) -> u32;
+    /// Inverse of `encode_action`; `None` for a code that names no action.
+    fn decode_action(code: u32) -> Option<Self::Action>;
+}
+
+/// Parses a boolean option value (`true/false`, `yes/no`, `on/off`, `1/0`).
+pub fn parse_bool(option: &str, value: &str) -> Result<bool, ConfigError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        _ => Err(ConfigError::bad_value(option, value, "expected true or false")),
+    }
+}
+
+/// Parses a number option value.
+pub fn parse_num<T: FromStr>(option: &str, value: &str) -> Result<T, ConfigError> {
+    value
+        .trim()
+        .parse::<T>()
+        .map_err(|_| ConfigError::bad_value(option, value, "expected a whole number"))
+}
+
+/// Parses an optional number: `none` or a number.
+pub fn parse_opt_num<T: FromStr>(option: &str, value: &str) -> Result<Option<T>, ConfigError> {
+    if value.eq_ignore_ascii_case("none") {
+        Ok(None)
+    } else {
+        parse_num(option, value).map(Some)
+    }
+}
+
+/// Parses an enum option value: matches `value` against `choices` (case-insensitive,
+/// dashes, underscores and case ignored, so `all-opponents`, `AllOpponents` and
+/// `all_opponents` are the same).
+pub fn parse_choice<T: Copy>(
+    option: &str,
+    value: &str,
+    choices: &[(&str, T)],
+) -> Result<T, ConfigError> {
+    let norm = |s: &str| {
+        s.chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .flat_map(|c| c.to_lowercase())
+            .collect::<String>()
+    };
+    let v = norm(value);
+    for (name, t) in choices {
+        if norm(name) == v {
+            return Ok(*t);
+        }
+    }
+    let known: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+    Err(ConfigError::bad_value(
+        option,
+        value,
+        format!("expected one of {}", known.join(", ")),
+    ))
+}
+
+/// Looks a preset up by user-facing name or rule-book name.
+pub fn find_preset(game: &'static str, presets: &[Preset], name: &str) -> Result<usize, ConfigError> {
+    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+    presets
+        .iter()
+        .position(|p| p.name == n || p.rulebook.trim_end_matches("()").replace('_', "-") == n
+            || p.rulebook.split('(').next().map(|s| s.replace('_', "-")) == Some(n.clone()))
+        .ok_or_else(|| ConfigError::UnknownPreset {
+            game,
+            name: name.to_string(),
+            known: presets.iter().map(|p| p.name).collect::<Vec<_>>().join(", "),
+        })
+}

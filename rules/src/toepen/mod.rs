@@ -1,0 +1,3 @@
+//! toepen (placeholder while the engine is written).
+mod types;
+pub use types::*;

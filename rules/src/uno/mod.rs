@@ -1,0 +1,3 @@
+//! uno (placeholder while the engine is written).
+mod types;
+pub use types::*;
