@@ -1,1 +1,394 @@
-fn main() {}
+//! `croupier`: run card-game agents as sandboxed WebAssembly components.
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use croupier_host::driver::{self, Host, MatchArgs, RulesArgs, UserError};
+use croupier_host::limits::Limits;
+use croupier_host::loader::{self, GameKind};
+use croupier_host::runner::FaultPolicy;
+use croupier_host::verdict::Verdict;
+use croupier_host::{componentize, registry};
+use croupier_rules::durak::Durak;
+use croupier_rules::toepen::Toepen;
+//UNO use croupier_rules::uno::Uno;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "croupier",
+    version,
+    about = "Runs card-game agents (Durak, Toepen, UNO) as sandboxed WebAssembly components",
+    after_help = "Agents are .wasm component files or built example agents by name (durak/cheapest); \
+                  `croupier agents` lists them. Append #ARGS to pass text to an agent: durak/ismcts#iters=200."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play N games between agents and print a table per agent.
+    Match(MatchCmd),
+    /// Round robin: every pair of agents plays a match; prints a ranking.
+    Tournament(MatchCmd),
+    /// Say which world and version a component implements, or exactly why it cannot load.
+    Validate {
+        /// A .wasm file or an example agent name.
+        agent: String,
+    },
+    /// List the example agents that are built, with their game and language.
+    Agents,
+    /// Show a logged game move by move, as a spectator saw it.
+    Replay {
+        /// A log written by `match --log`.
+        file: PathBuf,
+        /// The game's index in the run (default: the first game of the last run).
+        #[arg(long)]
+        game: Option<u64>,
+        /// Show what this seat saw (its private events too) instead of the public view.
+        #[arg(long)]
+        seat: Option<u8>,
+    },
+    /// Play random games checking every rules invariant in every state.
+    Soak {
+        /// durak, toepen or uno.
+        game: String,
+        #[command(flatten)]
+        rules: RulesFlags,
+        /// Number of games.
+        #[arg(long, default_value_t = 10_000)]
+        games: u64,
+        /// Master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Try every action of the action space in every state, not a sample of 8.
+        #[arg(long)]
+        full: bool,
+    },
+    /// Build agent crates into components (default: every crate in example-agents/).
+    Build {
+        /// Agent crate directories.
+        dirs: Vec<PathBuf>,
+        /// Write components to DIR/<game>/<name>.wasm (default: <target>/agents).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Show cargo's output.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+}
+
+#[derive(Args, Clone)]
+struct RulesFlags {
+    /// Rule preset (durak: classic, perevodnoy, teams; toepen: standard, drinking, cafe,
+    /// plain; uno: official, house, two-player). Default: the game's first.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Number of players (seats).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Set one rule option, e.g. --set transfer=true (repeatable).
+    #[arg(long = "set", value_name = "OPTION=VALUE")]
+    set: Vec<String>,
+}
+
+impl RulesFlags {
+    fn args(&self) -> RulesArgs {
+        RulesArgs {
+            rules: self.rules.clone(),
+            players: self.players,
+            set: self.set.clone(),
+        }
+    }
+}
+
+#[derive(Args, Clone)]
+struct MatchCmd {
+    /// durak, toepen or uno.
+    game: String,
+    /// Agents in seat order (.wasm files or example names); fewer than the seats repeat in turn.
+    #[arg(required = true)]
+    agents: Vec<String>,
+    #[command(flatten)]
+    rules: RulesFlags,
+    /// Number of games (deals; with --duplicate each deal is played once per seat rotation).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Master seed: the same command and seed replay the same games, whatever --threads is.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Replay every deal with the agents' seats rotated, to take luck out of the comparison.
+    #[arg(long)]
+    duplicate: bool,
+    /// Write a JSON summary to FILE (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Append one JSON line per finished game to FILE (enough to replay it).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Continue an interrupted run recorded in --log FILE, playing only the missing games.
+    #[arg(long)]
+    resume: bool,
+    /// Fuel per decision (the deterministic budget).
+    #[arg(long, value_name = "N")]
+    fuel: Option<u64>,
+    /// Wall-clock milliseconds per decision (the backstop).
+    #[arg(long, value_name = "MS")]
+    millis: Option<u32>,
+    /// Memory per agent instance, in MiB.
+    #[arg(long, value_name = "MIB")]
+    memory: Option<u32>,
+    /// Log bytes per agent per game.
+    #[arg(long, value_name = "BYTES")]
+    log_bytes: Option<u32>,
+    /// A per-game time bank in milliseconds, on top of the per-decision limit.
+    #[arg(long, value_name = "MS")]
+    time_bank: Option<u32>,
+    /// What a fault costs: forfeit the game, or let the host play a legal fallback move.
+    #[arg(long, value_enum, default_value_t = FaultPolicy::Forfeit)]
+    on_fault: FaultPolicy,
+    /// Do not use the compiled-component cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl MatchCmd {
+    fn limits(&self) -> Limits {
+        let mut l = Limits::default();
+        if let Some(v) = self.fuel {
+            l.fuel_per_decision = v;
+        }
+        if let Some(v) = self.millis {
+            l.millis_per_decision = v;
+        }
+        if let Some(v) = self.memory {
+            l.memory_mib = v;
+        }
+        if let Some(v) = self.log_bytes {
+            l.log_bytes_per_game = v;
+        }
+        l.time_bank_millis = self.time_bank;
+        l
+    }
+
+    fn args(&self) -> MatchArgs {
+        MatchArgs {
+            agents: self.agents.clone(),
+            rules: self.rules.args(),
+            games: self.games,
+            seed: self.seed,
+            threads: threads(self.threads),
+            duplicate: self.duplicate,
+            json: self.json.clone(),
+            log: self.log.clone(),
+            resume: self.resume,
+            policy: self.on_fault,
+            progress: !self.quiet,
+            quiet: false,
+        }
+    }
+}
+
+fn threads(t: Option<usize>) -> usize {
+    t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+fn game(name: &str) -> Result<GameKind> {
+    GameKind::parse(name).ok_or_else(|| {
+        driver::user(format!(
+            "unknown game `{name}`; known games: durak, toepen, uno"
+        ))
+    })
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Match(m) => {
+            let host = Host::new(m.limits(), !m.no_cache)?;
+            let args = m.args();
+            match game(&m.game)? {
+                GameKind::Durak => driver::run_match::<Durak>(&host, &args).map(drop),
+                GameKind::Toepen => driver::run_match::<Toepen>(&host, &args).map(drop),
+                //UNO GameKind::Uno => driver::run_match::<Uno>(&host, &args).map(drop),
+                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+            }?;
+        }
+        Command::Tournament(m) => {
+            let host = Host::new(m.limits(), !m.no_cache)?;
+            let args = m.args();
+            match game(&m.game)? {
+                GameKind::Durak => driver::run_tournament::<Durak>(&host, &args).map(drop),
+                GameKind::Toepen => driver::run_tournament::<Toepen>(&host, &args).map(drop),
+                //UNO GameKind::Uno => driver::run_tournament::<Uno>(&host, &args).map(drop),
+                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+            }?;
+        }
+        Command::Validate { agent } => {
+            let host = Host::new(Limits::default(), true)?;
+            let spec = registry::resolve(&agent).map_err(|e| driver::user(e.to_string()))?;
+            let loaded = loader::load(&host.engine, &host.cache, &spec.path)
+                .map_err(|e| driver::user(e.to_string()))?;
+            // Linking is the last check: it proves the host can instantiate it.
+            match loaded.game {
+                GameKind::Durak => host.factory::<Durak>(&loaded).map(drop),
+                GameKind::Toepen => host.factory::<Toepen>(&loaded).map(drop),
+                //UNO GameKind::Uno => host.factory::<Uno>(&loaded).map(drop),
+                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+            }?;
+            println!(
+                "{}: ok: {} agent, {}/{}-agent@{} ({}, {} KB, loaded in {:.1} ms, {})",
+                spec.path.display(),
+                loaded.game,
+                loader::PACKAGE,
+                loaded.game,
+                loaded.version,
+                loaded.language.as_deref().unwrap_or("unknown language"),
+                loaded.size / 1024,
+                loaded.load_time.as_secs_f64() * 1e3,
+                match loaded.cache {
+                    croupier_host::cache::CacheOutcome::Hit => "from the compile cache",
+                    _ => "compiled",
+                }
+            );
+        }
+        Command::Agents => {
+            let host = Host::new(Limits::default(), true)?;
+            let all = registry::examples();
+            if all.is_empty() {
+                println!("no example agents are built; run `croupier build`");
+            }
+            println!(
+                "{:<24} {:<7} {:<9} {:>8}  file",
+                "agent", "game", "language", "size"
+            );
+            for ex in all {
+                let bytes = std::fs::read(&ex.path).unwrap_or_default();
+                let lang = loader::producers_language(&bytes).unwrap_or_else(|| "?".into());
+                let ok = loader::check_and_compile(
+                    &host.engine,
+                    &croupier_host::cache::Cache::disabled(),
+                    &ex.path,
+                    &bytes,
+                )
+                .is_ok();
+                println!(
+                    "{:<24} {:<7} {:<9} {:>6}KB  {}{}",
+                    ex.id(),
+                    ex.game,
+                    lang,
+                    bytes.len() / 1024,
+                    ex.path.display(),
+                    if ok {
+                        ""
+                    } else {
+                        "  (does not load: run croupier validate)"
+                    }
+                );
+            }
+        }
+        Command::Replay {
+            file,
+            game: idx,
+            seat,
+        } => {
+            let runs = driver::read_log(&file)?;
+            let (header, records) = match idx {
+                Some(_) => runs.last(),
+                None => runs.iter().rev().find(|r| !r.1.is_empty()),
+            }
+            .context("empty log")?;
+            let rec = match idx {
+                Some(i) => records.iter().find(|r| r.index == i).ok_or_else(|| {
+                    driver::user(format!(
+                        "{}: no game {i} in the last run ({} games logged)",
+                        file.display(),
+                        records.len()
+                    ))
+                })?,
+                None => records
+                    .first()
+                    .ok_or_else(|| driver::user(format!("{}: no games logged", file.display())))?,
+            };
+            let mut out = std::io::stdout().lock();
+            match header.game {
+                GameKind::Durak => driver::replay::<Durak>(header, rec, seat, &mut out),
+                GameKind::Toepen => driver::replay::<Toepen>(header, rec, seat, &mut out),
+                //UNO GameKind::Uno => driver::replay::<Uno>(header, rec, seat, &mut out),
+                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+            }?;
+        }
+        Command::Soak {
+            game: g,
+            rules,
+            games,
+            seed,
+            threads: t,
+            full,
+        } => {
+            let r = rules.args();
+            let t = threads(t);
+            let violations = match game(&g)? {
+                GameKind::Durak => driver::soak::<Durak>(&r, games, seed, t, full),
+                GameKind::Toepen => driver::soak::<Toepen>(&r, games, seed, t, full),
+                //UNO GameKind::Uno => driver::soak::<Uno>(&r, games, seed, t, full),
+                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+            }?;
+            if violations > 0 {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Build { dirs, out, verbose } => {
+            let dirs = if dirs.is_empty() {
+                componentize::example_dirs()
+            } else {
+                dirs
+            };
+            let built = componentize::build(&dirs, out.as_deref(), verbose)?;
+            for b in built {
+                println!(
+                    "built {}/{} ({} KB): {}",
+                    b.game,
+                    b.name,
+                    b.size / 1024,
+                    b.path.display()
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            if e.downcast_ref::<UserError>().is_some() {
+                eprintln!("error: {e}");
+            } else {
+                eprintln!("error: {e:#}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn verdict_help() -> String {
+    Verdict::ALL
+        .iter()
+        .map(|v| format!("{v}: {}", v.meaning()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -76,7 +76,10 @@ pub fn play_checked<G: Game>(
             return Err(fail(step, "outcome set while a seat is to act".into()));
         }
         if step >= cfg.max_steps {
-            return Err(fail(step, format!("game did not end in {} decisions", cfg.max_steps)));
+            return Err(fail(
+                step,
+                format!("game did not end in {} decisions", cfg.max_steps),
+            ));
         }
         game.legal_actions(&mut legal);
         if legal.is_empty() {
@@ -102,7 +105,10 @@ pub fn play_checked<G: Game>(
     if cfg.replay {
         let again = replay::<G>(opts, seed, &actions).map_err(|e| fail(step, e))?;
         if again != game || again.events() != game.events() {
-            return Err(fail(step, "replay of (options, seed, actions) differs".into()));
+            return Err(fail(
+                step,
+                "replay of (options, seed, actions) differs".into(),
+            ));
         }
     }
     Ok(GameReport {
@@ -131,7 +137,8 @@ fn check_exact<G: Game>(
             return Err(format!("legal action {a} listed twice"));
         }
         let mut g = game.clone();
-        g.apply(*a).map_err(|e| format!("listed action {a} refused: {e}"))?;
+        g.apply(*a)
+            .map_err(|e| format!("listed action {a} refused: {e}"))?;
         let code = G::encode_action(*a);
         if G::decode_action(code) != Some(*a) {
             return Err(format!("action {a} does not survive encode/decode"));

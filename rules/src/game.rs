@@ -200,6 +200,12 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// result's `observe(obs.seat)` equals `obs`; its event log starts empty.
     fn determinize(opts: &Self::Options, obs: &Self::Observation, rng: &mut GameRng) -> Self;
 
+    /// The team of `seat` in a team game (`None` in individual play). The host uses it to
+    /// score a forfeit against a whole team.
+    fn team_of(&self, _seat: Seat) -> Option<u8> {
+        None
+    }
+
     /// Compact `u32` code of an action (the WIT contract's encoding).
     fn encode_action(action: Self::Action) -> u32;
     /// Inverse of `encode_action`; `None` for a code that names no action.
@@ -211,7 +217,11 @@ pub fn parse_bool(option: &str, value: &str) -> Result<bool, ConfigError> {
     match value.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" => Ok(true),
         "false" | "no" | "off" | "0" => Ok(false),
-        _ => Err(ConfigError::bad_value(option, value, "expected true or false")),
+        _ => Err(ConfigError::bad_value(
+            option,
+            value,
+            "expected true or false",
+        )),
     }
 }
 
@@ -260,16 +270,28 @@ pub fn parse_choice<T: Copy>(
     ))
 }
 
-/// Looks a preset up by user-facing name or rule-book name.
-pub fn find_preset(game: &'static str, presets: &[Preset], name: &str) -> Result<usize, ConfigError> {
-    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+/// Looks a preset up by user-facing name (`teams`) or rule-book name (`durak_teams`,
+/// `durak_teams()`, `toepen_standard(n)`); case, dashes and underscores do not matter.
+pub fn find_preset(
+    game: &'static str,
+    presets: &[Preset],
+    name: &str,
+) -> Result<usize, ConfigError> {
+    fn norm(s: &str) -> String {
+        let base = s.split('(').next().unwrap_or(s);
+        base.trim().to_ascii_lowercase().replace('_', "-")
+    }
+    let n = norm(name);
     presets
         .iter()
-        .position(|p| p.name == n || p.rulebook.trim_end_matches("()").replace('_', "-") == n
-            || p.rulebook.split('(').next().map(|s| s.replace('_', "-")) == Some(n.clone()))
+        .position(|p| norm(p.name) == n || norm(p.rulebook) == n)
         .ok_or_else(|| ConfigError::UnknownPreset {
             game,
             name: name.to_string(),
-            known: presets.iter().map(|p| p.name).collect::<Vec<_>>().join(", "),
+            known: presets
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", "),
         })
 }

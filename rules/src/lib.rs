@@ -19,7 +19,5 @@ pub mod toepen;
 pub mod uno;
 
 pub use cards::{Card, CardSet, Seat, Suit};
-pub use game::{
-    ConfigError, Game, IllegalAction, Logged, Outcome, Preset, SeatResult, Visibility,
-};
+pub use game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset, SeatResult, Visibility};
 pub use rng::GameRng;

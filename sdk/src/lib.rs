@@ -1,1 +1,185 @@
+//! # croupier-sdk
+//!
+//! Write a card-game agent for Croupier in Rust: implement [`Agent`] for your game and call
+//! that game's export macro. The same crate can be built into a sandboxed WebAssembly
+//! component (`croupier build`) or linked natively into the host (to measure the sandbox).
+//!
+//! ```ignore
+//! use croupier_sdk::durak::{Action, Durak, Observation};
+//! use croupier_sdk::{Agent, Ctx, GameInfo};
+//!
+//! /// Plays the first legal action.
+//! pub struct First;
+//!
+//! impl Agent<Durak> for First {
+//!     fn new(_info: &GameInfo<Durak>) -> Self {
+//!         First
+//!     }
+//!     fn decide(&mut self, _obs: &Observation, legal: &[Action], _ctx: &mut Ctx) -> Action {
+//!         legal[0]
+//!     }
+//! }
+//!
+//! croupier_sdk::export_durak!(First);
+//! ```
+//!
+//! The observation is the rules crate's own type ([`durak::Observation`], ...), with the
+//! perfect-memory knowledge already derived, and the whole rules crate is available for
+//! simulation ([`Game::determinize`] builds a full state consistent with an observation).
 
+extern crate self as croupier_sdk;
+
+pub use croupier_rules as rules;
+pub use croupier_rules::{
+    Card, CardSet, Game, GameRng, Seat, Suit, durak, game::Preset, toepen, uno,
+};
+
+mod glue;
+
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::glue::*;
+    pub use wit_bindgen;
+}
+
+/// What is left to spend on this decision.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Fuel (roughly, WebAssembly instructions) for this decision.
+    pub fuel: u64,
+    /// Wall-clock milliseconds for this decision.
+    pub millis: u32,
+    /// Milliseconds left in the game's time bank, if the match has one.
+    pub bank_millis: Option<u32>,
+}
+
+/// What an agent is told when a game starts.
+#[derive(Clone, Debug)]
+pub struct GameInfo<G: Game> {
+    /// This agent's seat.
+    pub seat: Seat,
+    pub players: u8,
+    /// The game's rule options.
+    pub options: G::Options,
+    /// This agent's seed for this game.
+    pub seed: u64,
+    /// Text given after `#` on the command line (`durak/ismcts#iters=500`).
+    pub args: String,
+}
+
+impl<G: Game> GameInfo<G> {
+    /// Looks up `key=value` in the args (`iters=500,c=1.4`), parsed.
+    pub fn arg<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
+        self.args
+            .split([',', ' ', ';'])
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| k.trim() == key)
+            .and_then(|(_, v)| v.trim().parse().ok())
+    }
+}
+
+/// Log levels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    Error,
+    Warn,
+    Info,
+    Debug,
+}
+
+/// The host services behind [`Ctx`]: the sandbox's imports, or the native host.
+pub trait Services {
+    /// The next number of this seat's seeded random stream.
+    fn random(&mut self) -> u64;
+    fn log(&mut self, level: Level, message: &str);
+}
+
+/// An agent's view of the host during one decision.
+pub struct Ctx<'a> {
+    budget: Budget,
+    rng: &'a mut GameRng,
+    services: &'a mut dyn Services,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(budget: Budget, rng: &'a mut GameRng, services: &'a mut dyn Services) -> Self {
+        Ctx {
+            budget,
+            rng,
+            services,
+        }
+    }
+
+    /// What is left to spend on this decision.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// A fast random generator seeded from the game's seed for this seat: the whole match
+    /// replays bit for bit. Prefer it to [`Ctx::host_random`] on hot paths.
+    pub fn rng(&mut self) -> &mut GameRng {
+        self.rng
+    }
+
+    /// The host's seeded random stream (one boundary crossing per call).
+    pub fn host_random(&mut self) -> u64 {
+        self.services.random()
+    }
+
+    /// Adds a line to this agent's log for the game (bounded by the host).
+    pub fn log(&mut self, level: Level, message: impl AsRef<str>) {
+        self.services.log(level, message.as_ref());
+    }
+}
+
+/// An agent for game `G`. One value lives for one game: `new` at the deal, then `decide`
+/// whenever the agent has a real choice (the host plays forced moves itself).
+pub trait Agent<G: Game>: Sized {
+    fn new(info: &GameInfo<G>) -> Self;
+    /// Returns one of `legal` (anything else loses the game by default).
+    fn decide(&mut self, obs: &G::Observation, legal: &[G::Action], ctx: &mut Ctx) -> G::Action;
+}
+
+/// Rebuilds rule options from `(name, value)` pairs, starting from the default preset.
+pub fn options_from_pairs<G: Game>(pairs: &[(String, String)]) -> Option<G::Options> {
+    let first = G::presets().first()?;
+    let mut opts = G::preset(first.name).ok()?;
+    for (k, v) in pairs {
+        G::set_option(&mut opts, k, v).ok()?;
+    }
+    Some(opts)
+}
+
+/// Runs an agent natively: the host links this when it measures the sandbox against the
+/// same agent without it.
+pub struct Native<G: Game, A: Agent<G>> {
+    agent: A,
+    rng: GameRng,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game, A: Agent<G>> Native<G, A> {
+    pub fn new(info: &GameInfo<G>) -> Self {
+        Native {
+            agent: A::new(info),
+            rng: agent_rng(info.seed),
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    pub fn decide(
+        &mut self,
+        obs: &G::Observation,
+        legal: &[G::Action],
+        budget: Budget,
+        services: &mut dyn Services,
+    ) -> G::Action {
+        let mut ctx = Ctx::new(budget, &mut self.rng, services);
+        self.agent.decide(obs, legal, &mut ctx)
+    }
+}
+
+/// The agent-side generator for a seat's seed (distinct from the host's `random` stream).
+pub fn agent_rng(seed: u64) -> GameRng {
+    GameRng::new(GameRng::derive(seed, 0xA6E7))
+}

@@ -1,3 +1,179 @@
-//! durak (placeholder while the engine is written).
+//! Durak, Podkidnoy and Perevodnoy, individual and partnership play (RULES.md §1).
+//!
+//! * `types`: options, actions, events, observation (§1.3, §1.7, §1.12).
+//! * `options`: presets, option text, validation (§1.3).
+//! * `engine`: deal and first attacker (§1.4–1.5), roles (§1.6), the bout state machine and
+//!   its legality rules (§1.7–1.8), end of bout, refill, leaving, next attacker (§1.9), end of
+//!   game (§1.10), invariants.
+//! * `observe`: observation, hidden-card re-deal and determinization (§1.12).
+//! * `display`: action and event text, action codes.
+//!
+//! Engine decisions where RULES.md is silent (each also marked `// Decision:` at its place):
+//! * Under PartnerProxy, events name the PLAYER whose hand a card left (`P1 leads 7S` when P1
+//!   leads for his partner's seat 3); `BoutStart`, `Transfer::new_defender` and the
+//!   observation's `attacker`/`defender` name seats. `to_act()` is the player;
+//!   `Observation::acting_for` is the seat (in the throw-in phase: the principal attacker's
+//!   seat when its controller is asked first, otherwise the thrower's own seat; once the game
+//!   is over: the observer's seat).
+//! * An eligible thrower without a card of a table rank (even without any card) is still asked;
+//!   his only action is `Pass` (§1.11.14: the host may auto-pass, with the same event).
+//! * With `multi_card_lead`, one card is led with `Lead`, 2..=4 cards with `LeadMany`.
+//! * `Refill` events are emitted only for players who draw at least one card.
+//! * `max_bouts` (default 1000) is a safety limit, not a rule: with three or more players the
+//!   defenders can keep taking forever; after that many bouts the game ends aborted, all Draw.
+//! * `Outcome::scores` holds finishing places (see `engine::Durak::compute_outcome`).
+
+pub mod display;
+mod engine;
+mod observe;
+pub mod options;
 mod types;
+
+pub use display::ParseActionError;
+pub use engine::{Durak, Pair, Setup, beats};
 pub use types::*;
+
+use crate::cards::{CardSet, Seat};
+use crate::game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset};
+use crate::rng::GameRng;
+
+impl Game for Durak {
+    type Options = Options;
+    type Action = Action;
+    type Observation = Observation;
+    type Event = Event;
+
+    const NAME: &'static str = "durak";
+
+    fn presets() -> &'static [Preset] {
+        options::PRESETS
+    }
+
+    fn preset(name: &str) -> Result<Options, ConfigError> {
+        options::preset(name)
+    }
+
+    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
+        options::set_option(opts, key, value)
+    }
+
+    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
+        options::option_pairs(opts)
+    }
+
+    fn validate(opts: &Options) -> Result<(), ConfigError> {
+        options::validate(opts)
+    }
+
+    fn seats(opts: &Options) -> usize {
+        opts.num_players as usize
+    }
+
+    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
+        options::set_players(opts, n)
+    }
+
+    fn new(opts: &Options, seed: u64) -> Result<Durak, ConfigError> {
+        options::validate(opts)?;
+        Ok(Durak::deal_new(opts, seed))
+    }
+
+    fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    fn num_players(&self) -> usize {
+        self.n as usize
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.actor()
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal(out);
+    }
+
+    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        self.apply_action(action)
+            .map_err(|why| IllegalAction::new(action, why))
+    }
+
+    fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    fn observe(&self, seat: Seat) -> Observation {
+        self.observation(seat)
+    }
+
+    fn events(&self) -> &[Logged<Event>] {
+        &self.events
+    }
+
+    /// Every action of the current decision kind over the whole deck (for `beat`: every
+    /// table slot plus one), plus `take` and `pass` in every phase, so that the checker can
+    /// verify that everything outside `legal_actions` is rejected.
+    fn action_space(&self) -> Vec<Action> {
+        let deck = self.deck;
+        let mut v = Vec::with_capacity(deck.len() * 3 + 64);
+        match self.phase {
+            Phase::Over => return v,
+            Phase::Lead => {
+                v.extend(deck.iter().map(Action::Lead));
+                if self.opts.multi_card_lead {
+                    for r in self.opts.deck.low_rank()..=14 {
+                        let all = engine::rank_set(r).bits();
+                        let mut sub = all;
+                        while sub != 0 {
+                            if sub.count_ones() >= 2 {
+                                v.push(Action::LeadMany(CardSet(sub)));
+                            }
+                            sub = (sub - 1) & all;
+                        }
+                    }
+                }
+            }
+            Phase::Defend => {
+                for slot in 0..=self.table_len {
+                    v.extend(deck.iter().map(|card| Action::Beat { slot, card }));
+                }
+                if self.opts.transfer {
+                    v.extend(deck.iter().map(Action::Transfer));
+                }
+                if self.opts.transfer_by_showing_trump {
+                    v.extend(deck.iter().map(Action::ShowTrumpTransfer));
+                }
+            }
+            Phase::ThrowIn => v.extend(deck.iter().map(Action::ThrowIn)),
+        }
+        v.push(Action::Take);
+        v.push(Action::Pass);
+        v
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.check()
+    }
+
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
+        self.reshuffle_hidden(seat, rng);
+    }
+
+    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Durak {
+        Durak::from_observation(opts, obs, rng)
+    }
+
+    /// Partnerships: team of seat `s` is `s % 2` (§1.6).
+    fn team_of(&self, seat: Seat) -> Option<u8> {
+        (self.partnerships() && seat < self.n).then_some(seat % 2)
+    }
+
+    fn encode_action(action: Action) -> u32 {
+        display::encode(action)
+    }
+
+    fn decode_action(code: u32) -> Option<Action> {
+        display::decode(code)
+    }
+}

@@ -68,6 +68,18 @@ pub struct Options {
     pub team_exit_rule: TeamExitRule,
     /// Dealer of the game; `None` = drawn with the game's RNG (§0.2).
     pub dealer: Option<Seat>,
+    /// Safety limit, not a rule (RULES.md §4.5): after this many bouts a game that has not
+    /// ended is stopped and reported as aborted (every seat `Draw`). Added by the engine:
+    /// with three or more players a game in which the defenders keep taking can cycle.
+    #[serde(default = "default_max_bouts")]
+    pub max_bouts: u32,
+}
+
+/// Default of [`Options::max_bouts`].
+pub const DEFAULT_MAX_BOUTS: u32 = 1000;
+
+fn default_max_bouts() -> u32 {
+    DEFAULT_MAX_BOUTS
 }
 
 /// Phase of the bout in progress (§1.7).
@@ -87,7 +99,10 @@ pub enum Action {
     /// Lead several cards of one rank (only with `multi_card_lead`, 2..=4 cards).
     LeadMany(CardSet),
     /// Cover the uncovered attack card in table slot `slot` with `card`.
-    Beat { slot: u8, card: Card },
+    Beat {
+        slot: u8,
+        card: Card,
+    },
     Transfer(Card),
     ShowTrumpTransfer(Card),
     Take,
@@ -106,29 +121,81 @@ pub enum BoutEnd {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// Public: the deal; the trump card is face up (or the dealer's shown last card).
-    Deal { dealer: Seat, trump: Card, talon: u8 },
+    Deal {
+        dealer: Seat,
+        trump: Card,
+        talon: u8,
+    },
     /// Private to `seat`: the cards dealt to it.
-    Hand { seat: Seat, cards: CardSet },
+    Hand {
+        seat: Seat,
+        cards: CardSet,
+    },
     /// Public: nobody held a trump and the cards were dealt again (`Redeal`).
     Redeal,
     /// Public: the lowest trump that decided the first attacker (`reveal_lowest_trump`).
-    LowestTrump { seat: Seat, card: Card },
+    LowestTrump {
+        seat: Seat,
+        card: Card,
+    },
     /// Public: a bout starts.
-    BoutStart { attacker: Seat, defender: Seat },
-    Lead { seat: Seat, cards: CardSet },
-    Beat { seat: Seat, slot: u8, card: Card },
-    ThrowIn { seat: Seat, card: Card },
-    Pass { seat: Seat },
-    Transfer { seat: Seat, card: Card, new_defender: Seat },
-    ShowTrump { seat: Seat, card: Card, new_defender: Seat },
-    Take { seat: Seat },
-    BoutEnd { how: BoutEnd, cards: CardSet },
+    BoutStart {
+        attacker: Seat,
+        defender: Seat,
+    },
+    Lead {
+        seat: Seat,
+        cards: CardSet,
+    },
+    /// `seat` covers the attack card `attack` in table slot `slot` with `card`.
+    Beat {
+        seat: Seat,
+        slot: u8,
+        card: Card,
+        /// The attack card that was covered (added so the event reads on its own).
+        attack: Card,
+    },
+    ThrowIn {
+        seat: Seat,
+        card: Card,
+    },
+    Pass {
+        seat: Seat,
+    },
+    Transfer {
+        seat: Seat,
+        card: Card,
+        new_defender: Seat,
+    },
+    ShowTrump {
+        seat: Seat,
+        card: Card,
+        new_defender: Seat,
+    },
+    Take {
+        seat: Seat,
+    },
+    BoutEnd {
+        how: BoutEnd,
+        cards: CardSet,
+    },
     /// Public: `seat` drew `count` cards; `trump` when the face-up trump card was among them.
-    Refill { seat: Seat, count: u8, trump: bool },
+    Refill {
+        seat: Seat,
+        count: u8,
+        trump: bool,
+    },
     /// Private to `seat`: the cards it drew.
-    Drew { seat: Seat, cards: CardSet },
-    Out { seat: Seat },
-    GameEnd { summary: String },
+    Drew {
+        seat: Seat,
+        cards: CardSet,
+    },
+    Out {
+        seat: Seat,
+    },
+    GameEnd {
+        summary: String,
+    },
 }
 
 /// What one player may know (§1.12), including the perfect-memory derived knowledge.
@@ -178,4 +245,24 @@ pub struct Observation {
     pub unseen: CardSet,
     /// Bouts started so far (1 during the first bout).
     pub bout: u16,
+    // Fields below were added by the engine (§1.12 public information that `determinize`
+    // needs to rebuild an exact state).
+    /// Who played each attack card of `table` (same order): the player whose hand it left.
+    pub attackers: Vec<Seat>,
+    /// The seat that led the bout in progress (differs from `attacker` after a transfer;
+    /// decides the refill order with `refill_start=OriginalLeader`).
+    pub leader: Seat,
+    pub dealer: Seat,
+    /// Finishing place of every seat (1 = went out first; players who went out at the same
+    /// end of bout share a place); 0 = still in the game.
+    pub finish: Vec<u8>,
+    /// The cards of the own hand that everybody knows (what the others' `known` says about us).
+    pub own_known: CardSet,
+    /// Certain inference of §1.5: trumps that no hand held at the deal (lower than the revealed
+    /// lowest trump, or every trump when nobody held one); such a card can be in a hand only
+    /// if that player drew it from the talon.
+    pub low_trumps: CardSet,
+    /// Per seat: how many cards of `low_trumps` the unknown part of that hand can hold at most
+    /// (face-down cards drawn from the talon, minus low trumps it has revealed since).
+    pub low_trump_room: Vec<u8>,
 }

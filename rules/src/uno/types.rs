@@ -106,13 +106,24 @@ pub enum Decision {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     ChooseColor(Color),
-    Play { card: UnoCard, declare: Option<Color>, uno: bool },
+    Play {
+        card: UnoCard,
+        declare: Option<Color>,
+        uno: bool,
+    },
     Draw,
-    PlayDrawn { declare: Option<Color>, uno: bool },
+    PlayDrawn {
+        declare: Option<Color>,
+        uno: bool,
+    },
     Keep,
     Challenge,
     Accept,
-    Stack { card: UnoCard, declare: Option<Color>, uno: bool },
+    Stack {
+        card: UnoCard,
+        declare: Option<Color>,
+        uno: bool,
+    },
     AcceptPenalty,
     CatchUno,
     NoCatch,
@@ -122,33 +133,93 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// Public: a hand is dealt.
-    HandStart { hand_no: u32, dealer: Seat },
+    HandStart {
+        hand_no: u32,
+        dealer: Seat,
+    },
     /// Private to `seat`: its dealt hand.
-    Hand { seat: Seat, cards: Vec<UnoCard> },
+    Hand {
+        seat: Seat,
+        cards: Vec<UnoCard>,
+    },
     /// Public: the start card (and a W4 put back when it was one).
-    StartCard { card: UnoCard },
-    StartReturned { card: UnoCard },
-    ChooseColor { seat: Seat, color: Color },
-    Play { seat: Seat, card: UnoCard, declare: Option<Color> },
+    StartCard {
+        card: UnoCard,
+    },
+    StartReturned {
+        card: UnoCard,
+    },
+    ChooseColor {
+        seat: Seat,
+        color: Color,
+    },
+    Play {
+        seat: Seat,
+        card: UnoCard,
+        declare: Option<Color>,
+    },
     /// Public: `seat` drew `count` cards (identities private).
-    Draw { seat: Seat, count: u8 },
+    Draw {
+        seat: Seat,
+        count: u8,
+    },
     /// Private to `seat`: what it drew.
-    Drew { seat: Seat, cards: Vec<UnoCard> },
-    Keep { seat: Seat },
-    Skipped { seat: Seat },
-    Reversed { direction: i8 },
-    Challenge { seat: Seat, offender: Seat, guilty: bool },
+    Drew {
+        seat: Seat,
+        cards: Vec<UnoCard>,
+    },
+    Keep {
+        seat: Seat,
+    },
+    Skipped {
+        seat: Seat,
+    },
+    Reversed {
+        direction: i8,
+    },
+    Challenge {
+        seat: Seat,
+        offender: Seat,
+        guilty: bool,
+    },
     /// Private to the challenger: the offender's hand at the challenge.
-    Shown { seat: Seat, offender: Seat, cards: Vec<UnoCard> },
-    Accept { seat: Seat },
-    Stack { seat: Seat, card: UnoCard, declare: Option<Color>, pending: u16 },
-    AcceptPenalty { seat: Seat, count: u16 },
-    CatchUno { seat: Seat, offender: Seat },
-    NoCatch { seat: Seat },
-    Reshuffle { cards: u16 },
+    Shown {
+        seat: Seat,
+        offender: Seat,
+        cards: Vec<UnoCard>,
+    },
+    Accept {
+        seat: Seat,
+    },
+    Stack {
+        seat: Seat,
+        card: UnoCard,
+        declare: Option<Color>,
+        pending: u16,
+    },
+    AcceptPenalty {
+        seat: Seat,
+        count: u16,
+    },
+    CatchUno {
+        seat: Seat,
+        offender: Seat,
+    },
+    NoCatch {
+        seat: Seat,
+    },
+    Reshuffle {
+        cards: u16,
+    },
     /// Public: all hands at the end of a hand.
-    HandEnd { hands: Vec<Vec<UnoCard>>, scores: Vec<i64>, summary: String },
-    GameEnd { summary: String },
+    HandEnd {
+        hands: Vec<Vec<UnoCard>>,
+        scores: Vec<i64>,
+        summary: String,
+    },
+    GameEnd {
+        summary: String,
+    },
 }
 
 /// What one player may know (§3.15), including the perfect-memory derived knowledge.

@@ -1,0 +1,237 @@
+//! `croupier build`: an agent crate becomes a component in one command.
+//!
+//! The route: `cargo build --target wasm32-unknown-unknown` (a core module that imports only
+//! the world's own interfaces, ~16 KB for a small agent), then `wit-component` encodes it as a
+//! component using the WIT type information the SDK's bindings embedded in it. Measured in
+//! WASMTIME-NOTES.md as the leanest Rust route: `wasm32-wasip2` would add 13 WASI imports
+//! that the host refuses by design.
+
+use crate::loader::GameKind;
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// One agent crate to build.
+#[derive(Clone, Debug)]
+pub struct AgentCrate {
+    pub dir: PathBuf,
+    pub package: String,
+    pub game: GameKind,
+    /// Short name: `cheapest` for `durak-cheapest`.
+    pub name: String,
+}
+
+/// A built component.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub game: GameKind,
+    pub name: String,
+    pub path: PathBuf,
+    pub size: usize,
+}
+
+/// Reads an agent crate's manifest: its game comes from `[package.metadata.croupier] game`
+/// or the package name's prefix (`durak-cheapest`).
+pub fn read_crate(dir: &Path) -> Result<AgentCrate> {
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).with_context(|| {
+        format!(
+            "{}: cannot read the agent crate's manifest",
+            manifest.display()
+        )
+    })?;
+    let value: toml::Value =
+        toml::from_str(&text).with_context(|| format!("{}: not valid TOML", manifest.display()))?;
+    let package = value
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(|n| n.as_str())
+        .with_context(|| format!("{}: no [package] name", manifest.display()))?
+        .to_string();
+    let meta = value
+        .get("package")
+        .and_then(|p| p.get("metadata"))
+        .and_then(|m| m.get("croupier"));
+    let meta_str = |k: &str| meta.and_then(|m| m.get(k)).and_then(|v| v.as_str());
+    let game_name = meta_str("game")
+        .map(str::to_string)
+        .or_else(|| package.split('-').next().map(str::to_string))
+        .unwrap_or_default();
+    let game = GameKind::parse(&game_name).with_context(|| {
+        format!(
+            "{}: cannot tell the game of `{package}`: set [package.metadata.croupier] game = \"durak\" (or toepen, uno)",
+            manifest.display()
+        )
+    })?;
+    let name = meta_str("name").map(str::to_string).unwrap_or_else(|| {
+        package
+            .strip_prefix(&format!("{}-", game.name()))
+            .unwrap_or(&package)
+            .to_string()
+    });
+    Ok(AgentCrate {
+        dir: dir.to_path_buf(),
+        package,
+        game,
+        name,
+    })
+}
+
+#[derive(serde::Deserialize)]
+struct Metadata {
+    workspace_root: PathBuf,
+    target_directory: PathBuf,
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+fn metadata(dir: &Path) -> Result<Metadata> {
+    let out = cargo()
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--manifest-path",
+        ])
+        .arg(dir.join("Cargo.toml"))
+        .output()
+        .context("cannot run cargo")?;
+    if !out.status.success() {
+        bail!(
+            "{}: cargo metadata failed: {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    serde_json::from_slice(&out.stdout).context("cannot parse cargo metadata")
+}
+
+/// Checks that the wasm target's standard library is installed.
+pub fn check_target() -> Result<()> {
+    let out = Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", WASM_TARGET])
+        .output()
+        .context("cannot run rustc")?;
+    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    if !out.status.success() || !dir.is_dir() {
+        bail!(
+            "the Rust target {WASM_TARGET} is not installed: run `rustup target add {WASM_TARGET}`"
+        );
+    }
+    Ok(())
+}
+
+/// Builds the crates in `dirs` into components, one cargo invocation per workspace and game
+/// (an agent's SDK must carry only its own game's world, and Cargo unifies features within
+/// one invocation).
+/// Components go to `out/<game>/<name>.wasm` (default: `<target>/agents`).
+pub fn build(dirs: &[PathBuf], out: Option<&Path>, verbose: bool) -> Result<Vec<Built>> {
+    check_target()?;
+    let crates: Vec<AgentCrate> = dirs.iter().map(|d| read_crate(d)).collect::<Result<_>>()?;
+    let mut groups: BTreeMap<(PathBuf, PathBuf, &'static str), Vec<AgentCrate>> = BTreeMap::new();
+    for c in crates {
+        let m = metadata(&c.dir)?;
+        groups
+            .entry((m.workspace_root, m.target_directory, c.game.name()))
+            .or_default()
+            .push(c);
+    }
+    let mut built = Vec::new();
+    for ((root, target, _), crates) in groups {
+        let manifest = root.join("Cargo.toml");
+        let has_agent_profile = std::fs::read_to_string(&manifest)
+            .map(|t| t.contains("[profile.agent]"))
+            .unwrap_or(false);
+        let profile = if has_agent_profile {
+            "agent"
+        } else {
+            "release"
+        };
+        let mut cmd = cargo();
+        cmd.args([
+            "build",
+            "--target",
+            WASM_TARGET,
+            "--profile",
+            profile,
+            "--manifest-path",
+        ])
+        .arg(&manifest);
+        for c in &crates {
+            cmd.args(["-p", &c.package]);
+        }
+        if !verbose {
+            cmd.arg("--quiet");
+        }
+        let status = cmd.status().context("cannot run cargo build")?;
+        if !status.success() {
+            bail!(
+                "building {} failed (cargo exit {status})",
+                crates
+                    .iter()
+                    .map(|c| c.package.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        for c in crates {
+            let module = target
+                .join(WASM_TARGET)
+                .join(profile)
+                .join(format!("{}.wasm", c.package.replace('-', "_")));
+            let bytes = std::fs::read(&module).with_context(|| {
+                format!(
+                    "{}: no wasm output (is the crate's lib `crate-type = [\"cdylib\", \"rlib\"]`?)",
+                    module.display()
+                )
+            })?;
+            let component = wit_component::ComponentEncoder::default()
+                .module(&bytes)
+                .and_then(|e| e.validate(true).encode())
+                .with_context(|| {
+                    format!(
+                        "{}: cannot encode as a component (does it call croupier_sdk::export_{}!?)",
+                        module.display(),
+                        c.game
+                    )
+                })?;
+            let out_dir = out
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| target.join("agents"))
+                .join(c.game.name());
+            std::fs::create_dir_all(&out_dir)
+                .with_context(|| format!("cannot create {}", out_dir.display()))?;
+            let path = out_dir.join(format!("{}.wasm", c.name));
+            std::fs::write(&path, &component)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            built.push(Built {
+                game: c.game,
+                name: c.name,
+                path,
+                size: component.len(),
+            });
+        }
+    }
+    Ok(built)
+}
+
+/// Every crate directory under `example-agents/` of this source tree.
+pub fn example_dirs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-agents");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("Cargo.toml").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}

@@ -1,0 +1,477 @@
+//! Plays matches: many games between entrants, in parallel, reproducibly.
+//!
+//! Determinism: game `i` is fully determined by the master seed and `i` (its deal seed, its
+//! seat rotation, every agent's seed), results are gathered by index, and the log is written
+//! in index order, so the same command gives the same results and the same log file whatever
+//! the number of threads. A failure of any agent ends at most that game.
+
+use crate::player::{Player, PlayerFactory, StartInfo};
+use crate::sandbox::LogLine;
+use crate::verdict::{Fault, Verdict};
+use croupier_rules::{Game, GameRng, SeatResult};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What happens when an agent faults.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum FaultPolicy {
+    /// The game ends at once, scored as a loss for the faulting agent (its team in team play)
+    /// and a win for everybody else.
+    Forfeit,
+    /// The host plays the first legal action for it and counts a fault; after a trap the
+    /// agent's instance is dead, so the host plays for it for the rest of that game.
+    Fallback,
+}
+
+/// One agent argument of a match.
+pub struct Entrant<G: Game> {
+    /// As given on the command line (`durak/cheapest`, `./my.wasm#iters=100`).
+    pub name: String,
+    pub args: String,
+    pub factory: Arc<dyn PlayerFactory<G>>,
+}
+
+/// The games of a match.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub deals: u64,
+    /// Seat assignments (entrant index per seat) each deal is played with.
+    pub rotations: Vec<Vec<usize>>,
+    /// Play every deal once per rotation (`--duplicate`), or once with rotation `i % k`.
+    pub duplicate: bool,
+}
+
+impl Schedule {
+    /// Entrants fill the seats in turn (`A B` on four seats: A B A B); rotating the seats by
+    /// one each game (or each replay, with `duplicate`) moves every entrant round the table.
+    pub fn new(entrants: usize, seats: usize, deals: u64, duplicate: bool) -> Schedule {
+        let base: Vec<usize> = (0..seats).map(|s| s % entrants.max(1)).collect();
+        let mut rotations: Vec<Vec<usize>> = Vec::new();
+        for r in 0..seats {
+            let rot: Vec<usize> = (0..seats).map(|s| base[(s + r) % seats]).collect();
+            if !rotations.contains(&rot) {
+                rotations.push(rot);
+            }
+        }
+        Schedule {
+            deals,
+            rotations,
+            duplicate,
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        if self.duplicate {
+            self.deals * self.rotations.len() as u64
+        } else {
+            self.deals
+        }
+    }
+
+    /// `(deal, rotation)` of game `i`.
+    pub fn game(&self, i: u64) -> (u64, usize) {
+        let k = self.rotations.len() as u64;
+        if self.duplicate {
+            (i / k, (i % k) as usize)
+        } else {
+            (i, (i % k) as usize)
+        }
+    }
+}
+
+/// A fault, where it happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatFault {
+    pub seat: u8,
+    pub verdict: Verdict,
+    pub message: String,
+    /// Index into `actions` of the decision that faulted.
+    pub at: usize,
+}
+
+/// Everything about one finished game: enough to replay it and to score it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub index: u64,
+    pub deal: u64,
+    pub rotation: usize,
+    pub seed: u64,
+    /// Entrant index per seat.
+    pub seats: Vec<usize>,
+    /// Every action applied, forced ones included, in the game's `u32` encoding.
+    pub actions: Vec<u32>,
+    pub results: Vec<SeatResult>,
+    pub scores: Vec<i64>,
+    pub summary: String,
+    pub aborted: bool,
+    pub faults: Vec<SeatFault>,
+    /// The seat whose fault ended the game (forfeit policy).
+    pub forfeit: Option<u8>,
+    /// Decisions the agents were asked for (forced moves are not asked).
+    pub decisions: u64,
+    /// Team per seat in team games.
+    pub teams: Option<Vec<u8>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<(u8, Vec<LogLine>)>,
+}
+
+/// The seed of game `index`'s deal and the seed of each seat's agent.
+pub fn game_seed(master: u64, deal: u64) -> u64 {
+    GameRng::derive(master, deal)
+}
+
+pub fn agent_seed(master: u64, index: u64, seat: usize) -> u64 {
+    GameRng::derive(GameRng::derive(master ^ 0x5EA7_5EA7, index), seat as u64)
+}
+
+/// Plays game `index` of a match.
+pub fn play_game<G: Game>(
+    options: &G::Options,
+    entrants: &[Entrant<G>],
+    schedule: &Schedule,
+    master_seed: u64,
+    index: u64,
+    policy: FaultPolicy,
+) -> GameRecord {
+    let (deal, rotation) = schedule.game(index);
+    let seats = schedule.rotations[rotation].clone();
+    let seed = game_seed(master_seed, deal);
+    let mut rec = GameRecord {
+        index,
+        deal,
+        rotation,
+        seed,
+        seats: seats.clone(),
+        actions: Vec::new(),
+        results: Vec::new(),
+        scores: Vec::new(),
+        summary: String::new(),
+        aborted: false,
+        faults: Vec::new(),
+        forfeit: None,
+        decisions: 0,
+        teams: None,
+        logs: Vec::new(),
+    };
+    let mut game = match G::new(options, seed) {
+        Ok(g) => g,
+        Err(e) => {
+            // Options are validated before a match starts; this is a host bug, not an agent's.
+            rec.summary = format!("could not deal: {e}");
+            rec.aborted = true;
+            rec.results = vec![SeatResult::Draw; seats.len()];
+            return rec;
+        }
+    };
+    let n = game.num_players();
+    let teams: Vec<Option<u8>> = (0..n as u8).map(|s| game.team_of(s)).collect();
+    if teams.iter().all(Option::is_some) {
+        rec.teams = Some(teams.iter().map(|t| t.unwrap_or(0)).collect());
+    }
+    let rules = G::option_pairs(options);
+    // A seat's player is `None` when its agent could not start (or, with fallback, died).
+    let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::with_capacity(n);
+    for (seat, &e) in seats.iter().enumerate() {
+        let entrant = &entrants[e];
+        let aseed = agent_seed(master_seed, index, seat);
+        let started = entrant.factory.make(aseed).and_then(|mut p| {
+            p.start(&StartInfo {
+                seat: seat as u8,
+                players: n as u8,
+                rules: rules.clone(),
+                seed: aseed,
+                args: entrant.args.clone(),
+            })?;
+            Ok(p)
+        });
+        match started {
+            Ok(p) => players.push(Some(p)),
+            Err(f) => {
+                rec.faults.push(fault(seat, f, 0));
+                players.push(None);
+                if policy == FaultPolicy::Forfeit {
+                    return forfeit(rec, &mut players, seat as u8, &teams);
+                }
+            }
+        }
+    }
+    let mut legal = Vec::new();
+    while let Some(seat) = game.to_act() {
+        game.legal_actions(&mut legal);
+        let Some(&first) = legal.first() else {
+            rec.summary = format!("P{seat} had no legal action (rules engine bug)");
+            rec.aborted = true;
+            break;
+        };
+        let action = if legal.len() == 1 {
+            // A forced move: the agent is not asked, and the event is the same as if it chose.
+            first
+        } else if let Some(p) = players[seat as usize].as_mut() {
+            rec.decisions += 1;
+            let obs = game.observe(seat);
+            match p.decide(&obs, &legal) {
+                Ok(a) => a,
+                Err(f) => {
+                    let dead =
+                        !matches!(f.verdict, Verdict::IllegalAction | Verdict::MalformedAction);
+                    rec.faults.push(fault(seat as usize, f, rec.actions.len()));
+                    if policy == FaultPolicy::Forfeit {
+                        return forfeit(rec, &mut players, seat, &teams);
+                    }
+                    if dead {
+                        collect_log(&mut rec, &mut players, seat as usize);
+                        players[seat as usize] = None;
+                    }
+                    first
+                }
+            }
+        } else {
+            first
+        };
+        if let Err(e) = game.apply(action) {
+            // Only legal actions reach here; a refusal is a rules bug. Record and stop.
+            rec.summary = format!("rules engine refused a listed action: {e}");
+            rec.aborted = true;
+            break;
+        }
+        rec.actions.push(G::encode_action(action));
+    }
+    for seat in 0..players.len() {
+        collect_log(&mut rec, &mut players, seat);
+    }
+    match game.outcome() {
+        Some(o) if !rec.aborted => {
+            rec.results = o.results.clone();
+            rec.scores = o.scores.clone();
+            rec.summary = o.summary.clone();
+            rec.aborted = o.aborted;
+        }
+        _ => {
+            rec.aborted = true;
+            rec.results = vec![SeatResult::Draw; n];
+        }
+    }
+    rec
+}
+
+fn fault(seat: usize, f: Fault, at: usize) -> SeatFault {
+    SeatFault {
+        seat: seat as u8,
+        verdict: f.verdict,
+        message: f.message,
+        at,
+    }
+}
+
+fn collect_log<G: Game>(
+    rec: &mut GameRecord,
+    players: &mut [Option<Box<dyn Player<G>>>],
+    seat: usize,
+) {
+    if let Some(p) = players[seat].as_mut() {
+        let lines = p.take_log();
+        if !lines.is_empty() {
+            rec.logs.push((seat as u8, lines));
+        }
+    }
+}
+
+/// Scores a forfeit: the faulting seat (its whole team in team play) loses, everybody else
+/// wins.
+fn forfeit<G: Game>(
+    mut rec: GameRecord,
+    players: &mut [Option<Box<dyn Player<G>>>],
+    seat: u8,
+    teams: &[Option<u8>],
+) -> GameRecord {
+    for s in 0..players.len() {
+        collect_log(&mut rec, players, s);
+    }
+    let loser_team = teams[seat as usize];
+    rec.results = (0..teams.len())
+        .map(|s| {
+            let loses = s == seat as usize || (loser_team.is_some() && teams[s] == loser_team);
+            if loses {
+                SeatResult::Loss
+            } else {
+                SeatResult::Win
+            }
+        })
+        .collect();
+    rec.forfeit = Some(seat);
+    let v = rec
+        .faults
+        .last()
+        .map(|f| f.verdict.name())
+        .unwrap_or("fault");
+    rec.summary = format!("P{seat} forfeits ({v})");
+    rec
+}
+
+/// Totals per entrant.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EntrantTotals {
+    pub name: String,
+    /// Games counted for this entrant: one per game and side it played (a side is a team in
+    /// team play, a seat otherwise).
+    pub games: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub faults: u64,
+    pub faults_by_verdict: BTreeMap<String, u64>,
+    /// Decisions asked of this entrant and their total time (for the figures).
+    pub decisions: u64,
+}
+
+/// Adds one game to the totals.
+pub fn tally(totals: &mut [EntrantTotals], rec: &GameRecord) {
+    let mut counted: Vec<(usize, i64)> = Vec::new();
+    for (seat, &e) in rec.seats.iter().enumerate() {
+        let side = match &rec.teams {
+            Some(t) => -1 - i64::from(t[seat]),
+            None => seat as i64,
+        };
+        if counted.contains(&(e, side)) {
+            continue;
+        }
+        counted.push((e, side));
+        let t = &mut totals[e];
+        t.games += 1;
+        match rec.results.get(seat) {
+            Some(SeatResult::Win) => t.wins += 1,
+            Some(SeatResult::Loss) => t.losses += 1,
+            _ => t.draws += 1,
+        }
+    }
+    for f in &rec.faults {
+        if let Some(&e) = rec.seats.get(f.seat as usize) {
+            totals[e].faults += 1;
+            *totals[e]
+                .faults_by_verdict
+                .entry(f.verdict.name().to_string())
+                .or_default() += 1;
+        }
+    }
+}
+
+/// Progress callbacks from a running match.
+pub trait Progress: Sync {
+    fn game_done(&self, rec: &GameRecord);
+}
+
+impl Progress for () {
+    fn game_done(&self, _: &GameRecord) {}
+}
+
+/// Plays every game of `todo` on `threads` threads and hands each record, in index order, to
+/// `sink`. A `sink` error stops the match after the games in flight (their records are
+/// still delivered first).
+pub fn run<G: Game>(
+    options: &G::Options,
+    entrants: &[Entrant<G>],
+    schedule: &Schedule,
+    master_seed: u64,
+    policy: FaultPolicy,
+    threads: usize,
+    todo: &[u64],
+    progress: &dyn Progress,
+    sink: &mut dyn FnMut(GameRecord) -> anyhow::Result<()>,
+) -> anyhow::Result<Duration> {
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<GameRecord>();
+    let threads = threads.max(1).min(todo.len().max(1));
+    let mut result = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(&i) = todo.get(k) else { break };
+                    let rec = play_game(options, entrants, schedule, master_seed, i, policy);
+                    progress.game_done(&rec);
+                    if tx.send(rec).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Deliver in index order: hold early finishers until their predecessors arrive.
+        let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
+        let mut want = 0usize;
+        for rec in rx {
+            pending.insert(rec.index, rec);
+            while let Some(&i) = todo.get(want) {
+                let Some(rec) = pending.remove(&i) else { break };
+                want += 1;
+                if result.is_ok()
+                    && let Err(e) = sink(rec)
+                {
+                    result = Err(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    result.map(|_| start.elapsed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_fills_and_rotates() {
+        let s = Schedule::new(2, 4, 10, false);
+        assert_eq!(s.rotations, vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]);
+        assert_eq!(s.games(), 10);
+        assert_eq!(s.game(3), (3, 1));
+        let d = Schedule::new(2, 4, 10, true);
+        assert_eq!(d.games(), 20);
+        assert_eq!(d.game(3), (1, 1));
+        let three = Schedule::new(3, 3, 1, true);
+        assert_eq!(three.rotations.len(), 3);
+    }
+
+    #[test]
+    fn team_games_count_once_per_side() {
+        let mut t = vec![EntrantTotals::default(), EntrantTotals::default()];
+        let rec = GameRecord {
+            index: 0,
+            deal: 0,
+            rotation: 0,
+            seed: 0,
+            seats: vec![0, 1, 0, 1],
+            actions: vec![],
+            results: vec![
+                SeatResult::Win,
+                SeatResult::Loss,
+                SeatResult::Win,
+                SeatResult::Loss,
+            ],
+            scores: vec![],
+            summary: String::new(),
+            aborted: false,
+            faults: vec![],
+            forfeit: None,
+            decisions: 0,
+            teams: Some(vec![0, 1, 0, 1]),
+            logs: vec![],
+        };
+        tally(&mut t, &rec);
+        assert_eq!((t[0].games, t[0].wins), (1, 1));
+        assert_eq!((t[1].games, t[1].losses), (1, 1));
+    }
+}

@@ -1,0 +1,288 @@
+//! Rule options and presets of RULES.md §2.3: defaults, presets, `set_option` by the rule
+//! book's option names, `option_pairs` and validation.
+
+use super::types::*;
+use crate::game::{
+    ConfigError, Preset, find_preset, parse_bool, parse_choice, parse_num, parse_opt_num,
+};
+
+const NAME: &str = "toepen";
+
+/// Every preset; the first is the default (§2.3).
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "standard",
+        rulebook: "toepen_standard(n)",
+        summary: "4 players, knocking, laundry, no poverty, eliminated at 10 (last survivor wins)",
+    },
+    Preset {
+        name: "drinking",
+        rulebook: "toepen_drinking(n)",
+        summary: "standard, but the game ends when the first player reaches the limit",
+    },
+    Preset {
+        name: "cafe",
+        rulebook: "toepen_cafe(n)",
+        summary: "standard with poverty (armoede) and a limit of 15",
+    },
+    Preset {
+        name: "plain",
+        rulebook: "toepen_plain()",
+        summary: "source D: 4 players, no knocking, no laundry, no poverty, limit 10",
+    },
+];
+
+/// Every option name accepted by `set_option`, in `option_pairs` order.
+pub const OPTION_NAMES: &[&str] = &[
+    "num_players",
+    "limit",
+    "game_end",
+    "knocking",
+    "knock_timing",
+    "max_stake",
+    "knock_cap_by_score",
+    "laundry",
+    "laundry_penalty",
+    "caught_bluffer_keeps_new_hand",
+    "white_laundry",
+    "poverty",
+    "next_dealer",
+    "dealer",
+    "max_rounds",
+];
+
+const GAME_END: &[(&str, GameEnd)] = &[
+    ("LastSurvivor", GameEnd::LastSurvivor),
+    ("FirstToLimit", GameEnd::FirstToLimit),
+];
+const KNOCK_TIMING: &[(&str, KnockTiming)] = &[
+    ("OnTurn", KnockTiming::OnTurn),
+    ("AnyCardBoundary", KnockTiming::AnyCardBoundary),
+];
+const NEXT_DEALER: &[(&str, NextDealer)] = &[
+    ("RoundWinner", NextDealer::RoundWinner),
+    ("RotateLeft", NextDealer::RotateLeft),
+];
+
+fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, t)| *t == v)
+        .map(|(n, _)| *n)
+        .unwrap_or("?")
+}
+
+impl Default for Options {
+    /// `toepen_standard(4)`: every default of §2.3.
+    fn default() -> Options {
+        Options {
+            num_players: 4,
+            limit: 10,
+            game_end: GameEnd::LastSurvivor,
+            knocking: true,
+            knock_timing: KnockTiming::OnTurn,
+            max_stake: None,
+            knock_cap_by_score: false,
+            laundry: true,
+            laundry_penalty: 1,
+            caught_bluffer_keeps_new_hand: true,
+            white_laundry: false,
+            poverty: false,
+            next_dealer: NextDealer::RoundWinner,
+            dealer: None,
+            max_rounds: 1000,
+        }
+    }
+}
+
+impl Options {
+    /// `toepen_standard(n)`: all defaults.
+    pub fn standard(n: u8) -> Options {
+        Options {
+            num_players: n,
+            ..Options::default()
+        }
+    }
+    /// `toepen_drinking(n)`: defaults + `game_end=FirstToLimit`.
+    pub fn drinking(n: u8) -> Options {
+        Options {
+            game_end: GameEnd::FirstToLimit,
+            ..Options::standard(n)
+        }
+    }
+    /// `toepen_cafe(n)`: defaults + `poverty=true`, `limit=15`.
+    pub fn cafe(n: u8) -> Options {
+        Options {
+            poverty: true,
+            limit: 15,
+            ..Options::standard(n)
+        }
+    }
+    /// `toepen_plain()`: source D, 4 players, no knocking, laundry or poverty, limit 10.
+    pub fn plain() -> Options {
+        Options {
+            num_players: 4,
+            knocking: false,
+            laundry: false,
+            poverty: false,
+            limit: 10,
+            ..Options::default()
+        }
+    }
+}
+
+/// A preset by user-facing name (`cafe`) or rule-book name (`toepen_cafe`, `toepen_cafe(n)`,
+/// `toepen_plain()`); a number in the parentheses sets the players (`toepen_cafe(6)`).
+pub(crate) fn preset(name: &str) -> Result<Options, ConfigError> {
+    let trimmed = name.trim();
+    let (base, arg) = match trimmed.split_once('(') {
+        Some((b, rest)) => (b.trim(), rest.trim_end_matches(')').trim()),
+        None => (trimmed, ""),
+    };
+    let players = match arg {
+        "" | "n" => None,
+        k => match k.parse::<u8>() {
+            Ok(k) if base.eq_ignore_ascii_case("toepen_plain") && k != 4 => {
+                return Err(ConfigError::invalid(
+                    "num_players",
+                    "toepen_plain() is for 4 players",
+                ));
+            }
+            Ok(k) if (2..=8).contains(&k) => Some(k),
+            _ => {
+                return Err(ConfigError::invalid(
+                    "num_players",
+                    format!("preset `{name}`: Toepen is played by 2 to 8 players"),
+                ));
+            }
+        },
+    };
+    let mut o = match find_preset(NAME, PRESETS, base).map_err(|_| ConfigError::UnknownPreset {
+        game: NAME,
+        name: name.to_string(),
+        known: PRESETS
+            .iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })? {
+        0 => Options::standard(4),
+        1 => Options::drinking(4),
+        2 => Options::cafe(4),
+        _ => Options::plain(),
+    };
+    if let Some(k) = players {
+        o.num_players = k;
+    }
+    Ok(o)
+}
+
+pub(crate) fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
+    let k = key.trim().to_ascii_lowercase().replace('-', "_");
+    let v = value.trim();
+    match k.as_str() {
+        "num_players" | "players" => opts.num_players = parse_num("num_players", v)?,
+        "limit" => opts.limit = parse_num("limit", v)?,
+        "game_end" => opts.game_end = parse_choice("game_end", v, GAME_END)?,
+        "knocking" => opts.knocking = parse_bool("knocking", v)?,
+        "knock_timing" => opts.knock_timing = parse_choice("knock_timing", v, KNOCK_TIMING)?,
+        "max_stake" => opts.max_stake = parse_opt_num("max_stake", v)?,
+        "knock_cap_by_score" => opts.knock_cap_by_score = parse_bool("knock_cap_by_score", v)?,
+        "laundry" => opts.laundry = parse_bool("laundry", v)?,
+        "laundry_penalty" => opts.laundry_penalty = parse_num("laundry_penalty", v)?,
+        "caught_bluffer_keeps_new_hand" => {
+            opts.caught_bluffer_keeps_new_hand = parse_bool("caught_bluffer_keeps_new_hand", v)?
+        }
+        "white_laundry" => opts.white_laundry = parse_bool("white_laundry", v)?,
+        "poverty" => opts.poverty = parse_bool("poverty", v)?,
+        "next_dealer" => opts.next_dealer = parse_choice("next_dealer", v, NEXT_DEALER)?,
+        "dealer" => opts.dealer = parse_opt_num("dealer", v)?,
+        "max_rounds" => opts.max_rounds = parse_num("max_rounds", v)?,
+        _ => {
+            return Err(ConfigError::UnknownOption {
+                game: NAME,
+                name: key.to_string(),
+                known: OPTION_NAMES.join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn option_pairs(o: &Options) -> Vec<(String, String)> {
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
+    let vals: [String; 15] = [
+        o.num_players.to_string(),
+        o.limit.to_string(),
+        name_of(GAME_END, o.game_end).to_string(),
+        o.knocking.to_string(),
+        name_of(KNOCK_TIMING, o.knock_timing).to_string(),
+        opt(o.max_stake.map(|m| m.to_string())),
+        o.knock_cap_by_score.to_string(),
+        o.laundry.to_string(),
+        o.laundry_penalty.to_string(),
+        o.caught_bluffer_keeps_new_hand.to_string(),
+        o.white_laundry.to_string(),
+        o.poverty.to_string(),
+        name_of(NEXT_DEALER, o.next_dealer).to_string(),
+        opt(o.dealer.map(|d| d.to_string())),
+        o.max_rounds.to_string(),
+    ];
+    OPTION_NAMES
+        .iter()
+        .zip(vals)
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
+/// Config validation of §2.3, plus what is impossible (a dealer who is not a seat, a zero
+/// round cap).
+pub(crate) fn validate(o: &Options) -> Result<(), ConfigError> {
+    if !(2..=8).contains(&o.num_players) {
+        return Err(ConfigError::invalid(
+            "num_players",
+            format!("Toepen is played by 2 to 8 players, not {}", o.num_players),
+        ));
+    }
+    if o.limit < 2 {
+        return Err(ConfigError::invalid(
+            "limit",
+            format!("the penalty limit must be at least 2, not {}", o.limit),
+        ));
+    }
+    if o.poverty && o.limit < 3 {
+        return Err(ConfigError::invalid(
+            "limit",
+            format!(
+                "poverty=true needs limit >= 3 (poor = limit - 1 points), not {}",
+                o.limit
+            ),
+        ));
+    }
+    if let Some(m) = o.max_stake
+        && m < 2
+    {
+        return Err(ConfigError::invalid(
+            "max_stake",
+            format!("max_stake must be at least 2 if set (the first knock makes 2), not {m}"),
+        ));
+    }
+    if let Some(d) = o.dealer
+        && d >= o.num_players
+    {
+        return Err(ConfigError::invalid(
+            "dealer",
+            format!(
+                "dealer P{d} is not a seat of a {}-player table",
+                o.num_players
+            ),
+        ));
+    }
+    if o.max_rounds == 0 {
+        return Err(ConfigError::invalid(
+            "max_rounds",
+            "the round cap must be at least 1",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,653 @@
+//! Property tests of the Toepen engine: random games under every preset and rarely used
+//! options through the generic checker, determinization, configuration, codes and text.
+
+use croupier_rules::check::{CheckConfig, play_checked};
+use croupier_rules::game::{ConfigError, Game, SeatResult};
+use croupier_rules::rng::GameRng;
+use croupier_rules::toepen::*;
+
+fn opts_with(base: &str, pairs: &[(&str, &str)]) -> Options {
+    let mut o = Toepen::preset(base).unwrap();
+    for (k, v) in pairs {
+        Toepen::set_option(&mut o, k, v).unwrap();
+    }
+    Toepen::validate(&o).unwrap();
+    o
+}
+
+/// Every preset plus option sets that put every option at a non-default value at least once.
+fn option_sets() -> Vec<(String, Options)> {
+    let mut v: Vec<(String, Options)> = Toepen::presets()
+        .iter()
+        .map(|p| (p.name.to_string(), Toepen::preset(p.name).unwrap()))
+        .collect();
+    let extra: &[(&str, &[(&str, &str)])] = &[
+        ("standard", &[("knock_timing", "AnyCardBoundary")]),
+        (
+            "standard",
+            &[
+                ("knock_timing", "any-card-boundary"),
+                ("num_players", "3"),
+                ("max_stake", "4"),
+            ],
+        ),
+        (
+            "standard",
+            &[
+                ("max_stake", "3"),
+                ("knock_cap_by_score", "true"),
+                ("limit", "15"),
+            ],
+        ),
+        (
+            "standard",
+            &[
+                ("caught_bluffer_keeps_new_hand", "false"),
+                ("num_players", "5"),
+            ],
+        ),
+        (
+            "standard",
+            &[
+                ("caught_bluffer_keeps_new_hand", "false"),
+                ("num_players", "6"),
+                ("white_laundry", "true"),
+            ],
+        ),
+        (
+            "standard",
+            &[
+                ("caught_bluffer_keeps_new_hand", "false"),
+                ("num_players", "7"),
+                ("laundry_penalty", "2"),
+            ],
+        ),
+        (
+            "standard",
+            &[
+                ("white_laundry", "true"),
+                ("laundry_penalty", "2"),
+                ("next_dealer", "RotateLeft"),
+            ],
+        ),
+        ("standard", &[("num_players", "8"), ("dealer", "7")]),
+        ("standard", &[("num_players", "2"), ("limit", "2")]),
+        (
+            "cafe",
+            &[
+                ("limit", "3"),
+                ("num_players", "5"),
+                ("knock_timing", "AnyCardBoundary"),
+            ],
+        ),
+        (
+            "cafe",
+            &[
+                ("game_end", "FirstToLimit"),
+                ("dealer", "2"),
+                ("next_dealer", "rotate_left"),
+            ],
+        ),
+        (
+            "drinking",
+            &[
+                ("num_players", "6"),
+                ("knock_cap_by_score", "true"),
+                ("laundry", "false"),
+            ],
+        ),
+        ("plain", &[("num_players", "3"), ("max_rounds", "3")]),
+        (
+            "standard",
+            &[
+                ("laundry_penalty", "0"),
+                ("poverty", "true"),
+                ("limit", "4"),
+                ("caught_bluffer_keeps_new_hand", "false"),
+            ],
+        ),
+    ];
+    for (base, pairs) in extra {
+        let name = format!("{base} {pairs:?}");
+        v.push((name, opts_with(base, pairs)));
+    }
+    v
+}
+
+fn run(opts: &Options, name: &str, games: u64, cfg: &CheckConfig, seed0: u64) -> (u64, u64) {
+    let mut decisions = 0;
+    let mut aborted = 0;
+    for i in 0..games {
+        let seed = GameRng::derive(seed0, i);
+        match play_checked::<Toepen>(opts, seed, cfg) {
+            Ok(r) => {
+                decisions += r.decisions as u64;
+                aborted += r.outcome.aborted as u64;
+                assert_eq!(r.outcome.results.len(), opts.num_players as usize);
+                assert_eq!(r.outcome.scores.len(), opts.num_players as usize);
+                if !r.outcome.aborted {
+                    let wins = r
+                        .outcome
+                        .results
+                        .iter()
+                        .filter(|x| **x == SeatResult::Win)
+                        .count();
+                    assert!(wins >= 1, "{name}: nobody won: {:?}", r.outcome);
+                    if opts.game_end == GameEnd::LastSurvivor {
+                        assert_eq!(wins, 1, "{name}: {:?}", r.outcome);
+                    }
+                }
+            }
+            Err(v) => panic!("{name}: {v}"),
+        }
+    }
+    (decisions, aborted)
+}
+
+#[test]
+fn random_games_default_check() {
+    let cfg = CheckConfig::default();
+    for (name, o) in option_sets() {
+        let (d, _) = run(&o, &name, 30, &cfg, 11);
+        assert!(d > 0, "{name}: no decisions");
+    }
+}
+
+#[test]
+fn random_games_full_action_space() {
+    let cfg = CheckConfig {
+        illegal_samples: None,
+        ..CheckConfig::default()
+    };
+    for (name, o) in option_sets() {
+        run(&o, &name, 8, &cfg, 12);
+    }
+}
+
+#[test]
+fn max_rounds_aborts_as_draw() {
+    let o = opts_with("plain", &[("max_rounds", "1")]);
+    let cfg = CheckConfig::default();
+    let mut aborted = 0;
+    for i in 0..20 {
+        let r = play_checked::<Toepen>(&o, i, &cfg).unwrap();
+        if r.outcome.aborted {
+            aborted += 1;
+            assert!(r.outcome.results.iter().all(|x| *x == SeatResult::Draw));
+        }
+    }
+    assert_eq!(aborted, 20, "a 1-round plain game always hits the cap");
+}
+
+/// Plays random games and, in many states, determinizes every seat's observation.
+#[test]
+fn determinize_matches_observation() {
+    let mut rng = GameRng::new(99);
+    let mut legal = Vec::new();
+    let mut legal2 = Vec::new();
+    let mut states = 0;
+    for (name, o) in option_sets() {
+        for g in 0..6u64 {
+            let mut game = Toepen::new(&o, GameRng::derive(5, g)).unwrap();
+            let mut step = 0;
+            while let Some(actor) = game.to_act() {
+                for seat in 0..o.num_players {
+                    let obs = game.observe(seat);
+                    let d = Toepen::determinize(&o, &obs, &mut rng);
+                    states += 1;
+                    if let Err(e) = d.check_invariants() {
+                        panic!("{name} game {g} step {step} seat {seat}: {e}\n{obs:?}");
+                    }
+                    assert_eq!(
+                        d.observe(seat),
+                        obs,
+                        "{name} game {g} step {step} seat {seat}"
+                    );
+                    assert_eq!(d.to_act(), game.to_act());
+                    assert!(d.events().is_empty());
+                    if seat == actor {
+                        game.legal_actions(&mut legal);
+                        d.legal_actions(&mut legal2);
+                        assert_eq!(legal, legal2, "{name} game {g} step {step}");
+                    }
+                    // Every so often, play the determinized world to its end.
+                    if step % 23 == 0 && seat == actor {
+                        let mut w = d.clone();
+                        while w.to_act().is_some() {
+                            w.legal_actions(&mut legal2);
+                            let a = legal2[rng.below(legal2.len())];
+                            w.apply(a).unwrap();
+                            w.check_invariants().unwrap();
+                        }
+                    }
+                }
+                game.legal_actions(&mut legal);
+                let a = legal[rng.below(legal.len())];
+                game.apply(a).unwrap();
+                step += 1;
+            }
+        }
+    }
+    assert!(states > 5_000, "only {states} states checked");
+}
+
+#[test]
+fn shuffle_hidden_keeps_every_observation_of_the_seat() {
+    let mut rng = GameRng::new(7);
+    let mut legal = Vec::new();
+    for (_, o) in option_sets() {
+        let mut game = Toepen::new(&o, 3).unwrap();
+        while game.to_act().is_some() {
+            for seat in 0..o.num_players {
+                let before = game.observe(seat);
+                let mut g = game.clone();
+                g.shuffle_hidden(seat, &mut rng);
+                g.check_invariants().unwrap();
+                assert_eq!(g.observe(seat), before);
+            }
+            game.legal_actions(&mut legal);
+            game.apply(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+}
+
+fn invalid_option(o: &Options) -> String {
+    match Toepen::validate(o) {
+        Err(ConfigError::Invalid { option, .. }) => option,
+        other => panic!("expected Invalid, got {other:?}"),
+    }
+}
+
+#[test]
+fn config_validation_names_the_option() {
+    let base = Options::default();
+    for n in [0u8, 1, 9, 200] {
+        let o = Options {
+            num_players: n,
+            ..base.clone()
+        };
+        assert_eq!(invalid_option(&o), "num_players");
+    }
+    assert_eq!(
+        invalid_option(&Options {
+            limit: 1,
+            ..base.clone()
+        }),
+        "limit"
+    );
+    assert_eq!(
+        invalid_option(&Options {
+            limit: 0,
+            ..base.clone()
+        }),
+        "limit"
+    );
+    assert!(
+        Toepen::validate(&Options {
+            limit: 2,
+            ..base.clone()
+        })
+        .is_ok()
+    );
+    assert_eq!(
+        invalid_option(&Options {
+            limit: 2,
+            poverty: true,
+            ..base.clone()
+        }),
+        "limit"
+    );
+    assert!(
+        Toepen::validate(&Options {
+            limit: 3,
+            poverty: true,
+            ..base.clone()
+        })
+        .is_ok()
+    );
+    assert_eq!(
+        invalid_option(&Options {
+            max_stake: Some(1),
+            ..base.clone()
+        }),
+        "max_stake"
+    );
+    assert_eq!(
+        invalid_option(&Options {
+            max_stake: Some(0),
+            ..base.clone()
+        }),
+        "max_stake"
+    );
+    assert!(
+        Toepen::validate(&Options {
+            max_stake: Some(2),
+            ..base.clone()
+        })
+        .is_ok()
+    );
+    assert_eq!(
+        invalid_option(&Options {
+            dealer: Some(4),
+            ..base.clone()
+        }),
+        "dealer"
+    );
+    assert!(
+        Toepen::validate(&Options {
+            dealer: Some(3),
+            ..base.clone()
+        })
+        .is_ok()
+    );
+    assert_eq!(
+        invalid_option(&Options {
+            max_rounds: 0,
+            ..base.clone()
+        }),
+        "max_rounds"
+    );
+    assert!(
+        Toepen::new(
+            &Options {
+                limit: 1,
+                ..base.clone()
+            },
+            1
+        )
+        .is_err()
+    );
+
+    let mut o = base.clone();
+    assert!(Toepen::set_players(&mut o, 9).is_err());
+    assert!(Toepen::set_players(&mut o, 1).is_err());
+    Toepen::set_players(&mut o, 6).unwrap();
+    assert_eq!(o.num_players, 6);
+    assert_eq!(Toepen::seats(&o), 6);
+
+    let e = Toepen::set_option(&mut o, "knock_timing", "sometimes").unwrap_err();
+    assert!(
+        matches!(e, ConfigError::BadValue { ref option, .. } if option == "knock_timing"),
+        "{e}"
+    );
+    let e = Toepen::set_option(&mut o, "limit", "ten").unwrap_err();
+    assert!(
+        matches!(e, ConfigError::BadValue { ref option, .. } if option == "limit"),
+        "{e}"
+    );
+    let e = Toepen::set_option(&mut o, "trumps", "true").unwrap_err();
+    assert!(matches!(e, ConfigError::UnknownOption { .. }), "{e}");
+    Toepen::set_option(&mut o, "max_stake", "NONE").unwrap();
+    assert_eq!(o.max_stake, None);
+    Toepen::set_option(&mut o, "max-stake", "6").unwrap();
+    assert_eq!(o.max_stake, Some(6));
+    Toepen::set_option(&mut o, "game_end", "first_to_limit").unwrap();
+    assert_eq!(o.game_end, GameEnd::FirstToLimit);
+    Toepen::set_option(&mut o, "next_dealer", "ROTATE-LEFT").unwrap();
+    assert_eq!(o.next_dealer, NextDealer::RotateLeft);
+}
+
+#[test]
+fn presets_by_both_names() {
+    for (user, book) in [
+        ("standard", "toepen_standard"),
+        ("drinking", "toepen_drinking(n)"),
+        ("cafe", "toepen_cafe"),
+        ("plain", "toepen_plain()"),
+    ] {
+        assert_eq!(
+            Toepen::preset(user).unwrap(),
+            Toepen::preset(book).unwrap(),
+            "{user}"
+        );
+    }
+    assert_eq!(Toepen::presets()[0].name, "standard");
+    assert_eq!(Toepen::preset("standard").unwrap(), Options::default());
+    let d = Toepen::preset("drinking").unwrap();
+    assert_eq!(d.game_end, GameEnd::FirstToLimit);
+    let c = Toepen::preset("cafe").unwrap();
+    assert!(c.poverty && c.limit == 15 && c.laundry && c.knocking);
+    let p = Toepen::preset("plain").unwrap();
+    assert!(!p.knocking && !p.laundry && !p.poverty && p.limit == 10 && p.num_players == 4);
+    assert!(Toepen::preset("toepen_royal").is_err());
+    assert_eq!(Toepen::preset("toepen_cafe(6)").unwrap().num_players, 6);
+    assert_eq!(
+        Toepen::preset("TOEPEN_STANDARD").unwrap(),
+        Options::default()
+    );
+    assert!(Toepen::preset("toepen_standard(9)").is_err());
+    assert!(Toepen::preset("toepen_plain(5)").is_err());
+}
+
+#[test]
+fn option_pairs_round_trip() {
+    for (name, o) in option_sets() {
+        let pairs = Toepen::option_pairs(&o);
+        assert_eq!(pairs.len(), OPTION_NAMES.len());
+        let mut back = Options::default();
+        for (k, v) in &pairs {
+            Toepen::set_option(&mut back, k, v).unwrap();
+        }
+        assert_eq!(back, o, "{name}");
+    }
+}
+
+#[test]
+fn action_codes_round_trip() {
+    let g = Toepen::new(&Options::default(), 1).unwrap();
+    let space = g.action_space();
+    assert_eq!(space.len(), 41);
+    let mut codes = std::collections::HashSet::new();
+    for a in space {
+        let c = Toepen::encode_action(a);
+        assert!(codes.insert(c), "duplicate code {c}");
+        assert_eq!(Toepen::decode_action(c), Some(a));
+    }
+    assert_eq!(
+        Toepen::encode_action(Action::Play("10H".parse().unwrap())),
+        1 | (34 << 8)
+    );
+    assert_eq!(Toepen::encode_action(Action::NoChallenge), 10);
+    for bad in [
+        0u32,
+        11,
+        12,
+        255,
+        256,
+        1 | (52 << 8),
+        1, // Play of code 0 = 2C, not a Toepen card
+        1 | (4 << 8),
+        2 | (34 << 8),
+        1 | (34 << 8) | (1 << 16),
+        0x8000_0002,
+        u32::MAX,
+    ] {
+        assert_eq!(Toepen::decode_action(bad), None, "code {bad:#x}");
+    }
+}
+
+#[test]
+fn action_text_round_trip() {
+    let g = Toepen::new(&Options::default(), 1).unwrap();
+    for a in g.action_space() {
+        let t = a.to_string();
+        assert_eq!(t.parse::<Action>().unwrap(), a, "{t}");
+        assert_eq!(t.to_uppercase().parse::<Action>().unwrap(), a, "{t}");
+    }
+    assert_eq!(
+        "play 10H".parse::<Action>().unwrap().to_string(),
+        "play 10H"
+    );
+    assert_eq!("  no-knock ".parse::<Action>().unwrap(), Action::NoKnock);
+    for bad in [
+        "",
+        "play",
+        "play 6H",
+        "play 2C",
+        "play XX",
+        "knock now",
+        "pass",
+        "play 10H 9H",
+        "white laundry",
+    ] {
+        assert!(bad.parse::<Action>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn strength_order() {
+    let order = ["JH", "QH", "KH", "AH", "7H", "8H", "9H", "10H"];
+    for w in order.windows(2) {
+        let a = strength(w[0].parse().unwrap());
+        let b = strength(w[1].parse().unwrap());
+        assert!(a < b, "{} < {}", w[0], w[1]);
+    }
+    assert_eq!(strength("JC".parse().unwrap()), 1);
+    assert_eq!(strength("10S".parse().unwrap()), 8);
+    assert_eq!(DECK.len(), 32);
+}
+
+#[test]
+fn same_seed_same_game_and_dealer_drawn_first() {
+    let o = Options::default();
+    let a = Toepen::new(&o, 42).unwrap();
+    let b = Toepen::new(&o, 42).unwrap();
+    assert_eq!(a, b);
+    let mut rng = GameRng::new(42);
+    let d = rng.below(4) as u8;
+    assert_eq!(a.dealer(), d);
+}
+
+/// Release-mode throughput: `cargo test --release -p croupier-rules --test toepen_props -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    let mut legal = Vec::new();
+    for name in ["standard", "plain"] {
+        let o = Toepen::preset(name).unwrap();
+        let mut rng = GameRng::new(1);
+        let t = std::time::Instant::now();
+        let games = 20_000u64;
+        let mut decisions = 0u64;
+        for s in 0..games {
+            let mut g = Toepen::new(&o, s).unwrap();
+            while g.to_act().is_some() {
+                g.legal_actions(&mut legal);
+                g.apply(legal[rng.below(legal.len())]).unwrap();
+                decisions += 1;
+            }
+        }
+        let dt = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: {:.0} games/s, {:.0} decisions/s, {:.1} decisions/game",
+            games as f64 / dt,
+            decisions as f64 / dt,
+            decisions as f64 / games as f64
+        );
+        let o2 = o.clone();
+        let t = std::time::Instant::now();
+        let mut g = Toepen::new(&o2, 5).unwrap();
+        let obs = g.observe(0);
+        let n = 100_000;
+        for _ in 0..n {
+            let d = Toepen::determinize(&o2, &obs, &mut rng);
+            std::hint::black_box(&d);
+        }
+        println!(
+            "{name}: determinize {:.2} us",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
+        g.shuffle_hidden(1, &mut rng);
+    }
+}
+
+/// The random games above really reach the rare paths (so the checks cover them).
+#[test]
+fn random_play_reaches_rare_paths() {
+    #[derive(Default, Debug)]
+    struct Seen {
+        hand_back: u32,
+        genuine: u32,
+        bluff: u32,
+        laundry_elim: u32,
+        window_knock: u32,
+        dead_card: u32,
+        known_stock: u32,
+        known_hand: u32,
+        fold_all: u32,
+        first_to_limit_in_laundry: u32,
+        poverty_fold: u32,
+    }
+    let mut seen = Seen::default();
+    let mut rng = GameRng::new(4);
+    let mut legal = Vec::new();
+    for (_, o) in option_sets() {
+        for g in 0..20u64 {
+            let mut game = Toepen::new(&o, GameRng::derive(77, g)).unwrap();
+            while let Some(actor) = game.to_act() {
+                let obs = game.observe(actor);
+                if !obs.known_stock.is_empty() {
+                    seen.known_stock += 1;
+                }
+                if (0..o.num_players as usize)
+                    .any(|c| c != actor as usize && !obs.known_cards[c].is_empty())
+                {
+                    seen.known_hand += 1;
+                }
+                if obs.dead != 0 {
+                    seen.dead_card += 1;
+                }
+                let before = game.events().len();
+                let decision = game.decision();
+                game.legal_actions(&mut legal);
+                game.apply(legal[rng.below(legal.len())]).unwrap();
+                let new = &game.events()[before..];
+                let mut in_laundry_penalty = false;
+                for e in new {
+                    match &e.event {
+                        Event::HandBack { .. } => seen.hand_back += 1,
+                        Event::Challenge { genuine: true, .. } => {
+                            seen.genuine += 1;
+                            in_laundry_penalty = true
+                        }
+                        Event::Challenge { genuine: false, .. } => {
+                            seen.bluff += 1;
+                            in_laundry_penalty = true
+                        }
+                        Event::Eliminated { .. } if in_laundry_penalty => seen.laundry_elim += 1,
+                        Event::GameEnd { .. }
+                            if in_laundry_penalty && o.game_end == GameEnd::FirstToLimit =>
+                        {
+                            seen.first_to_limit_in_laundry += 1
+                        }
+                        Event::Knock { .. } if decision == Decision::KnockWindow => {
+                            seen.window_knock += 1
+                        }
+                        Event::Poverty { stay: false, .. } => seen.poverty_fold += 1,
+                        Event::RoundEnd { .. } if decision == Decision::KnockResponse => {
+                            seen.fold_all += 1
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    println!("{seen:?}");
+    assert!(
+        seen.hand_back > 0 && seen.genuine > 0 && seen.bluff > 0,
+        "{seen:?}"
+    );
+    assert!(
+        seen.laundry_elim > 0 && seen.first_to_limit_in_laundry > 0,
+        "{seen:?}"
+    );
+    assert!(
+        seen.window_knock > 0 && seen.dead_card > 0 && seen.fold_all > 0,
+        "{seen:?}"
+    );
+    assert!(
+        seen.known_stock > 0 && seen.known_hand > 0 && seen.poverty_fold > 0,
+        "{seen:?}"
+    );
+}
