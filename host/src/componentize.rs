@@ -228,10 +228,33 @@ pub fn example_dirs() -> Vec<PathBuf> {
         .map(|rd| {
             rd.flatten()
                 .map(|e| e.path())
-                .filter(|p| p.join("Cargo.toml").is_file())
+                .filter(|p| is_agent_crate(p))
                 .collect()
         })
         .unwrap_or_default();
     dirs.sort();
     dirs
+}
+
+/// An agent crate builds a `cdylib` and is not marked `[package.metadata.croupier] library`.
+fn is_agent_crate(dir: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+        return false;
+    };
+    let Ok(value) = toml::from_str::<toml::Value>(&text) else {
+        return true; // let the build report the broken manifest
+    };
+    let library = value
+        .get("package")
+        .and_then(|p| p.get("metadata"))
+        .and_then(|m| m.get("croupier"))
+        .and_then(|c| c.get("library"))
+        .and_then(|l| l.as_bool())
+        .unwrap_or(false);
+    let cdylib = value
+        .get("lib")
+        .and_then(|l| l.get("crate-type"))
+        .and_then(|t| t.as_array())
+        .is_some_and(|a| a.iter().any(|v| v.as_str() == Some("cdylib")));
+    cdylib && !library
 }

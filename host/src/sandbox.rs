@@ -337,9 +337,22 @@ fn set_budget(store: &mut Store<StoreData>, fuel: u64, millis: u32) {
 fn classify(e: wasmtime::Error, store: &Store<StoreData>) -> Fault {
     let data = store.data();
     let first_line = |e: &wasmtime::Error| {
-        let s = format!("{e:#}");
-        let line = s.lines().next().unwrap_or("").to_string();
-        escape(&line.chars().take(300).collect::<String>())
+        // "wasm trap: wasm `unreachable` instruction executed in agent::decide", not
+        // wasmtime's multi-line report.
+        let what = match e.downcast_ref::<Trap>() {
+            Some(t) => t.to_string(),
+            None => e.root_cause().to_string(),
+        };
+        let place = e.downcast_ref::<wasmtime::WasmBacktrace>().and_then(|bt| {
+            bt.frames()
+                .iter()
+                .find_map(|f| f.func_name().map(str::to_string))
+        });
+        let s = match place {
+            Some(f) => format!("{what} in {f}"),
+            None => what,
+        };
+        escape(&s.chars().take(300).collect::<String>())
     };
     if data.log.flooded {
         return Fault::new(

@@ -29,6 +29,7 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
             Some(o) => o,
             None => panic!("the host's rule options do not parse in this agent's rules crate"),
         };
+        install_panic_hook();
         let info = GameInfo {
             seat,
             players,
@@ -56,6 +57,28 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
         let mut ctx = crate::Ctx::new(budget, &mut self.rng, services);
         let action = self.agent.decide(&obs, &self.legal, &mut ctx);
         G::encode_action(action)
+    }
+}
+
+/// A panic in an agent traps the instance (the host reports TRAP); on wasm there is no
+/// stderr, so the hook sends the panic message to the agent's log first, where the game
+/// record keeps it.
+fn install_panic_hook() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            std::panic::set_hook(Box::new(|info| {
+                let msg = format!("panic: {info}");
+                #[cfg(feature = "durak")]
+                DurakImports.log(Level::Error, &msg);
+                #[cfg(all(feature = "toepen", not(feature = "durak")))]
+                ToepenImports.log(Level::Error, &msg);
+                #[cfg(all(feature = "uno", not(feature = "durak"), not(feature = "toepen")))]
+                UnoImports.log(Level::Error, &msg);
+                let _ = msg;
+            }));
+        });
     }
 }
 

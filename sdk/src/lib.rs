@@ -35,6 +35,7 @@ pub use croupier_rules::{
 };
 
 mod glue;
+pub mod search;
 
 #[doc(hidden)]
 pub mod __private {

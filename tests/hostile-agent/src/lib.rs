@@ -8,6 +8,16 @@
 use croupier_sdk::durak::{Action, Durak, Observation};
 use croupier_sdk::{Card, Ctx, Level};
 
+/// Small frames that live on the wasm stack only: exhausts wasmtime's stack limit.
+#[inline(never)]
+fn deep(depth: u64) -> u64 {
+    if std::hint::black_box(depth) == u64::MAX {
+        return 0;
+    }
+    deep(depth + 1).wrapping_add(std::hint::black_box(1))
+}
+
+/// Large frames on the shadow stack in linear memory: runs off the bottom of memory.
 #[inline(never)]
 fn recurse(depth: u64, sink: &mut [u64; 64]) -> u64 {
     // A large frame so that the shadow stack, not only the wasm stack, is consumed.
@@ -44,7 +54,8 @@ fn misbehave(mode: &str, ctx: &mut Ctx) -> Option<u32> {
                 std::hint::black_box(&hoard);
             }
         }
-        "stack" => {
+        "stack" => Some(deep(0) as u32),
+        "shadow-stack" => {
             let mut sink = [0u64; 64];
             Some(recurse(0, &mut sink) as u32)
         }
@@ -57,7 +68,7 @@ fn misbehave(mode: &str, ctx: &mut Ctx) -> Option<u32> {
             }
         }
         "huge-output" => {
-            ctx.log(Level::Info, "y".repeat(16 << 20));
+            ctx.log(Level::Info, "y".repeat(4 << 20));
             None
         }
         "escape" => {

@@ -1,0 +1,128 @@
+//! The command line end to end: JSON summary, game log, replay, resume after a crash.
+
+mod common;
+
+use common::{croupier, hostile_as};
+use serde_json::Value;
+
+fn run_json(extra: &[&str]) -> Value {
+    let out = croupier()
+        .args(["match", "durak"])
+        .arg(hostile_as("random"))
+        .arg(hostile_as("ok"))
+        .args(["--games", "30", "--seed", "11", "--quiet", "--json", "-"])
+        .args(extra)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let start = text.find('{').expect("json");
+    serde_json::from_str(&text[start..]).expect("parse json")
+}
+
+#[test]
+fn json_summary_has_the_documented_fields() {
+    let v = run_json(&[]);
+    assert_eq!(v["game"], "durak");
+    assert_eq!(v["rules"], "classic");
+    assert_eq!(v["seed"], 11);
+    assert_eq!(v["games"], 30);
+    let agents = v["agents"].as_array().expect("agents");
+    assert_eq!(agents.len(), 2);
+    assert!(
+        agents[0]["name"]
+            .as_str()
+            .expect("name")
+            .ends_with("#random")
+    );
+    assert!(agents[1]["name"].as_str().expect("name").ends_with("#ok"));
+    for a in agents {
+        let sum = a["wins"].as_u64().unwrap_or(0)
+            + a["losses"].as_u64().unwrap_or(0)
+            + a["draws"].as_u64().unwrap_or(0);
+        assert_eq!(sum, 30);
+        assert_eq!(a["faults"], 0);
+    }
+    // Two-player games: one side's wins are the other's losses.
+    assert_eq!(agents[0]["wins"], agents[1]["losses"]);
+}
+
+#[test]
+fn log_replays_and_resume_finishes_the_same_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let full = dir.path().join("full.jsonl");
+    let full_json = run_json(&["--log", full.to_str().expect("path")]);
+
+    // Replay a logged game as a spectator: public events only.
+    let out = croupier()
+        .arg("replay")
+        .arg(&full)
+        .args(["--game", "3"])
+        .output()
+        .expect("replay");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("game 3"), "{text}");
+    assert!(text.contains("leads"), "{text}");
+    assert!(text.contains("result:"), "{text}");
+
+    // A crash after 12 games, in the middle of writing the 13th line.
+    let log = std::fs::read_to_string(&full).expect("log");
+    let lines: Vec<&str> = log.lines().collect();
+    let mut torn = lines[..13].join("\n");
+    torn.push('\n');
+    torn.push_str(&lines[13][..lines[13].len() / 2]);
+    let partial = dir.path().join("partial.jsonl");
+    std::fs::write(&partial, torn).expect("write");
+    let resumed = run_json(&["--log", partial.to_str().expect("path"), "--resume"]);
+    assert_eq!(
+        resumed["agents"], full_json["agents"],
+        "resumed totals differ"
+    );
+    let after = std::fs::read_to_string(&partial).expect("log");
+    assert_eq!(
+        after.lines().count(),
+        31,
+        "header + 30 games, torn line dropped"
+    );
+    assert_eq!(after, log, "the resumed log is the uninterrupted log");
+}
+
+#[test]
+fn duplicate_plays_every_deal_in_every_rotation() {
+    let v = run_json(&["--duplicate"]);
+    assert_eq!(v["games"], 60);
+    assert_eq!(v["deals"], 30);
+}
+
+#[test]
+fn help_documents_every_flag() {
+    let out = croupier().args(["match", "--help"]).output().expect("help");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--rules",
+        "--players",
+        "--set",
+        "--games",
+        "--seed",
+        "--threads",
+        "--duplicate",
+        "--json",
+        "--log",
+        "--resume",
+        "--fuel",
+        "--millis",
+        "--memory",
+        "--on-fault",
+    ] {
+        assert!(text.contains(flag), "missing {flag}");
+    }
+}

@@ -1,0 +1,49 @@
+//! Shared helpers: the hostile test agent is built once per test binary, through the real
+//! `croupier build` route.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+pub fn croupier() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_croupier"))
+}
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Where test components go: beside the croupier binary's target dir.
+pub fn test_agents_dir() -> PathBuf {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_croupier"));
+    exe.parent()
+        .and_then(|p| p.parent())
+        .map(|t| t.join("test-agents"))
+        .unwrap_or_else(|| repo().join("target/test-agents"))
+}
+
+/// The hostile agent's component, built on first use.
+pub fn hostile() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let out = test_agents_dir();
+            let status = croupier()
+                .arg("build")
+                .arg(repo().join("tests/hostile-agent"))
+                .arg("--out")
+                .arg(&out)
+                .status()
+                .expect("run croupier build");
+            assert!(status.success(), "building the hostile agent failed");
+            out.join("durak/hostile.wasm")
+        })
+        .clone()
+}
+
+/// `hostile.wasm#mode` as an agent argument.
+pub fn hostile_as(mode: &str) -> String {
+    format!("{}#{mode}", hostile().display())
+}

@@ -1,0 +1,379 @@
+//! Determinized ("perfect-information") Monte Carlo search over any [`Game`].
+//!
+//! The hidden cards of an observation are dealt at random by [`Game::determinize`] (one
+//! "world"); in every world each candidate action is applied and the game is played out with
+//! a cheap policy that sees the whole simulated state; the candidate with the best mean score
+//! is played. Every candidate is played out in the same worlds, each from the same random
+//! stream (common random numbers), so their comparison is not drowned by the luck of the deal.
+//!
+//! ```ignore
+//! use croupier_sdk::search::{self, Search};
+//! let best = search::flat_monte_carlo::<Durak, _, _>(
+//!     &self.opts, obs, legal, obs.seat,
+//!     &Search { playouts: 400, ..Search::default() },
+//!     ctx.rng(),
+//!     |game, legal, rng| my_fast_policy(game, legal, rng),
+//!     search::outcome_value,
+//! );
+//! ```
+//!
+//! Cost: `playouts` playouts per decision in total (at least one per candidate), each one
+//! [`Game::determinize`] per world plus the policy and [`Game::apply`] per simulated step.
+//! Size `playouts` to the fuel budget ([`crate::Ctx::budget`]).
+
+use crate::{Game, GameRng, Seat};
+use croupier_rules::SeatResult;
+
+/// Search parameters.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Search {
+    /// Playouts per decision, shared by the candidates: `max(1, playouts / candidates)`
+    /// worlds, every candidate played out once per world.
+    pub playouts: u32,
+    /// Most simulated actions in one playout (after the candidate) before `evaluate` scores
+    /// the unfinished state.
+    pub max_steps: u32,
+}
+
+impl Default for Search {
+    fn default() -> Search {
+        Search {
+            playouts: 200,
+            max_steps: 10_000,
+        }
+    }
+}
+
+/// What the search found for one candidate action.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CandidateStats<A> {
+    pub action: A,
+    /// Playouts that scored this candidate.
+    pub playouts: u32,
+    /// Sum of their scores.
+    pub total: f64,
+}
+
+impl<A> CandidateStats<A> {
+    /// Mean score (0 before any playout).
+    pub fn mean(&self) -> f64 {
+        if self.playouts == 0 {
+            0.0
+        } else {
+            self.total / self.playouts as f64
+        }
+    }
+}
+
+/// Score of a finished game for `seat`: win 1, draw 0.5, loss 0 (a team game's results are
+/// already per seat); 0.5 for a game that is not over (use your own `evaluate` to do better).
+pub fn outcome_value<G: Game>(game: &G, seat: Seat) -> f64 {
+    match game.outcome().and_then(|o| o.results.get(seat as usize)) {
+        Some(SeatResult::Win) => 1.0,
+        Some(SeatResult::Loss) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Plays `game` on with `policy` for every seat until it is over or `max_steps` actions were
+/// played. An illegal choice of the policy is replaced by the first legal action.
+pub fn playout<G: Game>(
+    game: &mut G,
+    max_steps: u32,
+    rng: &mut GameRng,
+    policy: &mut impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
+    buf: &mut Vec<G::Action>,
+) {
+    for _ in 0..max_steps {
+        if game.to_act().is_none() {
+            return;
+        }
+        game.legal_actions(buf);
+        let Some(&first) = buf.first() else { return };
+        let a = policy(game, buf, rng);
+        if game.apply(a).is_err() && game.apply(first).is_err() {
+            return;
+        }
+    }
+}
+
+/// Runs the search and returns the statistics of every candidate (in `legal` order).
+///
+/// * `opts`: the game's options (from [`crate::GameInfo`]); `obs`: the decision's observation;
+///   `legal`: the candidates; `seat`: whose score `evaluate` gives (the own seat).
+/// * `policy(game, legal, rng)`: the playout policy for whoever acts in `game`.
+/// * `evaluate(game, seat)`: score of the state where the playout stopped (finished or
+///   not), higher is better, e.g. [`outcome_value`].
+#[allow(clippy::too_many_arguments)]
+pub fn search_stats<G: Game>(
+    opts: &G::Options,
+    obs: &G::Observation,
+    legal: &[G::Action],
+    seat: Seat,
+    params: &Search,
+    rng: &mut GameRng,
+    mut policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
+    mut evaluate: impl FnMut(&G, Seat) -> f64,
+) -> Vec<CandidateStats<G::Action>> {
+    let mut stats: Vec<CandidateStats<G::Action>> = legal
+        .iter()
+        .map(|&action| CandidateStats {
+            action,
+            playouts: 0,
+            total: 0.0,
+        })
+        .collect();
+    if legal.len() < 2 {
+        return stats;
+    }
+    let worlds = (params.playouts as usize / legal.len()).max(1);
+    let mut buf = Vec::new();
+    for _ in 0..worlds {
+        let world = G::determinize(opts, obs, rng);
+        let stream = rng.next_u64();
+        for s in stats.iter_mut() {
+            let mut g = world.clone();
+            // Cannot fail when `determinize` keeps the observation (the legal actions depend
+            // only on what the observer sees); skipped rather than trusted otherwise.
+            if g.apply(s.action).is_err() {
+                continue;
+            }
+            let mut prng = GameRng::new(stream);
+            playout(&mut g, params.max_steps, &mut prng, &mut policy, &mut buf);
+            s.playouts += 1;
+            s.total += evaluate(&g, seat);
+        }
+    }
+    stats
+}
+
+/// Flat determinized Monte Carlo: the candidate of `legal` with the best mean playout score
+/// (see [`search_stats`] for the arguments). Ties go to the earlier candidate, so order
+/// `legal` by preference if it matters. `None` only for an empty `legal`.
+#[allow(clippy::too_many_arguments)]
+pub fn flat_monte_carlo<G: Game>(
+    opts: &G::Options,
+    obs: &G::Observation,
+    legal: &[G::Action],
+    seat: Seat,
+    params: &Search,
+    rng: &mut GameRng,
+    policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
+    evaluate: impl FnMut(&G, Seat) -> f64,
+) -> Option<G::Action> {
+    let stats = search_stats(opts, obs, legal, seat, params, rng, policy, evaluate);
+    best(&stats)
+}
+
+/// The candidate with the highest mean (the first among equals).
+pub fn best<A: Copy>(stats: &[CandidateStats<A>]) -> Option<A> {
+    let mut best: Option<&CandidateStats<A>> = None;
+    for s in stats {
+        if best.is_none_or(|b| s.mean() > b.mean()) {
+            best = Some(s);
+        }
+    }
+    best.map(|s| s.action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use croupier_rules::durak::{Action, Durak, Options};
+    use croupier_rules::{Card, CardSet};
+
+    fn first_legal(_: &Durak, legal: &[Action], _: &mut GameRng) -> Action {
+        legal[0]
+    }
+
+    fn random_legal(_: &Durak, legal: &[Action], rng: &mut GameRng) -> Action {
+        legal[rng.below(legal.len())]
+    }
+
+    /// A state two decisions into a classic 2-player game.
+    fn some_state(seed: u64) -> Durak {
+        let mut g = Durak::new(&Options::classic(2), seed).unwrap();
+        let mut legal = Vec::new();
+        for _ in 0..3 {
+            g.legal_actions(&mut legal);
+            g.apply(legal[0]).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn playouts_finish_games_and_count() {
+        let g = some_state(7);
+        let seat = g.to_act().unwrap();
+        let obs = g.observe(seat);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let params = Search {
+            playouts: 40,
+            max_steps: 10_000,
+        };
+        let mut rng = GameRng::new(3);
+        let stats = search_stats::<Durak>(
+            g.options(),
+            &obs,
+            &legal,
+            seat,
+            &params,
+            &mut rng,
+            random_legal,
+            outcome_value,
+        );
+        assert_eq!(stats.len(), legal.len());
+        let worlds = (40 / legal.len()).max(1) as u32;
+        for s in &stats {
+            assert_eq!(s.playouts, worlds);
+            assert!((0.0..=s.playouts as f64).contains(&s.total));
+        }
+        assert!(legal.contains(&best(&stats).unwrap()));
+    }
+
+    #[test]
+    fn search_is_deterministic_for_a_seed() {
+        let g = some_state(11);
+        let seat = g.to_act().unwrap();
+        let obs = g.observe(seat);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let run = || {
+            let mut rng = GameRng::new(5);
+            search_stats::<Durak>(
+                g.options(),
+                &obs,
+                &legal,
+                seat,
+                &Search::default(),
+                &mut rng,
+                random_legal,
+                outcome_value,
+            )
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn a_forced_move_costs_nothing() {
+        let g = some_state(1);
+        let seat = g.to_act().unwrap();
+        let obs = g.observe(seat);
+        let only = [Action::Take];
+        let mut rng = GameRng::new(1);
+        let mut calls = 0;
+        let a = flat_monte_carlo::<Durak>(
+            g.options(),
+            &obs,
+            &only,
+            seat,
+            &Search::default(),
+            &mut rng,
+            |g, l, r| {
+                calls += 1;
+                first_legal(g, l, r)
+            },
+            outcome_value,
+        );
+        assert_eq!(a, Some(Action::Take));
+        assert_eq!(calls, 0);
+        assert_eq!(
+            flat_monte_carlo::<Durak>(
+                g.options(),
+                &obs,
+                &[],
+                seat,
+                &Search::default(),
+                &mut rng,
+                first_legal,
+                outcome_value
+            ),
+            None
+        );
+    }
+
+    /// An end game with open cards: P0 attacks with {AS} against P1 holding {6C}; the talon is
+    /// empty. Leading the ace (the only card) wins; the point is that search sees the
+    /// finished game and scores it 1 for P0.
+    #[test]
+    fn search_sees_a_won_end_game() {
+        use croupier_rules::durak::Setup;
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        // P0: 7S KS (trumps: spades); P1: 6C. P0 leads; whatever P0 leads, P1 cannot beat a
+        // trump and must take; P0 then goes out with the other card next bout... unless P0
+        // leads 7S and P1... P1 only has 6C, so every line wins for P0.
+        let mut setup = Setup::new(
+            vec![
+                CardSet::from_cards([card("7S"), card("KS")]),
+                CardSet::from_cards([card("6C")]),
+            ],
+            vec![],
+            card("AS"),
+        );
+        setup.attacker = Some(0);
+        let g = Durak::from_setup(&Options::classic(2), setup).unwrap();
+        let obs = g.observe(0);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let mut rng = GameRng::new(2);
+        let stats = search_stats::<Durak>(
+            g.options(),
+            &obs,
+            &legal,
+            0,
+            &Search {
+                playouts: 10,
+                max_steps: 100,
+            },
+            &mut rng,
+            random_legal,
+            outcome_value,
+        );
+        for s in &stats {
+            assert!(s.playouts > 0);
+            assert_eq!(s.mean(), 1.0, "{:?}", s.action);
+        }
+    }
+
+    /// Search beats a random player in a classic 2-player game over a few deals.
+    #[test]
+    fn search_beats_random_play() {
+        let opts = Options::classic(2);
+        let mut wins = 0;
+        let games = 12;
+        let mut legal = Vec::new();
+        for seed in 0..games {
+            let mut g = Durak::new(&opts, seed).unwrap();
+            let mut rng = GameRng::new(seed + 100);
+            let me = (seed % 2) as u8;
+            while let Some(p) = g.to_act() {
+                g.legal_actions(&mut legal);
+                let a = if p == me {
+                    let obs = g.observe(p);
+                    flat_monte_carlo::<Durak>(
+                        &opts,
+                        &obs,
+                        &legal,
+                        me,
+                        &Search {
+                            playouts: 60,
+                            max_steps: 10_000,
+                        },
+                        &mut rng,
+                        random_legal,
+                        outcome_value,
+                    )
+                    .unwrap()
+                } else {
+                    legal[rng.below(legal.len())]
+                };
+                g.apply(a).unwrap();
+            }
+            if outcome_value(&g, me) == 1.0 {
+                wins += 1;
+            }
+        }
+        assert!(wins >= 9, "search won only {wins} of {games}");
+    }
+}
