@@ -800,7 +800,8 @@ pub fn soak<G: Game>(
 ) -> Result<u64> {
     let (preset, opts) = options::<G>(rules)?;
     let cfg = croupier_rules::check::CheckConfig {
-        illegal_samples: if full { None } else { Some(8) },
+        illegal_samples: if full { None } else { Some(4) },
+        legal_samples: if full { None } else { Some(1) },
         ..Default::default()
     };
     let threads = threads.max(1) as u64;

@@ -18,6 +18,7 @@
 //!   scored by policy, and every other game goes on ([`sandbox`], [`runner`]).
 
 pub mod adapters;
+pub mod bench;
 pub mod bindings;
 pub mod cache;
 pub mod componentize;

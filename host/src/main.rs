@@ -70,6 +70,16 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Print speed figures: sandbox vs native per decision, instantiation, cold start,
+    /// whole matches on 1 and 2 threads, rules engines alone.
+    Bench {
+        /// Fewer rounds and games (a rough look in a few seconds).
+        #[arg(long)]
+        quick: bool,
+        /// Also write the figures as JSON to FILE (`-` for stdout).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
     /// Build agent crates into components (default: every crate in example-agents/).
     Build {
         /// Agent crate directories.
@@ -346,6 +356,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }?;
             if violations > 0 {
                 return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Bench { quick, json } => {
+            let figures = croupier_host::bench::run(quick)?;
+            if let Some(path) = json {
+                driver::write_json(&path, &figures)?;
             }
         }
         Command::Build { dirs, out, verbose } => {

@@ -33,7 +33,7 @@ pub struct AgentLog {
 }
 
 impl AgentLog {
-    fn new(budget: usize) -> AgentLog {
+    pub fn with_budget(budget: usize) -> AgentLog {
         AgentLog {
             budget,
             ..Default::default()
@@ -214,7 +214,7 @@ impl<G: Adapter> WasmAgent<G> {
                 max_memory: limits.memory_bytes(),
                 denied: None,
             },
-            log: AgentLog::new(limits.log_bytes_per_game as usize),
+            log: AgentLog::with_budget(limits.log_bytes_per_game as usize),
             rng: GameRng::new(seed),
         };
         let mut store = Store::new(engine, data);
@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn log_is_bounded() {
-        let mut log = AgentLog::new(10);
+        let mut log = AgentLog::with_budget(10);
         assert!(log.push("info", "12345"));
         assert!(!log.push("info", "abcdefgh"));
         assert!(log.flooded);

@@ -18,6 +18,9 @@ pub struct CheckConfig {
     /// Illegal actions tried per state: `None` = the whole action space (slow, exact),
     /// `Some(k)` = `k` drawn at random from it.
     pub illegal_samples: Option<usize>,
+    /// Listed actions applied to a copy per state: `None` = all of them, `Some(k)` = `k`
+    /// drawn at random (the one actually played is always applied for real).
+    pub legal_samples: Option<usize>,
     /// Re-deal hidden cards and compare the observation, in every state.
     pub observation: bool,
     /// Replay the game at the end and compare.
@@ -29,6 +32,7 @@ impl Default for CheckConfig {
         CheckConfig {
             max_steps: 200_000,
             illegal_samples: Some(8),
+            legal_samples: None,
             observation: true,
             replay: true,
         }
@@ -136,6 +140,16 @@ fn check_exact<G: Game>(
         if legal.iter().filter(|b| *b == a).count() > 1 {
             return Err(format!("legal action {a} listed twice"));
         }
+        let code = G::encode_action(*a);
+        if G::decode_action(code) != Some(*a) {
+            return Err(format!("action {a} does not survive encode/decode"));
+        }
+    }
+    let applied: Vec<G::Action> = match cfg.legal_samples {
+        None => legal.to_vec(),
+        Some(k) => (0..k).map(|_| legal[rng.below(legal.len())]).collect(),
+    };
+    for a in &applied {
         let mut g = game.clone();
         g.apply(*a)
             .map_err(|e| format!("listed action {a} refused: {e}"))?;

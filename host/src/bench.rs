@@ -1,0 +1,378 @@
+//! `croupier bench`: the speed figures, side by side, in one run.
+//!
+//! Timed loops live here, not in tests: the machines are shared and noisy, so figures are
+//! medians of several rounds and ratios are taken within one run.
+
+use crate::adapters::Adapter;
+use crate::driver::{self, Host, RulesArgs};
+use crate::loader;
+use crate::player::{NativeFactory, Player, PlayerFactory, StartInfo};
+use crate::runner::{self, Entrant, FaultPolicy, Schedule};
+use anyhow::{Context, Result};
+use croupier_rules::durak::Durak;
+use croupier_rules::{Game, GameRng};
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The trivial native agent: the first legal action (the hostile guest's `ok` mode in wasm).
+pub struct First;
+
+impl<G: Game> croupier_sdk::Agent<G> for First {
+    fn new(_: &croupier_sdk::GameInfo<G>) -> Self {
+        First
+    }
+    fn decide(
+        &mut self,
+        _: &G::Observation,
+        legal: &[G::Action],
+        _: &mut croupier_sdk::Ctx,
+    ) -> G::Action {
+        legal[0]
+    }
+}
+
+/// One figure.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figure {
+    pub name: String,
+    pub value: f64,
+    pub unit: String,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v.get(i).copied().unwrap_or(0.0)
+}
+
+/// Decision points of random games: what agents are asked.
+fn decision_points<G: Game>(opts: &G::Options, n: usize) -> Vec<(G::Observation, Vec<G::Action>)> {
+    let mut out = Vec::with_capacity(n);
+    let mut rng = GameRng::new(99);
+    let mut legal = Vec::new();
+    let mut seed = 0;
+    while out.len() < n {
+        seed += 1;
+        let Ok(mut g) = G::new(opts, seed) else { break };
+        while let Some(seat) = g.to_act() {
+            g.legal_actions(&mut legal);
+            if legal.len() > 1 && out.len() < n {
+                out.push((g.observe(seat), legal.clone()));
+            }
+            let a = legal[rng.below(legal.len())];
+            if g.apply(a).is_err() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn start_info<G: Game>(opts: &G::Options) -> StartInfo {
+    StartInfo {
+        seat: 0,
+        players: G::seats(opts) as u8,
+        rules: G::option_pairs(opts),
+        seed: 1,
+        args: "ok".into(),
+    }
+}
+
+/// Median nanoseconds per decision of a player over the decision points.
+fn ns_per_decision<G: Game>(
+    player: &mut dyn Player<G>,
+    points: &[(G::Observation, Vec<G::Action>)],
+    rounds: usize,
+) -> Result<f64> {
+    let mut per = Vec::new();
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for (obs, legal) in points {
+            player
+                .decide(obs, legal)
+                .map_err(|f| anyhow::anyhow!("bench agent faulted: {f}"))?;
+        }
+        per.push(t.elapsed().as_nanos() as f64 / points.len() as f64);
+    }
+    Ok(median(per))
+}
+
+fn wasm_factory<G: Adapter>(host: &Host, spec: &str) -> Result<Arc<dyn PlayerFactory<G>>> {
+    let agent = crate::registry::resolve(spec).map_err(|e| driver::user(e.to_string()))?;
+    let loaded = loader::load(&host.engine, &host.cache, &agent.path)
+        .map_err(|e| driver::user(e.to_string()))?;
+    host.factory::<G>(&loaded)
+}
+
+fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
+    Entrant {
+        name: name.into(),
+        args: String::new(),
+        factory: f,
+    }
+}
+
+/// Wall time of a whole match (median of `rounds`).
+fn match_time<G: Game>(
+    opts: &G::Options,
+    entrants: &[Entrant<G>],
+    games: u64,
+    threads: usize,
+    rounds: usize,
+) -> Result<f64> {
+    let schedule = Schedule::new(entrants.len(), G::seats(opts), games, false);
+    let todo: Vec<u64> = (0..games).collect();
+    let mut times = Vec::new();
+    for _ in 0..rounds {
+        let d = runner::run::<G>(
+            opts,
+            entrants,
+            &schedule,
+            1,
+            FaultPolicy::Forfeit,
+            threads,
+            &todo,
+            &(),
+            &mut |_| Ok(()),
+        )?;
+        times.push(d.as_secs_f64());
+    }
+    Ok(median(times))
+}
+
+/// Random-play games per second of the rules engine alone (median of `rounds`).
+fn rules_games_per_s<G: Game>(opts: &G::Options, games: u64, rounds: usize) -> f64 {
+    let mut rates = Vec::new();
+    let mut legal = Vec::new();
+    for r in 0..rounds {
+        let mut rng = GameRng::new(r as u64);
+        let t = Instant::now();
+        for s in 0..games {
+            let Ok(mut g) = G::new(opts, s) else { continue };
+            while g.to_act().is_some() {
+                g.legal_actions(&mut legal);
+                let a = legal[rng.below(legal.len())];
+                if g.apply(a).is_err() {
+                    break;
+                }
+            }
+        }
+        rates.push(games as f64 / t.elapsed().as_secs_f64());
+    }
+    median(rates)
+}
+
+/// The hostile guest (`#ok` mode) is the trivial sandboxed agent; it is built for the tests.
+fn trivial_wasm() -> Option<std::path::PathBuf> {
+    crate::registry::agent_dirs()
+        .into_iter()
+        .filter_map(|d| d.parent().map(|t| t.join("test-agents/durak/hostile.wasm")))
+        .find(|p| p.is_file())
+}
+
+/// Runs every benchmark and prints the figures.
+pub fn run(quick: bool) -> Result<Vec<Figure>> {
+    let rounds = if quick { 3 } else { 7 };
+    let mut figs: Vec<Figure> = Vec::new();
+    let mut put = |name: &str, value: f64, unit: &str| {
+        println!("  {name:<58} {value:>12.3} {unit}");
+        figs.push(Figure {
+            name: name.into(),
+            value,
+            unit: unit.into(),
+        });
+    };
+    println!(
+        "croupier bench · {} cores · medians of {rounds} rounds",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+
+    // Issue: how much does crossing into the sandbox cost per decision?
+    println!(
+        "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
+    );
+    let host = Host::new(crate::limits::Limits::default(), true)?;
+    let (_, classic) = driver::options::<Durak>(&RulesArgs::default())?;
+    let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
+    let info = start_info::<Durak>(&classic);
+    let native_first: Arc<dyn PlayerFactory<Durak>> =
+        Arc::new(NativeFactory::<Durak, First>::new(host.limits.clone()));
+    let native_cheapest: Arc<dyn PlayerFactory<Durak>> = Arc::new(NativeFactory::<
+        Durak,
+        durak_cheapest::Cheapest,
+    >::new(host.limits.clone()));
+    let trivial = trivial_wasm();
+    let mut pairs: Vec<(
+        &str,
+        Option<Arc<dyn PlayerFactory<Durak>>>,
+        Arc<dyn PlayerFactory<Durak>>,
+    )> = Vec::new();
+    pairs.push((
+        "trivial (first legal action)",
+        trivial
+            .as_ref()
+            .and_then(|p| wasm_factory::<Durak>(&host, &p.display().to_string()).ok()),
+        native_first,
+    ));
+    pairs.push((
+        "realistic (durak/cheapest)",
+        wasm_factory::<Durak>(&host, "durak/cheapest").ok(),
+        native_cheapest.clone(),
+    ));
+    for (label, wasm, native) in pairs {
+        let mut n = native.make(1).map_err(|f| anyhow::anyhow!("{f}"))?;
+        n.start(&info).map_err(|f| anyhow::anyhow!("{f}"))?;
+        let ns_native = ns_per_decision(n.as_mut(), &points, rounds)?;
+        put(&format!("{label}: native"), ns_native, "ns/decision");
+        let Some(wasm) = wasm else {
+            println!("  ({label}: component not built; run scripts/setup.sh and the tests)");
+            continue;
+        };
+        let mut w = wasm.make(1).map_err(|f| anyhow::anyhow!("{f}"))?;
+        w.start(&info).map_err(|f| anyhow::anyhow!("{f}"))?;
+        let ns_wasm = ns_per_decision(w.as_mut(), &points, rounds)?;
+        put(&format!("{label}: sandboxed"), ns_wasm, "ns/decision");
+        put(
+            &format!("{label}: boundary (sandboxed − native)"),
+            ns_wasm - ns_native,
+            "ns/decision",
+        );
+        put(
+            &format!("{label}: ratio"),
+            ns_wasm / ns_native.max(1e-9),
+            "×",
+        );
+    }
+
+    println!("\ninstantiating an agent for a game (fresh store + instance + start)");
+    let cheapest = wasm_factory::<Durak>(&host, "durak/cheapest").context("durak/cheapest")?;
+    let n = if quick { 500 } else { 3000 };
+    let mut inst = Vec::with_capacity(n);
+    let mut with_start = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = Instant::now();
+        let mut p = cheapest
+            .make(i as u64)
+            .map_err(|f| anyhow::anyhow!("{f}"))?;
+        let made = t.elapsed();
+        p.start(&info).map_err(|f| anyhow::anyhow!("{f}"))?;
+        inst.push(made.as_secs_f64() * 1e6);
+        with_start.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    put("instantiate: median", median(inst.clone()), "µs");
+    put("instantiate: p99", percentile(inst, 0.99), "µs");
+    put(
+        "instantiate + start: median",
+        median(with_start.clone()),
+        "µs",
+    );
+    put(
+        "instantiate + start: p99",
+        percentile(with_start, 0.99),
+        "µs",
+    );
+
+    println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
+    let spec =
+        crate::registry::resolve("durak/cheapest").map_err(|e| driver::user(e.to_string()))?;
+    let bytes = std::fs::read(&spec.path)?;
+    let mut cold = Vec::new();
+    let mut warm = Vec::new();
+    let dir = std::env::temp_dir().join(format!("croupier-bench-cache-{}", std::process::id()));
+    let cache = crate::cache::Cache::at(&dir).map_err(|e| anyhow::anyhow!(e))?;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        loader::check_and_compile(
+            &host.engine,
+            &crate::cache::Cache::disabled(),
+            &spec.path,
+            &bytes,
+        )?;
+        cold.push(t.elapsed().as_secs_f64() * 1e3);
+        cache.load_or_compile(&host.engine, &bytes)?;
+        let t = Instant::now();
+        loader::check_and_compile(&host.engine, &cache, &spec.path, &bytes)?;
+        warm.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    put("load without the cache (compile)", median(cold), "ms");
+    put("load from the cache", median(warm), "ms");
+
+    println!("\nsource A's match: 1000 games, durak teams, random-lead vs trump-tosser");
+    let (_, teams) = driver::options::<Durak>(&RulesArgs {
+        rules: Some("teams".into()),
+        ..Default::default()
+    })?;
+    let games = if quick { 300 } else { 1000 };
+    let sandboxed = [
+        entrant::<Durak>(
+            "random-lead",
+            wasm_factory::<Durak>(&host, "durak/random-lead")?,
+        ),
+        entrant::<Durak>(
+            "trump-tosser",
+            wasm_factory::<Durak>(&host, "durak/trump-tosser")?,
+        ),
+    ];
+    let native = [
+        entrant::<Durak>(
+            "random-lead",
+            Arc::new(NativeFactory::<Durak, durak_random_lead::RandomLead>::new(
+                host.limits.clone(),
+            )),
+        ),
+        entrant::<Durak>(
+            "trump-tosser",
+            Arc::new(
+                NativeFactory::<Durak, durak_trump_tosser::TrumpTosser>::new(host.limits.clone()),
+            ),
+        ),
+    ];
+    let s1 = match_time(&teams, &sandboxed, games, 1, rounds)?;
+    let s2 = match_time(&teams, &sandboxed, games, 2, rounds)?;
+    let n1 = match_time(&teams, &native, games, 1, rounds)?;
+    let n2 = match_time(&teams, &native, games, 2, rounds)?;
+    put(
+        &format!("sandboxed, 1 thread ({games} games)"),
+        s1 * 1e3,
+        "ms",
+    );
+    put(
+        &format!("sandboxed, 2 threads ({games} games)"),
+        s2 * 1e3,
+        "ms",
+    );
+    put(&format!("native, 1 thread ({games} games)"), n1 * 1e3, "ms");
+    put(
+        &format!("native, 2 threads ({games} games)"),
+        n2 * 1e3,
+        "ms",
+    );
+    put("sandboxed games/s, 2 threads", games as f64 / s2, "games/s");
+    put("sandboxed / native, 1 thread", s1 / n1.max(1e-9), "×");
+    put("2 threads speed-up (sandboxed)", s1 / s2.max(1e-9), "×");
+
+    println!("\nrules engines alone: random play, native, 1 thread");
+    rules_rates(&mut put, if quick { 300 } else { 3000 }, rounds);
+    Ok(figs)
+}
+
+fn rules_rates(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) {
+    fn each<G: Game>(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) {
+        for p in G::presets() {
+            if let Ok(o) = G::preset(p.name) {
+                let rate = rules_games_per_s::<G>(&o, games, rounds);
+                put(&format!("{} {}", G::NAME, p.name), rate, "games/s");
+            }
+        }
+    }
+    each::<croupier_rules::durak::Durak>(put, games, rounds);
+    each::<croupier_rules::toepen::Toepen>(put, games, rounds);
+    //UNO each::<croupier_rules::uno::Uno>(put, games, rounds);
+}
