@@ -30,5 +30,6 @@ pub mod player;
 pub mod registry;
 pub mod runner;
 pub mod sandbox;
+pub mod scaffold;
 pub mod stats;
 pub mod verdict;

@@ -80,6 +80,13 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
+    /// Create a ready agent crate in ./NAME: a simple legal strategy to start from.
+    New {
+        /// durak, toepen or uno.
+        game: String,
+        /// The crate's name (lower-case, digits, dashes).
+        name: String,
+    },
     /// Build agent crates into components (default: every crate in example-agents/).
     Build {
         /// Agent crate directories.
@@ -357,6 +364,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if violations > 0 {
                 return Ok(ExitCode::from(1));
             }
+        }
+        Command::New { game: g, name } => {
+            let dir = croupier_host::scaffold::create(game(&g)?, &name, std::path::Path::new("."))?;
+            println!("created {}", dir.display());
+            println!(
+                "next: cd {} && croupier build .   (see its README.md)",
+                dir.display()
+            );
         }
         Command::Bench { quick, json } => {
             let figures = croupier_host::bench::run(quick)?;
