@@ -26,6 +26,7 @@ pub mod driver;
 pub mod engine;
 pub mod limits;
 pub mod loader;
+pub mod play;
 pub mod player;
 pub mod registry;
 pub mod runner;

@@ -80,6 +80,22 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
+    /// Play a game yourself in the terminal against agents.
+    Play {
+        /// durak, toepen or uno.
+        game: String,
+        /// Agents for the other seats (they repeat in turn to fill the table).
+        #[arg(long = "vs", required = true, num_args = 1.., value_name = "AGENT")]
+        vs: Vec<String>,
+        #[command(flatten)]
+        rules: RulesFlags,
+        /// Your seat.
+        #[arg(long, default_value_t = 0)]
+        seat: u8,
+        /// Seed of the deal (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Create a ready agent crate in ./NAME: a simple legal strategy to start from.
     New {
         /// durak, toepen or uno.
@@ -364,6 +380,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if violations > 0 {
                 return Ok(ExitCode::from(1));
             }
+        }
+        Command::Play {
+            game: g,
+            vs,
+            rules,
+            seat,
+            seed,
+        } => {
+            let host = Host::new(Limits::default(), true)?;
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_secs())
+            });
+            let r = rules.args();
+            let mut input = std::io::stdin().lock();
+            let mut out = std::io::stdout().lock();
+            use croupier_host::play::play;
+            match game(&g)? {
+                GameKind::Durak => play::<Durak>(&host, &r, &vs, seat, seed, &mut input, &mut out),
+                GameKind::Toepen => {
+                    play::<Toepen>(&host, &r, &vs, seat, seed, &mut input, &mut out)
+                }
+                //UNO GameKind::Uno => play::<Uno>(&host, &r, &vs, seat, seed, &mut input, &mut out),
+                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+            }?;
         }
         Command::New { game: g, name } => {
             let dir = croupier_host::scaffold::create(game(&g)?, &name, std::path::Path::new("."))?;

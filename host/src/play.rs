@@ -1,0 +1,248 @@
+//! `croupier play`: a person takes a seat in the terminal against agents.
+//!
+//! The person sees only what the seat may see: the events visible to that seat and its own
+//! observation. Input is a number from the list of legal actions or the action's text
+//! (`beat 0 9S`); anything else gets a message and a new prompt, never a crash.
+
+use crate::adapters::Adapter;
+use crate::driver::{Host, RulesArgs, options, user};
+use crate::player::{Player, StartInfo};
+use crate::runner::agent_seed;
+use anyhow::Result;
+use croupier_rules::{Game, Seat};
+use std::io::{BufRead, Write};
+
+/// How a game's observation is shown to a person.
+pub trait Describe: Game {
+    fn describe(obs: &Self::Observation) -> String;
+}
+
+impl Describe for croupier_rules::durak::Durak {
+    fn describe(o: &Self::Observation) -> String {
+        let table: Vec<String> = o
+            .table
+            .iter()
+            .map(|(a, d)| match d {
+                Some(d) => format!("{a}/{d}"),
+                None => format!("{a}/–"),
+            })
+            .collect();
+        let others: Vec<String> = (0..o.players)
+            .filter(|s| *s != o.seat)
+            .map(|s| {
+                let out = if o.out & (1 << s) != 0 { " out" } else { "" };
+                format!("P{s}: {} cards{out}", o.hand_sizes[s as usize])
+            })
+            .collect();
+        format!(
+            "trump {} · talon {} · discard {}\nattacker P{} → defender P{}{} · table: {}\nothers: {}\nyour hand (P{}): {}",
+            o.trump,
+            o.talon,
+            o.discard.len(),
+            o.attacker,
+            o.defender,
+            if o.taking { " (taking)" } else { "" },
+            if table.is_empty() {
+                "empty".into()
+            } else {
+                table.join(" ")
+            },
+            others.join(", "),
+            o.seat,
+            o.hand
+        )
+    }
+}
+
+impl Describe for croupier_rules::toepen::Toepen {
+    fn describe(o: &Self::Observation) -> String {
+        let trick: Vec<String> = o.trick.iter().map(|(s, c)| format!("P{s} {c}")).collect();
+        let scores: Vec<String> = o
+            .scores
+            .iter()
+            .enumerate()
+            .map(|(s, p)| format!("P{s} {p}"))
+            .collect();
+        format!(
+            "round {} · trick {} · stake {} · scores: {}\ntrick so far: {}\nyour hand (P{}): {}",
+            o.round,
+            o.trick_no,
+            o.stake,
+            scores.join(", "),
+            if trick.is_empty() {
+                "nothing".into()
+            } else {
+                trick.join(", ")
+            },
+            o.seat,
+            o.hand
+        )
+    }
+}
+
+#[cfg(any())] // UNOGATE
+impl Describe for croupier_rules::uno::Uno {
+    fn describe(o: &Self::Observation) -> String {
+        let hand: Vec<String> = o.hand.iter().map(|c| c.to_string()).collect();
+        let sizes: Vec<String> = o
+            .hand_sizes
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s as u8 != o.seat)
+            .map(|(s, n)| format!("P{s}: {n}"))
+            .collect();
+        format!(
+            "top {} · colour {:?} · draw pile {}{}\nothers: {}\nyour hand (P{}): {}",
+            o.top,
+            o.color,
+            o.draw_pile,
+            if o.pending > 0 {
+                format!(" · pending draw {}", o.pending)
+            } else {
+                String::new()
+            },
+            sizes.join(", "),
+            o.seat,
+            hand.join(" ")
+        )
+    }
+}
+
+/// Plays one game with a person at `seat`; `opponents` fill the other seats in turn.
+pub fn play<G: Adapter + Describe>(
+    host: &Host,
+    rules: &RulesArgs,
+    opponents: &[String],
+    seat: Seat,
+    seed: u64,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let (preset, opts) = options::<G>(rules)?;
+    let n = G::seats(&opts);
+    if seat as usize >= n {
+        anyhow::bail!(user(format!(
+            "--seat {seat}: this table has seats 0..{}",
+            n - 1
+        )));
+    }
+    if opponents.is_empty() {
+        anyhow::bail!(user("give at least one agent to play against (--vs AGENT)"));
+    }
+    let entrants = opponents
+        .iter()
+        .map(|a| host.entrant::<G>(a))
+        .collect::<Result<Vec<_>>>()?;
+    let mut game = G::new(&opts, seed).map_err(|e| user(e.to_string()))?;
+    let rules_pairs = G::option_pairs(&opts);
+    let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::new();
+    let mut k = 0;
+    for s in 0..n {
+        if s == seat as usize {
+            players.push(None);
+            continue;
+        }
+        let e = &entrants[k % entrants.len()];
+        k += 1;
+        let aseed = agent_seed(seed, 0, s);
+        let mut p = e
+            .factory
+            .make(aseed)
+            .map_err(|f| user(format!("{}: {f}", e.name)))?;
+        p.start(&StartInfo {
+            seat: s as u8,
+            players: n as u8,
+            rules: rules_pairs.clone(),
+            seed: aseed,
+            args: e.args.clone(),
+        })
+        .map_err(|f| user(format!("{}: {f}", e.name)))?;
+        writeln!(out, "P{s}: {}", e.name)?;
+        players.push(Some(p));
+    }
+    writeln!(out, "P{seat}: you · {} ({preset}) · seed {seed}", G::NAME)?;
+    let mut shown = 0;
+    let mut legal = Vec::new();
+    while let Some(actor) = game.to_act() {
+        for ev in &game.events()[shown..] {
+            if ev.vis.visible_to(seat) {
+                writeln!(out, "  {}", ev.event)?;
+            }
+        }
+        shown = game.events().len();
+        game.legal_actions(&mut legal);
+        let action = if legal.len() == 1 {
+            legal[0]
+        } else if actor == seat {
+            writeln!(out, "\n{}", G::describe(&game.observe(seat)))?;
+            for (i, a) in legal.iter().enumerate() {
+                writeln!(out, "  {i:>2}: {a}")?;
+            }
+            ask::<G>(&legal, input, out)?
+        } else {
+            let p = players[actor as usize]
+                .as_mut()
+                .ok_or_else(|| anyhow::anyhow!("no player at P{actor}"))?;
+            match p.decide(&game.observe(actor), &legal) {
+                Ok(a) => a,
+                Err(f) => {
+                    writeln!(
+                        out,
+                        "  ! P{actor} fault {f}; the host plays {} for it",
+                        legal[0]
+                    )?;
+                    legal[0]
+                }
+            }
+        };
+        game.apply(action).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    for ev in &game.events()[shown..] {
+        if ev.vis.visible_to(seat) {
+            writeln!(out, "  {}", ev.event)?;
+        }
+    }
+    if let Some(o) = game.outcome() {
+        let mine = o.results.get(seat as usize);
+        writeln!(out, "result: {} · you: {:?}", o.summary, mine.copied())?;
+    }
+    Ok(())
+}
+
+/// Reads until the person names a legal action, by number or by its text.
+fn ask<G: Game>(
+    legal: &[G::Action],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<G::Action> {
+    loop {
+        write!(out, "your move> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            anyhow::bail!(user("input closed before the game ended"));
+        }
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if let Ok(i) = text.parse::<usize>() {
+            match legal.get(i) {
+                Some(a) => return Ok(*a),
+                None => {
+                    writeln!(out, "no action {i}: choose 0..{}", legal.len() - 1)?;
+                    continue;
+                }
+            }
+        }
+        match text.parse::<G::Action>() {
+            Ok(a) if legal.contains(&a) => return Ok(a),
+            Ok(a) => writeln!(out, "`{a}` is not a legal action now; choose from the list")?,
+            Err(_) => writeln!(
+                out,
+                "`{text}` is not an action: type its number, or its text as listed (e.g. `{}`)",
+                legal[0]
+            )?,
+        }
+    }
+}
