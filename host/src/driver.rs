@@ -61,6 +61,7 @@ pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options)> {
 }
 
 /// The engine and cache every command shares.
+#[derive(Clone)]
 pub struct Host {
     pub engine: Engine,
     pub cache: Cache,
@@ -136,6 +137,7 @@ impl Host {
             )
         })?;
         Ok(Arc::new(WasmFactory::<G> {
+            id: loaded.build.clone(),
             engine: self.engine.clone(),
             pre,
             limits: self.limits.clone(),
@@ -158,6 +160,8 @@ pub struct MatchArgs {
     pub policy: FaultPolicy,
     pub progress: bool,
     pub quiet: bool,
+    /// Reload an agent whose file changes, from the next game on (`--watch`).
+    pub watch: bool,
 }
 
 /// The first line of a run in a log file.
@@ -380,11 +384,29 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
     if args.agents.is_empty() {
         bail!(user("give at least one AGENT"));
     }
-    let entrants: Vec<Entrant<G>> = args
+    let mut entrants: Vec<Entrant<G>> = args
         .agents
         .iter()
         .map(|a| host.entrant::<G>(a))
         .collect::<Result<_>>()?;
+    let _watcher = if args.watch {
+        let files = args
+            .agents
+            .iter()
+            .zip(&entrants)
+            .map(|(a, e)| {
+                let path = registry::resolve(a).map_err(|e| user(e.to_string()))?.path;
+                Ok((path, e.factory.clone()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let (slots, watcher) = crate::watch::watch::<G>(host.clone(), files);
+        for (e, slot) in entrants.iter_mut().zip(slots) {
+            e.factory = slot;
+        }
+        Some(watcher)
+    } else {
+        None
+    };
     let seats = G::seats(&opts);
     let schedule = Schedule::new(entrants.len(), seats, args.games, args.duplicate);
     let header = LogHeader {

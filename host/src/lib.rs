@@ -34,3 +34,4 @@ pub mod sandbox;
 pub mod scaffold;
 pub mod stats;
 pub mod verdict;
+pub mod watch;

@@ -118,6 +118,8 @@ pub struct LoadedComponent {
     pub cache: CacheOutcome,
     pub load_time: Duration,
     pub size: usize,
+    /// First 12 hex digits of the file's SHA-256: names the build in game records.
+    pub build: String,
 }
 
 /// Reads and checks an agent file, compiling it (or loading it from the cache).
@@ -182,6 +184,14 @@ pub fn check_and_compile(
         cache: cache_outcome,
         load_time: Duration::ZERO,
         size: bytes.len(),
+        build: {
+            use sha2::Digest;
+            sha2::Sha256::digest(bytes)
+                .iter()
+                .take(6)
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
     })
 }
 

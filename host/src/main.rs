@@ -170,6 +170,10 @@ struct MatchCmd {
     /// Continue an interrupted run recorded in --log FILE, playing only the missing games.
     #[arg(long)]
     resume: bool,
+    /// Keep running and reload an agent whose .wasm changes, from the next game on; a broken
+    /// new build is refused and the previous one keeps playing.
+    #[arg(long)]
+    watch: bool,
     /// Fuel per decision (the deterministic budget).
     #[arg(long, value_name = "N")]
     fuel: Option<u64>,
@@ -229,6 +233,7 @@ impl MatchCmd {
             policy: self.on_fault,
             progress: !self.quiet,
             quiet: false,
+            watch: self.watch,
         }
     }
 }

@@ -57,10 +57,16 @@ impl<G: Adapter> Player<G> for WasmAgent<G> {
 /// Makes a fresh player for a seat in a game: a new sandbox instance, or a native agent.
 pub trait PlayerFactory<G: Game>: Send + Sync {
     fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, Fault>;
+    /// Which build plays (a content hash for components), for the game records.
+    fn build_id(&self) -> String {
+        String::new()
+    }
 }
 
 /// Instantiates a loaded component for each game.
 pub struct WasmFactory<G: Adapter> {
+    /// Short SHA-256 of the component file.
+    pub id: String,
     pub engine: Engine,
     pub pre: G::Pre,
     pub limits: Limits,
@@ -74,6 +80,9 @@ impl<G: Adapter> PlayerFactory<G> for WasmFactory<G> {
             &self.limits,
             seed,
         )?))
+    }
+    fn build_id(&self) -> String {
+        self.id.clone()
     }
 }
 
@@ -179,5 +188,8 @@ where
             limits: self.limits.clone(),
             stats: CallStats::default(),
         }))
+    }
+    fn build_id(&self) -> String {
+        format!("native:{}", std::any::type_name::<A>())
     }
 }

@@ -115,6 +115,9 @@ pub struct GameRecord {
     pub decisions: u64,
     /// Team per seat in team games.
     pub teams: Option<Vec<u8>>,
+    /// The build each seat's agent ran (content hash of its component).
+    #[serde(default)]
+    pub builds: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<(u8, Vec<LogLine>)>,
 }
@@ -155,6 +158,10 @@ pub fn play_game<G: Game>(
         forfeit: None,
         decisions: 0,
         teams: None,
+        builds: seats
+            .iter()
+            .map(|&e| entrants[e].factory.build_id())
+            .collect(),
         logs: Vec::new(),
     };
     let mut game = match G::new(options, seed) {
@@ -468,6 +475,7 @@ mod tests {
             forfeit: None,
             decisions: 0,
             teams: Some(vec![0, 1, 0, 1]),
+            builds: vec![],
             logs: vec![],
         };
         tally(&mut t, &rec);

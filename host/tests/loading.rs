@@ -167,6 +167,7 @@ fn cache_hits_and_recovers_from_corruption() {
         cache: third,
         load_time: Default::default(),
         size: bytes.len(),
+        build: "test".into(),
     };
     assert!(h.factory::<Durak>(&loaded).is_ok());
     let (_, fourth) = cache.load_or_compile(&h.engine, &bytes).expect("load");

@@ -25,6 +25,7 @@ fn args(agents: Vec<String>, games: u64, log: Option<PathBuf>) -> MatchArgs {
         policy: FaultPolicy::Forfeit,
         progress: false,
         quiet: true,
+        watch: false,
     }
 }
 
