@@ -8,6 +8,12 @@ cd "$(dirname "$0")/.."
 if command -v rustup >/dev/null 2>&1; then
   rustup target add wasm32-unknown-unknown >/dev/null
 fi
+# The Python example agent is built with componentize-py (from PyPI). Best effort: without
+# it the Rust agents still build, and `croupier build` says what was skipped.
+if command -v python3 >/dev/null 2>&1 && ! command -v componentize-py >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check componentize-py==0.25.1 \
+    || echo "warning: could not install componentize-py; the Python example agent will be skipped"
+fi
 echo "== building the croupier host (release; wasmtime takes a few minutes the first time)"
 cargo build --release -p croupier-host
 echo "== building the example agents into components"

@@ -221,7 +221,154 @@ pub fn build(dirs: &[PathBuf], out: Option<&Path>, verbose: bool) -> Result<Vec<
     Ok(built)
 }
 
-/// Every crate directory under `example-agents/` of this source tree.
+/// A Python agent directory: `agent.toml` names the game, the agent and the module.
+#[derive(Clone, Debug)]
+pub struct PythonAgent {
+    pub dir: PathBuf,
+    pub game: GameKind,
+    pub name: String,
+    pub module: String,
+}
+
+/// The componentize-py release this host is tested with.
+pub const COMPONENTIZE_PY: &str = "componentize-py==0.25.1";
+
+/// Reads `agent.toml` of a Python agent, if the directory has one.
+pub fn read_python(dir: &Path) -> Result<Option<PythonAgent>> {
+    let manifest = dir.join("agent.toml");
+    if !manifest.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("{}: cannot read", manifest.display()))?;
+    let value: toml::Value =
+        toml::from_str(&text).with_context(|| format!("{}: not valid TOML", manifest.display()))?;
+    let field = |k: &str| {
+        value
+            .get("agent")
+            .and_then(|a| a.get(k))
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    let game = field("game")
+        .and_then(|g| GameKind::parse(&g))
+        .with_context(|| {
+            format!(
+                "{}: [agent] game must be durak, toepen or uno",
+                manifest.display()
+            )
+        })?;
+    let name = field("name")
+        .with_context(|| format!("{}: [agent] name is missing", manifest.display()))?;
+    Ok(Some(PythonAgent {
+        dir: dir.to_path_buf(),
+        game,
+        name,
+        module: field("module").unwrap_or_else(|| "app".into()),
+    }))
+}
+
+/// Whether componentize-py can be run.
+pub fn have_componentize_py() -> bool {
+    Command::new("componentize-py")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The WIT package this host implements (agents are built against it).
+pub fn wit_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit")
+}
+
+/// Builds a Python agent with componentize-py. `--stub-wasi` leaves the component with the
+/// world's own imports only (the host would refuse WASI); the host's `random` import is the
+/// agent's randomness. The language is recorded in the producers section.
+pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
+    if !have_componentize_py() {
+        bail!(
+            "componentize-py is not installed: run `pip install {COMPONENTIZE_PY}` to build {}",
+            agent.dir.display()
+        );
+    }
+    let out_dir = out.join(agent.game.name());
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let path = out_dir.join(format!("{}.wasm", agent.name));
+    let status = Command::new("componentize-py")
+        .arg("-d")
+        .arg(wit_dir())
+        .args(["-w", agent.game.name(), "componentize", &agent.module, "-p"])
+        .arg(&agent.dir)
+        .arg("-o")
+        .arg(&path)
+        .arg("--stub-wasi")
+        .status()
+        .context("cannot run componentize-py")?;
+    if !status.success() {
+        bail!(
+            "componentize-py failed for {} ({status})",
+            agent.dir.display()
+        );
+    }
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut producers = wasm_metadata::Producers::empty();
+    producers.add("language", "Python", "");
+    let bytes = producers
+        .add_to_wasm(&bytes)
+        .with_context(|| format!("{}: cannot record the language", path.display()))?;
+    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Built {
+        game: agent.game,
+        name: agent.name.clone(),
+        path,
+        size: bytes.len(),
+    })
+}
+
+/// Where components go by default: `agents/` in the croupier binary's target directory.
+pub fn default_out() -> PathBuf {
+    crate::registry::agent_dirs()
+        .into_iter()
+        .find(|d| std::env::var_os("CROUPIER_AGENTS").is_none_or(|e| Path::new(&e) != d))
+        .unwrap_or_else(|| PathBuf::from("target/agents"))
+}
+
+/// Builds Rust crates and Python agents alike.
+pub fn build_any(
+    dirs: &[PathBuf],
+    out: Option<&Path>,
+    verbose: bool,
+    skip_python_if_missing: bool,
+) -> Result<Vec<Built>> {
+    let mut rust = Vec::new();
+    let mut built = Vec::new();
+    let mut python = Vec::new();
+    for d in dirs {
+        match read_python(d)? {
+            Some(p) => python.push(p),
+            None => rust.push(d.clone()),
+        }
+    }
+    if !rust.is_empty() {
+        built.extend(build(&rust, out, verbose)?);
+    }
+    if !python.is_empty() && skip_python_if_missing && !have_componentize_py() {
+        eprintln!(
+            "warning: skipping {} Python agent(s): componentize-py is not installed (pip install {COMPONENTIZE_PY})",
+            python.len()
+        );
+        return Ok(built);
+    }
+    let out = out.map(Path::to_path_buf).unwrap_or_else(default_out);
+    for p in &python {
+        built.push(build_python(p, &out)?);
+    }
+    Ok(built)
+}
+
+/// Every crate directory under `example-agents/` of this source tree, then every Python
+/// agent under `python-agents/`.
 pub fn example_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-agents");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -233,6 +380,17 @@ pub fn example_dirs() -> Vec<PathBuf> {
         })
         .unwrap_or_default();
     dirs.sort();
+    let py_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../python-agents");
+    let mut py: Vec<PathBuf> = std::fs::read_dir(&py_root)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("agent.toml").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    py.sort();
+    dirs.extend(py);
     dirs
 }
 

@@ -313,13 +313,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for ex in all {
                 let bytes = std::fs::read(&ex.path).unwrap_or_default();
                 let lang = loader::producers_language(&bytes).unwrap_or_else(|| "?".into());
-                let ok = loader::check_and_compile(
-                    &host.engine,
-                    &croupier_host::cache::Cache::disabled(),
-                    &ex.path,
-                    &bytes,
-                )
-                .is_ok();
+                let ok =
+                    loader::check_and_compile(&host.engine, &host.cache, &ex.path, &bytes).is_ok();
                 println!(
                     "{:<24} {:<7} {:<9} {:>6}KB  {}{}",
                     ex.id(),
@@ -427,12 +422,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Build { dirs, out, verbose } => {
-            let dirs = if dirs.is_empty() {
+            let all = dirs.is_empty();
+            let dirs = if all {
                 componentize::example_dirs()
             } else {
                 dirs
             };
-            let built = componentize::build(&dirs, out.as_deref(), verbose)?;
+            // Building every example tolerates a missing componentize-py (with a warning);
+            // naming a Python agent explicitly does not.
+            let built = componentize::build_any(&dirs, out.as_deref(), verbose, all)?;
             for b in built {
                 println!(
                     "built {}/{} ({} KB): {}",

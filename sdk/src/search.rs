@@ -8,7 +8,7 @@
 //!
 //! ```ignore
 //! use croupier_sdk::search::{self, Search};
-//! let best = search::flat_monte_carlo::<Durak, _, _>(
+//! let best = search::flat_monte_carlo::<Durak>(
 //!     &self.opts, obs, legal, obs.seat,
 //!     &Search { playouts: 400, ..Search::default() },
 //!     ctx.rng(),
