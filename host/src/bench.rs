@@ -32,6 +32,13 @@ impl<G: Game> croupier_sdk::Agent<G> for First {
     }
 }
 
+/// A label, the sandboxed factory (when its component is built) and the native one.
+type BenchPair = (
+    &'static str,
+    Option<Arc<dyn PlayerFactory<Durak>>>,
+    Arc<dyn PlayerFactory<Durak>>,
+);
+
 /// One figure.
 #[derive(Clone, Debug, Serialize)]
 pub struct Figure {
@@ -130,17 +137,15 @@ fn match_time<G: Game>(
     let todo: Vec<u64> = (0..games).collect();
     let mut times = Vec::new();
     for _ in 0..rounds {
-        let d = runner::run::<G>(
-            opts,
+        let plan = runner::Plan {
+            options: opts,
             entrants,
-            &schedule,
-            1,
-            FaultPolicy::Forfeit,
+            schedule: &schedule,
+            seed: 1,
+            policy: FaultPolicy::Forfeit,
             threads,
-            &todo,
-            &(),
-            &mut |_| Ok(()),
-        )?;
+        };
+        let d = runner::run::<G>(&plan, &todo, &(), &mut |_| Ok(()))?;
         times.push(d.as_secs_f64());
     }
     Ok(median(times))
@@ -208,23 +213,20 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
         durak_cheapest::Cheapest,
     >::new(host.limits.clone()));
     let trivial = trivial_wasm();
-    let mut pairs: Vec<(
-        &str,
-        Option<Arc<dyn PlayerFactory<Durak>>>,
-        Arc<dyn PlayerFactory<Durak>>,
-    )> = Vec::new();
-    pairs.push((
-        "trivial (first legal action)",
-        trivial
-            .as_ref()
-            .and_then(|p| wasm_factory::<Durak>(&host, &p.display().to_string()).ok()),
-        native_first,
-    ));
-    pairs.push((
-        "realistic (durak/cheapest)",
-        wasm_factory::<Durak>(&host, "durak/cheapest").ok(),
-        native_cheapest.clone(),
-    ));
+    let pairs: Vec<BenchPair> = vec![
+        (
+            "trivial (first legal action)",
+            trivial
+                .as_ref()
+                .and_then(|p| wasm_factory::<Durak>(&host, &p.display().to_string()).ok()),
+            native_first,
+        ),
+        (
+            "realistic (durak/cheapest)",
+            wasm_factory::<Durak>(&host, "durak/cheapest").ok(),
+            native_cheapest.clone(),
+        ),
+    ];
     for (label, wasm, native) in pairs {
         let mut n = native.make(1).map_err(|f| anyhow::anyhow!("{f}"))?;
         n.start(&info).map_err(|f| anyhow::anyhow!("{f}"))?;

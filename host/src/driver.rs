@@ -482,17 +482,15 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         records.push(rec);
         Ok(())
     };
-    let elapsed = runner::run::<G>(
-        &opts,
-        &entrants,
-        &schedule,
-        args.seed,
-        args.policy,
-        args.threads,
-        &todo,
-        &bar,
-        &mut sink,
-    )?;
+    let plan = runner::Plan {
+        options: &opts,
+        entrants: &entrants,
+        schedule: &schedule,
+        seed: args.seed,
+        policy: args.policy,
+        threads: args.threads,
+    };
+    let elapsed = runner::run::<G>(&plan, &todo, &bar, &mut sink)?;
     if let Some(b) = &bar.0 {
         b.finish_and_clear();
     }

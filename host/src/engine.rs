@@ -1,7 +1,7 @@
 //! The one place that configures wasmtime, with the reason for each setting.
 
 use crate::limits::Limits;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
 
@@ -70,15 +70,17 @@ fn start_epoch_ticker(engine: &Engine) {
 /// Process-wide engines keyed by memory limit, so that validation and matches share
 /// compiled code and the ticker.
 pub fn shared(limits: &Limits) -> anyhow::Result<Engine> {
-    static ENGINES: OnceLock<std::sync::Mutex<Vec<(u32, Arc<Engine>)>>> = OnceLock::new();
+    // An `Engine` is a cheap handle (clones share one engine); keyed by memory limit.
+    type Registry = std::sync::Mutex<Vec<(u32, Engine)>>;
+    static ENGINES: OnceLock<Registry> = OnceLock::new();
     let cell = ENGINES.get_or_init(Default::default);
     let mut list = cell
         .lock()
         .map_err(|_| anyhow::anyhow!("engine registry poisoned"))?;
     if let Some((_, e)) = list.iter().find(|(m, _)| *m == limits.memory_mib) {
-        return Ok((**e).clone());
+        return Ok(e.clone());
     }
-    let e = Arc::new(build(limits)?);
+    let e = build(limits)?;
     list.push((limits.memory_mib, e.clone()));
-    Ok((*e).clone())
+    Ok(e)
 }

@@ -375,20 +375,32 @@ impl Progress for () {
     fn game_done(&self, _: &GameRecord) {}
 }
 
-/// Plays every game of `todo` on `threads` threads and hands each record, in index order, to
-/// `sink`. A `sink` error stops the match after the games in flight (their records are
-/// still delivered first).
+/// What a match plays: rules, entrants, schedule, seed, fault policy and threads.
+pub struct Plan<'a, G: Game> {
+    pub options: &'a G::Options,
+    pub entrants: &'a [Entrant<G>],
+    pub schedule: &'a Schedule,
+    pub seed: u64,
+    pub policy: FaultPolicy,
+    pub threads: usize,
+}
+
+/// Plays every game of `todo` and hands each record, in index order, to `sink`. A `sink`
+/// error stops the match after the games in flight (their records are still delivered first).
 pub fn run<G: Game>(
-    options: &G::Options,
-    entrants: &[Entrant<G>],
-    schedule: &Schedule,
-    master_seed: u64,
-    policy: FaultPolicy,
-    threads: usize,
+    plan: &Plan<'_, G>,
     todo: &[u64],
     progress: &dyn Progress,
     sink: &mut dyn FnMut(GameRecord) -> anyhow::Result<()>,
 ) -> anyhow::Result<Duration> {
+    let Plan {
+        options,
+        entrants,
+        schedule,
+        seed: master_seed,
+        policy,
+        threads,
+    } = *plan;
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

@@ -310,3 +310,28 @@ fn hostile_component_is_a_real_component() {
         Some("Rust")
     );
 }
+
+#[test]
+fn time_bank_extends_the_deadline_then_runs_out() {
+    // 30 ms per decision plus a 60 ms bank: the slow loop is stopped at about 90 ms, and the
+    // verdict is still TIMEOUT (never a host error).
+    let limits = Limits {
+        fuel_per_decision: u64::MAX / 4,
+        millis_per_decision: 30,
+        time_bank_millis: Some(60),
+        ..test_limits()
+    };
+    let host = Host::new(limits, false).expect("host");
+    let t = std::time::Instant::now();
+    let s = driver::run_match::<Durak>(
+        &host,
+        &args(vec![hostile_as("slow"), hostile_as("ok")], 1, None),
+    )
+    .expect("match");
+    assert_eq!(s.agents[0].faults_by_verdict.get("TIMEOUT"), Some(&1));
+    assert!(
+        t.elapsed() >= std::time::Duration::from_millis(85),
+        "{:?}",
+        t.elapsed()
+    );
+}
