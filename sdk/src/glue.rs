@@ -304,6 +304,12 @@ pub fn uno_obs(
 ) -> croupier_rules::uno::Observation {
     use croupier_rules::uno::{Color, Decision, Observation, UnoCard};
     use uno_world::croupier::agent::uno_types::{Color as WC, Decision as W};
+    let color = |c: WC| match c {
+        WC::Red => Color::Red,
+        WC::Yellow => Color::Yellow,
+        WC::Green => Color::Green,
+        WC::Blue => Color::Blue,
+    };
     Observation {
         seat: o.seat,
         players: o.players,
@@ -320,12 +326,7 @@ pub fn uno_obs(
         dealer: o.dealer,
         hand: o.hand.into_iter().map(UnoCard).collect(),
         top: UnoCard(o.top),
-        color: match o.color {
-            WC::Red => Color::Red,
-            WC::Yellow => Color::Yellow,
-            WC::Green => Color::Green,
-            WC::Blue => Color::Blue,
-        },
+        color: color(o.color),
         direction: o.direction,
         pending: o.pending,
         hand_sizes: o.hand_sizes,
@@ -334,6 +335,37 @@ pub fn uno_obs(
         scores: o.scores,
         drawn: o.drawn.map(UnoCard),
         unseen: o.unseen,
+        to_act: o.to_act,
+        discard: o.discard.into_iter().map(UnoCard).collect(),
+        turns: o.turns,
+        known: o
+            .known
+            .into_iter()
+            .map(|h| h.into_iter().map(UnoCard).collect())
+            .collect(),
+        color_caps: o
+            .color_caps
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect(),
+        kind_caps: o
+            .kind_caps
+            .chunks_exact(13)
+            .map(|c| {
+                let mut k = [0u8; 13];
+                k.copy_from_slice(c);
+                k
+            })
+            .collect(),
+        offender: o.offender,
+        wd4: o.wd4.map(|w| croupier_rules::uno::Wd4Pending {
+            offender: w.offender,
+            victim: w.victim,
+            prev_color: color(w.prev_color),
+            prev_top: UnoCard(w.prev_top),
+            hand_len: w.hand_len,
+            hand: w.hand.map(|h| h.into_iter().map(UnoCard).collect()),
+        }),
     }
 }
 
