@@ -376,5 +376,5 @@ fn rules_rates(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) 
     }
     each::<croupier_rules::durak::Durak>(put, games, rounds);
     each::<croupier_rules::toepen::Toepen>(put, games, rounds);
-    //UNO each::<croupier_rules::uno::Uno>(put, games, rounds);
+    each::<croupier_rules::uno::Uno>(put, games, rounds);
 }

@@ -10,7 +10,7 @@ use croupier_host::verdict::Verdict;
 use croupier_host::{componentize, registry};
 use croupier_rules::durak::Durak;
 use croupier_rules::toepen::Toepen;
-//UNO use croupier_rules::uno::Uno;
+use croupier_rules::uno::Uno;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -258,8 +258,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match game(&m.game)? {
                 GameKind::Durak => driver::run_match::<Durak>(&host, &args).map(drop),
                 GameKind::Toepen => driver::run_match::<Toepen>(&host, &args).map(drop),
-                //UNO GameKind::Uno => driver::run_match::<Uno>(&host, &args).map(drop),
-                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+                GameKind::Uno => driver::run_match::<Uno>(&host, &args).map(drop),
             }?;
         }
         Command::Tournament(m) => {
@@ -268,8 +267,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match game(&m.game)? {
                 GameKind::Durak => driver::run_tournament::<Durak>(&host, &args).map(drop),
                 GameKind::Toepen => driver::run_tournament::<Toepen>(&host, &args).map(drop),
-                //UNO GameKind::Uno => driver::run_tournament::<Uno>(&host, &args).map(drop),
-                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+                GameKind::Uno => driver::run_tournament::<Uno>(&host, &args).map(drop),
             }?;
         }
         Command::Validate { agent } => {
@@ -281,8 +279,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match loaded.game {
                 GameKind::Durak => host.factory::<Durak>(&loaded).map(drop),
                 GameKind::Toepen => host.factory::<Toepen>(&loaded).map(drop),
-                //UNO GameKind::Uno => host.factory::<Uno>(&loaded).map(drop),
-                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+                GameKind::Uno => host.factory::<Uno>(&loaded).map(drop),
             }?;
             println!(
                 "{}: ok: {} agent, {}/{}-agent@{} ({}, {} KB, loaded in {:.1} ms, {})",
@@ -357,8 +354,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match header.game {
                 GameKind::Durak => driver::replay::<Durak>(header, rec, seat, &mut out),
                 GameKind::Toepen => driver::replay::<Toepen>(header, rec, seat, &mut out),
-                //UNO GameKind::Uno => driver::replay::<Uno>(header, rec, seat, &mut out),
-                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+                GameKind::Uno => driver::replay::<Uno>(header, rec, seat, &mut out),
             }?;
         }
         Command::Soak {
@@ -374,8 +370,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let violations = match game(&g)? {
                 GameKind::Durak => driver::soak::<Durak>(&r, games, seed, t, full),
                 GameKind::Toepen => driver::soak::<Toepen>(&r, games, seed, t, full),
-                //UNO GameKind::Uno => driver::soak::<Uno>(&r, games, seed, t, full),
-                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+                GameKind::Uno => driver::soak::<Uno>(&r, games, seed, t, full),
             }?;
             if violations > 0 {
                 return Ok(ExitCode::from(1));
@@ -403,8 +398,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 GameKind::Toepen => {
                     play::<Toepen>(&host, &r, &vs, seat, seed, &mut input, &mut out)
                 }
-                //UNO GameKind::Uno => play::<Uno>(&host, &r, &vs, seat, seed, &mut input, &mut out),
-                GameKind::Uno => Err(anyhow::anyhow!("uno: not yet")), //UNOTMP
+                GameKind::Uno => play::<Uno>(&host, &r, &vs, seat, seed, &mut input, &mut out),
             }?;
         }
         Command::New { game: g, name } => {

@@ -80,7 +80,6 @@ impl Describe for croupier_rules::toepen::Toepen {
     }
 }
 
-#[cfg(any())] // UNOGATE
 impl Describe for croupier_rules::uno::Uno {
     fn describe(o: &Self::Observation) -> String {
         let hand: Vec<String> = o.hand.iter().map(|c| c.to_string()).collect();

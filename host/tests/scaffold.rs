@@ -71,6 +71,11 @@ fn new_toepen_agent_builds_and_plays() {
 }
 
 #[test]
+fn new_uno_agent_builds_and_plays() {
+    new_agent_plays("uno", &[]);
+}
+
+#[test]
 fn new_refuses_bad_names_and_existing_dirs() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = croupier()

@@ -3,7 +3,7 @@
 
 mod durak;
 mod toepen;
-//TMP mod uno;
+mod uno;
 
 use crate::bindings::{Budget, GameInfo};
 use crate::loader::GameKind;

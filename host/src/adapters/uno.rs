@@ -47,6 +47,25 @@ fn to_wit(o: &Observation) -> wit::Observation {
         scores: o.scores.clone(),
         drawn: o.drawn.map(|c| c.0),
         unseen: o.unseen.clone(),
+        to_act: o.to_act,
+        discard: o.discard.iter().map(|c| c.0).collect(),
+        turns: o.turns,
+        known: o
+            .known
+            .iter()
+            .map(|h| h.iter().map(|c| c.0).collect())
+            .collect(),
+        color_caps: o.color_caps.iter().flatten().copied().collect(),
+        kind_caps: o.kind_caps.iter().flatten().copied().collect(),
+        offender: o.offender,
+        wd4: o.wd4.as_ref().map(|w| wit::Wd4Pending {
+            offender: w.offender,
+            victim: w.victim,
+            prev_color: color(w.prev_color),
+            prev_top: w.prev_top.0,
+            hand_len: w.hand_len,
+            hand: w.hand.as_ref().map(|h| h.iter().map(|c| c.0).collect()),
+        }),
     }
 }
 
@@ -65,7 +84,11 @@ impl Adapter for Uno {
     fn instantiate(pre: &Self::Pre, store: &mut Store<StoreData>) -> wasmtime::Result<World> {
         pre.instantiate(store)
     }
-    fn call_start(b: &World, store: &mut Store<StoreData>, info: &GameInfo) -> wasmtime::Result<()> {
+    fn call_start(
+        b: &World,
+        store: &mut Store<StoreData>,
+        info: &GameInfo,
+    ) -> wasmtime::Result<()> {
         b.croupier_agent_uno_agent().call_start(store, info)
     }
     fn call_decide(

@@ -211,6 +211,10 @@ pub enum Event {
     Reshuffle {
         cards: u16,
     },
+    /// Public (`uno_call=Explicit` only): `seat` called "UNO" with the play that left it one card.
+    Uno {
+        seat: Seat,
+    },
     /// Public: all hands at the end of a hand.
     HandEnd {
         hands: Vec<Vec<UnoCard>>,
@@ -247,4 +251,41 @@ pub struct Observation {
     /// How many of each face (index = face code) are in the unknown pool (opponents' hands
     /// and the draw pile), from this player's point of view.
     pub unseen: Vec<u8>,
+    /// The seat that must decide now (`None` once the game is over).
+    pub to_act: Option<Seat>,
+    /// The whole discard pile, bottom first (its last entry is `top`). Public history (§3.15);
+    /// it is what a reshuffle turns into the next draw pile.
+    pub discard: Vec<UnoCard>,
+    /// Turns begun in this hand (the `turn_limit` safety cap counts them).
+    pub turns: u32,
+    /// Per seat: cards this player knows to be in that seat's hand (from a hand shown to him
+    /// after his WD4 challenge, minus what that seat played since). Empty for his own seat.
+    pub known: Vec<Vec<UnoCard>>,
+    /// Per seat and colour (index = `Color as usize`): the most coloured cards of that colour
+    /// the seat can hold, proved by a restricted WD4 play or a not-guilty challenge (255 = no
+    /// bound). Public.
+    pub color_caps: Vec<[u8; 4]>,
+    /// Per seat and coloured kind (0..=9, 10 Skip, 11 Reverse, 12 Draw Two): the same kind of
+    /// upper bound (`wd4_restriction=NoMatchingCard` only; 255 = no bound). Public.
+    pub kind_caps: Vec<[u8; 13]>,
+    /// In `UnoCatch`: the player who did not call UNO. In `Wd4Challenge`: the WD4's player.
+    pub offender: Option<Seat>,
+    /// The pending Wild Draw Four challenge, while one is pending (also during an UNO-catch
+    /// window that precedes it).
+    pub wd4: Option<Wd4Pending>,
+}
+
+/// A Wild Draw Four whose challenge decision is pending (§3.8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wd4Pending {
+    pub offender: Seat,
+    pub victim: Seat,
+    /// The current colour just before the WD4 was played.
+    pub prev_color: Color,
+    /// The top card just before the WD4 was played.
+    pub prev_top: UnoCard,
+    /// Size of the offender's hand right after playing the WD4 (guilt is judged on it).
+    pub hand_len: u8,
+    /// That hand itself: only in the offender's own observation.
+    pub hand: Option<Vec<UnoCard>>,
 }

@@ -1,0 +1,641 @@
+//! Property tests for UNO: random games under every preset and unusual option sets, checked
+//! by `croupier_rules::check`; determinization; option text; action codes and text.
+
+use croupier_rules::check::{CheckConfig, play_checked};
+use croupier_rules::uno::*;
+use croupier_rules::{ConfigError, Game, GameRng, SeatResult};
+
+fn preset(name: &str) -> Options {
+    Uno::preset(name).unwrap()
+}
+
+fn with(mut o: Options, pairs: &[(&str, &str)]) -> Options {
+    for (k, v) in pairs {
+        Uno::set_option(&mut o, k, v).unwrap();
+    }
+    Uno::validate(&o).unwrap();
+    o
+}
+
+/// Option sets beyond the presets: every option at a non-default value at least once.
+fn extra_option_sets() -> Vec<(&'static str, Options)> {
+    vec![
+        (
+            "explicit-cumulative",
+            with(
+                preset("official"),
+                &[
+                    ("uno_call", "Explicit"),
+                    ("scoring", "CumulativePenalty"),
+                    ("target_score", "150"),
+                    ("uno_penalty", "3"),
+                    ("num_players", "3"),
+                ],
+            ),
+        ),
+        (
+            "nomatch-redraw-right",
+            with(
+                preset("official"),
+                &[
+                    ("wd4_restriction", "NoMatchingCard"),
+                    ("start_wild", "Redraw"),
+                    ("start_reverse", "RightOfDealerStarts"),
+                    ("draw_rule", "DrawUntilPlayable"),
+                    ("scoring", "SingleHand"),
+                    ("num_players", "5"),
+                    ("dealer", "2"),
+                ],
+            ),
+        ),
+        (
+            "samekind-explicit",
+            with(
+                preset("house"),
+                &[
+                    ("stacking", "SameKind"),
+                    ("uno_call", "Explicit"),
+                    ("deck_exhaustion", "Reshuffle"),
+                    ("wd4_restriction", "NoMatchingCard"),
+                    ("num_players", "3"),
+                ],
+            ),
+        ),
+        (
+            "no-challenge-endhand-wta",
+            with(
+                preset("official"),
+                &[
+                    ("wd4_challenge", "false"),
+                    ("deck_exhaustion", "EndHand"),
+                    ("scoring", "WinnerTakesAll"),
+                    ("target_score", "200"),
+                    ("hand_size", "12"),
+                    ("num_players", "6"),
+                ],
+            ),
+        ),
+        (
+            "ten-players-big-hands",
+            with(
+                preset("official"),
+                &[
+                    ("num_players", "10"),
+                    ("hand_size", "10"),
+                    ("scoring", "SingleHand"),
+                    ("uno_call", "Explicit"),
+                    ("wd4_challenge", "true"),
+                ],
+            ),
+        ),
+        (
+            "turn-limit",
+            with(
+                preset("two-player"),
+                &[("turn_limit", "15"), ("scoring", "SingleHand")],
+            ),
+        ),
+    ]
+}
+
+/// In debug builds, checked games stop after 400 turns per hand (as aborted games): the
+/// checker clones and compares the whole state, event log included, for every action it
+/// tries, so its cost grows with the square of the game's length. Release runs play on.
+fn capped(opts: &Options) -> Options {
+    let mut o = opts.clone();
+    if cfg!(debug_assertions) {
+        o.turn_limit = o.turn_limit.min(400);
+    }
+    o
+}
+
+fn run(label: &str, opts: &Options, games: u64, cfg: &CheckConfig) -> (u64, u64) {
+    let opts = &capped(opts);
+    let mut decisions = 0;
+    let mut aborted = 0;
+    for i in 0..games {
+        let seed = GameRng::derive(0x0A0, i);
+        match play_checked::<Uno>(opts, seed, cfg) {
+            Ok(r) => {
+                decisions += r.decisions as u64;
+                aborted += r.outcome.aborted as u64;
+                assert_eq!(r.outcome.results.len(), opts.num_players as usize);
+                assert_eq!(r.outcome.scores.len(), opts.num_players as usize);
+                if !r.outcome.aborted {
+                    assert!(
+                        r.outcome.results.iter().any(|x| *x != SeatResult::Loss),
+                        "{label}: nobody won"
+                    );
+                }
+            }
+            Err(v) => panic!("{label}: {v}"),
+        }
+    }
+    (decisions, aborted)
+}
+
+fn exhaustive() -> CheckConfig {
+    CheckConfig {
+        illegal_samples: None,
+        ..CheckConfig::default()
+    }
+}
+
+/// Game counts: small in debug (the whole UNO suite stays under ~20 s), a few hundred per
+/// preset with `cargo test --release`.
+fn scale(debug: u64, release: u64) -> u64 {
+    if cfg!(debug_assertions) {
+        debug
+    } else {
+        release
+    }
+}
+
+/// A preset cut to one hand (random players make long multi-hand games: an official game
+/// to 500 is ~5000 decisions), so that many more hands get checked.
+fn one_hand(name: &str) -> Options {
+    with(preset(name), &[("scoring", "SingleHand")])
+}
+
+/// A preset with a low target (one or two hands) for the multi-hand flow under the checker.
+fn short(name: &str) -> Options {
+    with(preset(name), &[("target_score", "60")])
+}
+
+#[test]
+fn presets_random_games_full_action_space() {
+    run("house", &preset("house"), scale(15, 300), &exhaustive());
+    run(
+        "official/1",
+        &one_hand("official"),
+        scale(4, 100),
+        &exhaustive(),
+    );
+    run(
+        "two-player/1",
+        &one_hand("two-player"),
+        scale(3, 50),
+        &exhaustive(),
+    );
+    run(
+        "official/60",
+        &short("official"),
+        scale(1, 10),
+        &exhaustive(),
+    );
+    run(
+        "two-player/60",
+        &short("two-player"),
+        scale(1, 5),
+        &exhaustive(),
+    );
+}
+
+#[test]
+fn presets_random_games_sampled() {
+    run(
+        "house",
+        &preset("house"),
+        scale(60, 1000),
+        &CheckConfig::default(),
+    );
+    run(
+        "official/1",
+        &one_hand("official"),
+        scale(15, 300),
+        &CheckConfig::default(),
+    );
+    run(
+        "two-player/1",
+        &one_hand("two-player"),
+        scale(15, 200),
+        &CheckConfig::default(),
+    );
+    run(
+        "official/60",
+        &short("official"),
+        scale(5, 40),
+        &CheckConfig::default(),
+    );
+    run(
+        "two-player/60",
+        &short("two-player"),
+        scale(5, 20),
+        &CheckConfig::default(),
+    );
+}
+
+/// The real multi-hand presets, played to the end with every state's invariants checked
+/// (play_checked clones the whole state per legal action, which is quadratic in the length
+/// of these ~5000-decision random games).
+#[test]
+fn full_presets_play_to_the_end() {
+    let mut legal = Vec::new();
+    for p in Uno::presets() {
+        let opts = preset(p.name);
+        for seed in 0..scale(2, 30) {
+            let mut g = Uno::new(&opts, seed).unwrap();
+            let mut rng = GameRng::new(seed ^ 0x55);
+            let mut actions = Vec::new();
+            while g.to_act().is_some() {
+                g.check_invariants()
+                    .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+                g.legal_actions(&mut legal);
+                assert!(!legal.is_empty());
+                let a = legal[rng.below(legal.len())];
+                g.apply(a).unwrap();
+                actions.push(a);
+            }
+            let out = g.outcome().unwrap().clone();
+            assert_eq!(out.results.len(), opts.num_players as usize);
+            if !out.aborted && opts.scoring == Scoring::WinnerTakesAll {
+                let w = out
+                    .results
+                    .iter()
+                    .position(|r| *r == SeatResult::Win)
+                    .unwrap();
+                assert!(
+                    out.scores[w] >= 500,
+                    "{}: the winner reached the target",
+                    p.name
+                );
+            }
+            let again = croupier_rules::check::replay::<Uno>(&opts, seed, &actions).unwrap();
+            assert!(again == g, "{}: replay differs", p.name);
+        }
+    }
+}
+
+#[test]
+fn house_single_hand_many_players() {
+    for n in [2u8, 3, 7, 10] {
+        let mut o = preset("house");
+        Uno::set_players(&mut o, n as usize).unwrap();
+        run("house-n", &o, scale(10, 200), &CheckConfig::default());
+    }
+}
+
+#[test]
+fn unusual_options_random_games() {
+    for (label, mut opts) in extra_option_sets() {
+        // Hands of random players run to ~1000 turns; 500 reach every kind of state.
+        opts.turn_limit = opts.turn_limit.min(500);
+        run(label, &opts, scale(2, 10), &exhaustive());
+        let (_, aborted) = run(label, &opts, scale(8, 60), &CheckConfig::default());
+        if label == "turn-limit" {
+            assert!(aborted > 0, "a 15-turn cap must abort some games");
+        }
+    }
+}
+
+/// Plays random games and, in every state, determinizes every seat's observation.
+#[test]
+fn determinize_matches_observation() {
+    let mut sets: Vec<(&str, Options)> = vec![
+        ("official/1", one_hand("official")),
+        ("house", preset("house")),
+        ("two-player/1", one_hand("two-player")),
+    ];
+    sets.extend(extra_option_sets());
+    let mut legal = Vec::new();
+    let mut legal2 = Vec::new();
+    let mut states = 0;
+    for (label, opts) in sets {
+        let opts = capped(&opts);
+        for g in 0..scale(3, 30) {
+            let mut game = Uno::new(&opts, GameRng::derive(77, g)).unwrap();
+            let mut rng = GameRng::new(g);
+            while let Some(seat) = game.to_act() {
+                for s in 0..game.num_players() as u8 {
+                    let obs = game.observe(s);
+                    let det = Uno::determinize(&opts, &obs, &mut rng);
+                    det.check_invariants()
+                        .unwrap_or_else(|e| panic!("{label}: determinized state: {e}"));
+                    assert_eq!(det.observe(s), obs, "{label}: observation of P{s} differs");
+                    assert_eq!(det.to_act(), game.to_act());
+                    if s == seat {
+                        game.legal_actions(&mut legal);
+                        det.legal_actions(&mut legal2);
+                        assert_eq!(legal, legal2, "{label}: legal actions differ");
+                        // The determinized state plays on.
+                        let mut d2 = det.clone();
+                        d2.apply(legal2[rng.below(legal2.len())]).unwrap();
+                        d2.check_invariants().unwrap();
+                    }
+                    states += 1;
+                }
+                game.legal_actions(&mut legal);
+                let a = legal[rng.below(legal.len())];
+                game.apply(a).unwrap();
+            }
+            // Finished games too.
+            let obs = game.observe(0);
+            let det = Uno::determinize(&opts, &obs, &mut rng);
+            assert_eq!(det.observe(0), obs);
+            assert!(det.outcome().is_some() && det.to_act().is_none());
+        }
+    }
+    assert!(states > 1000);
+}
+
+#[test]
+fn shuffle_hidden_keeps_observations_of_every_seat() {
+    let opts = capped(&with(
+        preset("official"),
+        &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
+    ));
+    let mut legal = Vec::new();
+    for g in 0..scale(2, 40) {
+        let mut game = Uno::new(&opts, g).unwrap();
+        let mut rng = GameRng::new(g + 100);
+        while game.to_act().is_some() {
+            for s in 0..4u8 {
+                let before = game.observe(s);
+                let mut c = game.clone();
+                c.shuffle_hidden(s, &mut rng);
+                c.check_invariants().unwrap();
+                assert_eq!(c.observe(s), before);
+            }
+            game.legal_actions(&mut legal);
+            game.apply(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+}
+
+#[test]
+fn config_validation_names_the_option() {
+    let named = |o: &Options, opt: &str| match Uno::validate(o) {
+        Err(ConfigError::Invalid { option, .. }) => assert_eq!(option, opt),
+        other => panic!("expected an error naming {opt}, got {other:?}"),
+    };
+    let mut o = preset("official");
+    o.stacking = Stacking::Progressive;
+    named(&o, "stacking");
+    let mut o = preset("official");
+    o.num_players = 10;
+    o.hand_size = 11;
+    named(&o, "hand_size");
+    let mut o = preset("official");
+    o.num_players = 9;
+    o.hand_size = 12;
+    named(&o, "hand_size"); // 109 > 108
+    o.hand_size = 11;
+    Uno::validate(&o).unwrap_or_else(|e| panic!("9 × 11 + 1 = 100 ≤ 108: {e}"));
+    let mut o = preset("official");
+    o.num_players = 1;
+    named(&o, "num_players");
+    o.num_players = 11;
+    named(&o, "num_players");
+    let mut o = preset("official");
+    o.dealer = Some(4);
+    named(&o, "dealer");
+    let mut o = preset("official");
+    o.hand_size = 0;
+    named(&o, "hand_size");
+    let mut o = preset("official");
+    o.turn_limit = 0;
+    named(&o, "turn_limit");
+    let mut o = preset("official");
+    o.target_score = 0;
+    named(&o, "target_score");
+    // Text errors name the option too.
+    let mut o = preset("official");
+    match Uno::set_option(&mut o, "scoring", "Nonsense") {
+        Err(ConfigError::BadValue { option, .. }) => assert_eq!(option, "scoring"),
+        other => panic!("{other:?}"),
+    }
+    match Uno::set_option(&mut o, "wd4_challenge", "maybe") {
+        Err(ConfigError::BadValue { option, .. }) => assert_eq!(option, "wd4_challenge"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        Uno::set_option(&mut o, "no_such_option", "1"),
+        Err(ConfigError::UnknownOption { .. })
+    ));
+    assert!(matches!(
+        Uno::set_players(&mut o, 11),
+        Err(ConfigError::Invalid { .. })
+    ));
+    Uno::set_players(&mut o, 6).unwrap();
+    assert_eq!(o.num_players, 6);
+    assert!(Uno::new(&preset("house"), 1).is_ok());
+    let mut bad = preset("official");
+    bad.num_players = 12;
+    assert!(Uno::new(&bad, 1).is_err());
+}
+
+#[test]
+fn presets_by_both_names() {
+    assert_eq!(Uno::presets()[0].name, "official");
+    for (user, book) in [
+        ("official", "uno_official"),
+        ("house", "uno_house"),
+        ("two-player", "uno_two_player"),
+    ] {
+        assert_eq!(preset(user), preset(book));
+    }
+    assert_eq!(preset("official"), Options::official(4));
+    let h = preset("house");
+    assert_eq!(h.stacking, Stacking::Progressive);
+    assert_eq!(h.deck_exhaustion, DeckExhaustion::EndHand);
+    assert!(!h.wd4_challenge);
+    assert_eq!(h.scoring, Scoring::SingleHand);
+    assert_eq!(preset("two-player").num_players, 2);
+    assert!(Uno::preset("nope").is_err());
+}
+
+#[test]
+fn option_pairs_round_trip() {
+    let mut sets: Vec<Options> = Uno::presets().iter().map(|p| preset(p.name)).collect();
+    sets.extend(extra_option_sets().into_iter().map(|(_, o)| o));
+    for o in sets {
+        let pairs = Uno::option_pairs(&o);
+        assert_eq!(pairs.len(), 15);
+        let mut rebuilt = Options::official(7);
+        rebuilt.dealer = Some(1);
+        for (k, v) in &pairs {
+            Uno::set_option(&mut rebuilt, k, v).unwrap();
+        }
+        assert_eq!(rebuilt, o);
+    }
+    // Spelling variants.
+    let mut o = preset("official");
+    Uno::set_option(&mut o, "wd4_restriction", "no-matching-card").unwrap();
+    Uno::set_option(&mut o, "stacking", "progressive").unwrap();
+    Uno::set_option(&mut o, "dealer", "none").unwrap();
+    Uno::set_option(&mut o, "deck_exhaustion", "end_hand").unwrap();
+    assert_eq!(o.wd4_restriction, Wd4Restriction::NoMatchingCard);
+    assert_eq!(o.stacking, Stacking::Progressive);
+    assert_eq!(o.deck_exhaustion, DeckExhaustion::EndHand);
+    assert_eq!(o.dealer, None);
+}
+
+#[test]
+fn action_codes_and_text_round_trip() {
+    let mut seen = 0;
+    for opts in [one_hand("official"), preset("house")] {
+        for seed in 0..scale(2, 20) {
+            let mut g = Uno::new(&opts, seed).unwrap();
+            let mut rng = GameRng::new(seed);
+            let mut legal = Vec::new();
+            while g.to_act().is_some() {
+                for a in g.action_space() {
+                    let code = Uno::encode_action(a);
+                    assert_eq!(Uno::decode_action(code), Some(a), "{a} via {code:#x}");
+                    let text = a.to_string();
+                    assert_eq!(text.parse::<Action>().ok(), Some(a), "{text}");
+                    assert_eq!(
+                        text.to_uppercase().parse::<Action>().ok(),
+                        Some(a),
+                        "{text}"
+                    );
+                    seen += 1;
+                }
+                g.legal_actions(&mut legal);
+                g.apply(legal[rng.below(legal.len())]).unwrap();
+            }
+            for e in g.events() {
+                assert!(!e.event.to_string().is_empty());
+            }
+        }
+    }
+    assert!(seen > 1000);
+    // Stray bits and unknown kinds name no action.
+    for bad in [
+        0u32,
+        12,
+        0xFF,
+        3 | 1 << 8,
+        5 | 1 << 16,
+        2 | 54 << 8,
+        2 | 5 << 16,
+        2 | 2 << 24,
+        1,
+        1 | 1 << 24,
+        1 << 31,
+    ] {
+        assert_eq!(Uno::decode_action(bad), None, "{bad:#x}");
+    }
+    assert_eq!(Uno::encode_action(Action::Draw), 3);
+    assert_eq!(
+        Uno::encode_action(Action::Play {
+            card: UnoCard::WILD_DRAW_FOUR,
+            declare: Some(Color::Green),
+            uno: true
+        }),
+        2 | 53 << 8 | 3 << 16 | 1 << 24
+    );
+    assert_eq!(
+        Uno::encode_action(Action::ChooseColor(Color::Red)),
+        1 | 1 << 16
+    );
+    // The human syntax of the brief.
+    for (t, a) in [
+        ("color red", Action::ChooseColor(Color::Red)),
+        (
+            "play R7",
+            Action::Play {
+                card: "R7".parse().unwrap(),
+                declare: None,
+                uno: false,
+            },
+        ),
+        (
+            "play W blue",
+            Action::Play {
+                card: UnoCard::WILD,
+                declare: Some(Color::Blue),
+                uno: false,
+            },
+        ),
+        (
+            "play W4 green uno",
+            Action::Play {
+                card: UnoCard::WILD_DRAW_FOUR,
+                declare: Some(Color::Green),
+                uno: true,
+            },
+        ),
+        ("draw", Action::Draw),
+        (
+            "play-drawn",
+            Action::PlayDrawn {
+                declare: None,
+                uno: false,
+            },
+        ),
+        (
+            "play-drawn blue uno",
+            Action::PlayDrawn {
+                declare: Some(Color::Blue),
+                uno: true,
+            },
+        ),
+        ("keep", Action::Keep),
+        ("challenge", Action::Challenge),
+        ("accept", Action::Accept),
+        (
+            "stack RD2",
+            Action::Stack {
+                card: UnoCard::draw_two(Color::Red),
+                declare: None,
+                uno: false,
+            },
+        ),
+        (
+            "stack W4 red",
+            Action::Stack {
+                card: UnoCard::WILD_DRAW_FOUR,
+                declare: Some(Color::Red),
+                uno: false,
+            },
+        ),
+        ("accept-penalty", Action::AcceptPenalty),
+        ("catch", Action::CatchUno),
+        ("no-catch", Action::NoCatch),
+    ] {
+        assert_eq!(a.to_string(), t);
+        assert_eq!(t.parse::<Action>().unwrap(), a);
+    }
+    for bad in [
+        "",
+        "play",
+        "play X9",
+        "draw 2",
+        "color purple",
+        "play R7 red red",
+        "jump",
+    ] {
+        assert!(bad.parse::<Action>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn illegal_input_never_panics_and_changes_nothing() {
+    let mut g = Uno::new(&preset("official"), 5).unwrap();
+    let before = g.clone();
+    for code in [2 | 200 << 8, 8 | 60 << 8] {
+        // Codes that decode to nothing.
+        assert_eq!(Uno::decode_action(code), None);
+    }
+    for a in [
+        Action::Play {
+            card: UnoCard(200),
+            declare: None,
+            uno: false,
+        },
+        Action::Stack {
+            card: UnoCard(99),
+            declare: Some(Color::Red),
+            uno: true,
+        },
+        Action::Challenge,
+        Action::Keep,
+    ] {
+        assert!(g.apply(a).is_err());
+        assert_eq!(g, before);
+    }
+    let _ = g.observe(9);
+    let mut rng = GameRng::new(1);
+    g.shuffle_hidden(9, &mut rng);
+}
