@@ -1,14 +1,11 @@
 //! Durak ↔ `croupier:agent/durak`.
 
-use super::{Adapter, NONE_BYTE};
+use super::NONE_BYTE;
 use crate::bindings::durak::croupier::agent::durak_types as wit;
 use crate::bindings::durak::{Durak as World, DurakPre};
-use crate::bindings::{Budget, GameInfo};
 use crate::loader::GameKind;
-use crate::sandbox::{StoreData, add_host_to_linker};
+use crate::sandbox::StoreData;
 use croupier_rules::durak::{Durak, Observation, Phase};
-use wasmtime::Store;
-use wasmtime::component::{HasSelf, InstancePre, Linker};
 
 impl wit::Host for StoreData {}
 
@@ -56,36 +53,10 @@ fn to_wit(o: &Observation) -> wit::Observation {
     }
 }
 
-impl Adapter for Durak {
-    const KIND: GameKind = GameKind::Durak;
-    type Bindings = World;
-    type Pre = DurakPre<StoreData>;
-
-    fn add_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-        add_host_to_linker(linker)?;
-        wit::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)
-    }
-    fn pre(pre: InstancePre<StoreData>) -> wasmtime::Result<Self::Pre> {
-        DurakPre::new(pre)
-    }
-    fn instantiate(pre: &Self::Pre, store: &mut Store<StoreData>) -> wasmtime::Result<World> {
-        pre.instantiate(store)
-    }
-    fn call_start(
-        b: &World,
-        store: &mut Store<StoreData>,
-        info: &GameInfo,
-    ) -> wasmtime::Result<()> {
-        b.croupier_agent_durak_agent().call_start(store, info)
-    }
-    fn call_decide(
-        b: &World,
-        store: &mut Store<StoreData>,
-        obs: &Observation,
-        legal: &[u32],
-        budget: Budget,
-    ) -> wasmtime::Result<u32> {
-        b.croupier_agent_durak_agent()
-            .call_decide(store, &to_wit(obs), legal, budget)
-    }
-}
+super::adapter!(
+    Durak,
+    GameKind::Durak,
+    World,
+    DurakPre,
+    croupier_agent_durak_agent
+);

@@ -40,5 +40,56 @@ pub trait Adapter: Game {
     ) -> wasmtime::Result<u32>;
 }
 
+/// The `Adapter` impl every game shares: only the names differ. `$getter` is the
+/// bindings' accessor for the world's exported agent interface; `to_wit` (in the game's
+/// module) converts the rules crate's observation into the WIT record.
+macro_rules! adapter {
+    ($game:ty, $kind:expr, $world:ty, $pre:ident, $getter:ident) => {
+        impl $crate::adapters::Adapter for $game {
+            const KIND: $crate::loader::GameKind = $kind;
+            type Bindings = $world;
+            type Pre = $pre<$crate::sandbox::StoreData>;
+
+            fn add_to_linker(
+                linker: &mut wasmtime::component::Linker<$crate::sandbox::StoreData>,
+            ) -> wasmtime::Result<()> {
+                $crate::sandbox::add_host_to_linker(linker)?;
+                wit::add_to_linker::<
+                    $crate::sandbox::StoreData,
+                    wasmtime::component::HasSelf<$crate::sandbox::StoreData>,
+                >(linker, |s| s)
+            }
+            fn pre(
+                pre: wasmtime::component::InstancePre<$crate::sandbox::StoreData>,
+            ) -> wasmtime::Result<Self::Pre> {
+                $pre::new(pre)
+            }
+            fn instantiate(
+                pre: &Self::Pre,
+                store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
+            ) -> wasmtime::Result<$world> {
+                pre.instantiate(store)
+            }
+            fn call_start(
+                b: &$world,
+                store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
+                info: &$crate::bindings::GameInfo,
+            ) -> wasmtime::Result<()> {
+                b.$getter().call_start(store, info)
+            }
+            fn call_decide(
+                b: &$world,
+                store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
+                obs: &Self::Observation,
+                legal: &[u32],
+                budget: $crate::bindings::Budget,
+            ) -> wasmtime::Result<u32> {
+                b.$getter().call_decide(store, &to_wit(obs), legal, budget)
+            }
+        }
+    };
+}
+use adapter;
+
 /// `(seat, card)`-style pairs flattened to bytes; `None` as 255.
 pub(crate) const NONE_BYTE: u8 = 255;

@@ -1,14 +1,10 @@
 //! Toepen ↔ `croupier:agent/toepen`.
 
-use super::Adapter;
 use crate::bindings::toepen::croupier::agent::toepen_types as wit;
 use crate::bindings::toepen::{Toepen as World, ToepenPre};
-use crate::bindings::{Budget, GameInfo};
 use crate::loader::GameKind;
-use crate::sandbox::{StoreData, add_host_to_linker};
+use crate::sandbox::StoreData;
 use croupier_rules::toepen::{Decision, Observation, Toepen};
-use wasmtime::Store;
-use wasmtime::component::{HasSelf, InstancePre, Linker};
 
 impl wit::Host for StoreData {}
 
@@ -72,36 +68,10 @@ fn to_wit(o: &Observation) -> wit::Observation {
     }
 }
 
-impl Adapter for Toepen {
-    const KIND: GameKind = GameKind::Toepen;
-    type Bindings = World;
-    type Pre = ToepenPre<StoreData>;
-
-    fn add_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-        add_host_to_linker(linker)?;
-        wit::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)
-    }
-    fn pre(pre: InstancePre<StoreData>) -> wasmtime::Result<Self::Pre> {
-        ToepenPre::new(pre)
-    }
-    fn instantiate(pre: &Self::Pre, store: &mut Store<StoreData>) -> wasmtime::Result<World> {
-        pre.instantiate(store)
-    }
-    fn call_start(
-        b: &World,
-        store: &mut Store<StoreData>,
-        info: &GameInfo,
-    ) -> wasmtime::Result<()> {
-        b.croupier_agent_toepen_agent().call_start(store, info)
-    }
-    fn call_decide(
-        b: &World,
-        store: &mut Store<StoreData>,
-        obs: &Observation,
-        legal: &[u32],
-        budget: Budget,
-    ) -> wasmtime::Result<u32> {
-        b.croupier_agent_toepen_agent()
-            .call_decide(store, &to_wit(obs), legal, budget)
-    }
-}
+super::adapter!(
+    Toepen,
+    GameKind::Toepen,
+    World,
+    ToepenPre,
+    croupier_agent_toepen_agent
+);

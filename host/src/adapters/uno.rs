@@ -1,14 +1,10 @@
 //! UNO ↔ `croupier:agent/uno`.
 
-use super::Adapter;
 use crate::bindings::uno::croupier::agent::uno_types as wit;
 use crate::bindings::uno::{Uno as World, UnoPre};
-use crate::bindings::{Budget, GameInfo};
 use crate::loader::GameKind;
-use crate::sandbox::{StoreData, add_host_to_linker};
+use crate::sandbox::StoreData;
 use croupier_rules::uno::{Color, Decision, Observation, Uno};
-use wasmtime::Store;
-use wasmtime::component::{HasSelf, InstancePre, Linker};
 
 impl wit::Host for StoreData {}
 
@@ -69,36 +65,4 @@ fn to_wit(o: &Observation) -> wit::Observation {
     }
 }
 
-impl Adapter for Uno {
-    const KIND: GameKind = GameKind::Uno;
-    type Bindings = World;
-    type Pre = UnoPre<StoreData>;
-
-    fn add_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-        add_host_to_linker(linker)?;
-        wit::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)
-    }
-    fn pre(pre: InstancePre<StoreData>) -> wasmtime::Result<Self::Pre> {
-        UnoPre::new(pre)
-    }
-    fn instantiate(pre: &Self::Pre, store: &mut Store<StoreData>) -> wasmtime::Result<World> {
-        pre.instantiate(store)
-    }
-    fn call_start(
-        b: &World,
-        store: &mut Store<StoreData>,
-        info: &GameInfo,
-    ) -> wasmtime::Result<()> {
-        b.croupier_agent_uno_agent().call_start(store, info)
-    }
-    fn call_decide(
-        b: &World,
-        store: &mut Store<StoreData>,
-        obs: &Observation,
-        legal: &[u32],
-        budget: Budget,
-    ) -> wasmtime::Result<u32> {
-        b.croupier_agent_uno_agent()
-            .call_decide(store, &to_wit(obs), legal, budget)
-    }
-}
+super::adapter!(Uno, GameKind::Uno, World, UnoPre, croupier_agent_uno_agent);
