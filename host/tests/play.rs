@@ -68,3 +68,18 @@ fn closed_input_is_a_clean_error() {
     assert!(!ok);
     assert!(err.contains("input closed before the game ended"), "{err}");
 }
+
+#[test]
+fn a_person_plays_uno() {
+    let script = "play R99\n".to_string() + &"0\n".repeat(3000);
+    let (ok, out, err) = play(
+        "uno",
+        &["uno/primary".to_string()],
+        &["--rules", "house", "--players", "2"],
+        &script,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("your hand (P0)"), "{out}");
+    assert!(out.contains("`play R99` is not an action"), "{out}");
+    assert!(out.contains("result:"), "{out}");
+}
