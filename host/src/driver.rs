@@ -733,16 +733,6 @@ pub fn read_log(path: &Path) -> Result<Vec<(LogHeader, Vec<GameRecord>)>> {
     Ok(runs)
 }
 
-/// Rebuilds options from a log's `(name, value)` pairs.
-pub fn options_from_pairs<G: Game>(pairs: &[(String, String)]) -> Result<G::Options> {
-    let first = G::presets().first().context("game has no presets")?;
-    let mut opts = G::preset(first.name).map_err(|e| user(e.to_string()))?;
-    for (k, v) in pairs {
-        G::set_option(&mut opts, k, v).map_err(|e| user(format!("log options: {e}")))?;
-    }
-    Ok(opts)
-}
-
 /// `croupier replay`: one logged game move by move, as a spectator (or one seat) saw it.
 pub fn replay<G: Game>(
     header: &LogHeader,
@@ -750,7 +740,8 @@ pub fn replay<G: Game>(
     seat: Option<u8>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let opts = options_from_pairs::<G>(&header.options)?;
+    let opts = croupier_sdk::options_from_pairs::<G>(&header.options)
+        .map_err(|e| user(format!("log options: {e}")))?;
     let mut game = G::new(&opts, rec.seed).map_err(|e| user(e.to_string()))?;
     writeln!(
         out,

@@ -116,8 +116,11 @@ where
     G::Options: Send,
 {
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
-        let options = croupier_sdk::options_from_pairs::<G>(&info.rules).ok_or_else(|| {
-            Fault::new(crate::verdict::Verdict::Trap, "rule options do not parse")
+        let options = croupier_sdk::options_from_pairs::<G>(&info.rules).map_err(|e| {
+            Fault::new(
+                crate::verdict::Verdict::Trap,
+                format!("rule options do not parse: {e}"),
+            )
         })?;
         self.agent = Some(croupier_sdk::Native::new(&croupier_sdk::GameInfo {
             seat: info.seat,

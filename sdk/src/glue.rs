@@ -26,8 +26,10 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
         // The host sends every option of a validated set, so this only fails when the host
         // and the agent were built from different rules: trapping says so loudly.
         let options = match options_from_pairs::<G>(rules) {
-            Some(o) => o,
-            None => panic!("the host's rule options do not parse in this agent's rules crate"),
+            Ok(o) => o,
+            Err(e) => {
+                panic!("the host's rule options do not parse in this agent's rules crate: {e}")
+            }
         };
         install_panic_hook();
         let info = GameInfo {

@@ -142,13 +142,18 @@ pub trait Agent<G: Game>: Sized {
 }
 
 /// Rebuilds rule options from `(name, value)` pairs, starting from the default preset.
-pub fn options_from_pairs<G: Game>(pairs: &[(String, String)]) -> Option<G::Options> {
-    let first = G::presets().first()?;
-    let mut opts = G::preset(first.name).ok()?;
+/// The error names the option that did not parse.
+pub fn options_from_pairs<G: Game>(
+    pairs: &[(String, String)],
+) -> Result<G::Options, croupier_rules::ConfigError> {
+    let first = G::presets()
+        .first()
+        .ok_or_else(|| croupier_rules::ConfigError::invalid("rules", "the game has no presets"))?;
+    let mut opts = G::preset(first.name)?;
     for (k, v) in pairs {
-        G::set_option(&mut opts, k, v).ok()?;
+        G::set_option(&mut opts, k, v)?;
     }
-    Some(opts)
+    Ok(opts)
 }
 
 /// Runs an agent natively: the host links this when it measures the sandbox against the
