@@ -85,7 +85,7 @@ fn start_info<G: Game>(opts: &G::Options) -> StartInfo {
     StartInfo {
         seat: 0,
         players: G::seats(opts) as u8,
-        rules: G::option_pairs(opts),
+        rules: G::option_pairs(opts).into(),
         seed: 1,
         args: "ok".into(),
     }
@@ -102,7 +102,7 @@ fn ns_per_decision<G: Game>(
         let t = Instant::now();
         for (obs, legal) in points {
             player
-                .decide(obs, legal)
+                .decide(obs.clone(), legal)
                 .map_err(|f| anyhow::anyhow!("bench agent faulted: {f}"))?;
         }
         per.push(t.elapsed().as_nanos() as f64 / points.len() as f64);

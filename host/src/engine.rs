@@ -3,7 +3,9 @@
 use crate::limits::Limits;
 use std::sync::OnceLock;
 use std::time::Duration;
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
+use wasmtime::{
+    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
+};
 
 /// One epoch tick. The per-decision deadline is counted in ticks, so this is the resolution
 /// of the wall-clock backstop.
@@ -12,6 +14,10 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 /// Agent instances that may be alive at once: up to 64 threads × 10 seats, plus slack for
 /// validation. Pool slots are only virtual memory until touched.
 const POOL_INSTANCES: u32 = 1000;
+
+/// Bytes per linear memory (and table) that a returned pool slot keeps mapped and resets by
+/// hand. A typical agent touches a few hundred KiB per game; bigger users pay madvise.
+const KEEP_RESIDENT: usize = 4 << 20;
 
 /// Builds the engine every agent runs in. Only the memory limit affects the engine itself
 /// (it sizes the pooling allocator's slots); the other limits are applied per store.
@@ -31,11 +37,33 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
     // A bounded wasm stack so deep recursion traps as StackOverflow long before the host's
     // own stack is at risk.
     config.max_wasm_stack(512 * 1024);
+    // Explicit bounds checks instead of guard pages and signal handlers. Agents are
+    // instantiated per game, and Rust's allocator grows memory in every game; with guard
+    // pages each growth and each slot reset is an mprotect, which takes the process-wide
+    // memory-map lock and flushes the other cores' TLBs. That serialised the threads: two
+    // threads ran source A's match 1.19× faster than one; without guard pages, 2.0×
+    // (BENCHMARKS.md). The checks cost a compare per memory access, and fuel (the budget
+    // that decides games) does not change. Cranelift's Spectre masking of heap and table
+    // accesses needs signal-based traps, so it is off: an agent has no clock, no threads and
+    // no shared memory, so it has no timer with which to read a cache side channel.
+    config.signals_based_traps(false);
+    config.memory_guard_size(0);
+    config.memory_reservation(limits.memory_bytes() as u64);
+    // SAFETY: both flags exist in this Cranelift and only turn the masking off.
+    unsafe {
+        config.cranelift_flag_set("enable_heap_access_spectre_mitigation", "false");
+        config.cranelift_flag_set("enable_table_access_spectre_mitigation", "false");
+    }
     // Threads, shared memory and async are compiled out (Cargo features), which keeps the
     // sandbox small and the call path short: the features cut a call from 1.6 to 1.0 µs.
     // Pooling allocator: instantiating a fresh instance per agent per game costs a few
     // microseconds instead of mmap/munmap per instance. Each slot is capped at the memory
     // limit, so a memory bomb cannot grow past it even before the store limiter sees it.
+    let keep_resident = if PoolingAllocationConfig::is_pagemap_scan_available() {
+        KEEP_RESIDENT
+    } else {
+        0
+    };
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(POOL_INSTANCES)
         .total_core_instances(POOL_INSTANCES * 4)
@@ -44,8 +72,21 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
         .max_memories_per_component(4)
         .max_tables_per_component(8)
         .max_core_instances_per_component(64)
-        .max_memory_size(limits.memory_bytes());
+        .max_memory_size(limits.memory_bytes())
+        // Reset a returned slot by rewriting only the pages the agent touched (found with
+        // Linux's PAGEMAP_SCAN, kernel 6.7 and later) instead of madvise: madvise and the
+        // page faults after it cost 0.4 s of system time per 1000 games and, like mprotect,
+        // flush the other cores' TLBs. Without PAGEMAP_SCAN, keeping memory resident would
+        // mean a memset of the whole KEEP_RESIDENT every game, so madvise stays.
+        .linear_memory_keep_resident(keep_resident)
+        .table_keep_resident(keep_resident)
+        .pagemap_scan(Enabled::Auto);
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    // `CROUPIER_PERFMAP=1` writes /tmp/perf-PID.map so that `perf report` names the agents'
+    // functions (how the figures in BENCHMARKS.md were profiled).
+    if std::env::var_os("CROUPIER_PERFMAP").is_some() {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     let engine = Engine::new(&config)?;
     start_epoch_ticker(&engine);
     Ok(engine)

@@ -133,7 +133,7 @@ pub fn play<G: Adapter + Describe>(
         .map(|a| host.entrant::<G>(a))
         .collect::<Result<Vec<_>>>()?;
     let mut game = G::new(&opts, seed).map_err(|e| user(e.to_string()))?;
-    let rules_pairs = G::option_pairs(&opts);
+    let rules_pairs: std::sync::Arc<[(String, String)]> = G::option_pairs(&opts).into();
     let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::new();
     let mut k = 0;
     for s in 0..n {
@@ -182,7 +182,7 @@ pub fn play<G: Adapter + Describe>(
             let p = players[actor as usize]
                 .as_mut()
                 .ok_or_else(|| anyhow::anyhow!("no player at P{actor}"))?;
-            match p.decide(&game.observe(actor), &legal) {
+            match p.decide(game.observe(actor), &legal) {
                 Ok(a) => a,
                 Err(f) => {
                     writeln!(

@@ -14,7 +14,8 @@ use wasmtime::Engine;
 pub struct StartInfo {
     pub seat: u8,
     pub players: u8,
-    pub rules: Vec<(String, String)>,
+    /// Every rule option as (name, value), shared by the seats of a game.
+    pub rules: std::sync::Arc<[(String, String)]>,
     pub seed: u64,
     pub args: String,
 }
@@ -24,7 +25,7 @@ impl StartInfo {
         GameInfo {
             seat: self.seat,
             players: self.players,
-            rules: self.rules.clone(),
+            rules: self.rules.to_vec(),
             seed: self.seed,
             args: self.args.clone(),
         }
@@ -34,7 +35,7 @@ impl StartInfo {
 /// One seat's decision maker for one game.
 pub trait Player<G: Game>: Send {
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault>;
-    fn decide(&mut self, obs: &G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault>;
+    fn decide(&mut self, obs: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault>;
     fn take_log(&mut self) -> Vec<LogLine>;
     fn stats(&self) -> CallStats;
 }
@@ -43,7 +44,7 @@ impl<G: Adapter> Player<G> for WasmAgent<G> {
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
         WasmAgent::start(self, &info.to_wit())
     }
-    fn decide(&mut self, obs: &G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
+    fn decide(&mut self, obs: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
         WasmAgent::decide(self, obs, legal)
     }
     fn take_log(&mut self) -> Vec<LogLine> {
@@ -131,7 +132,7 @@ where
         }));
         Ok(())
     }
-    fn decide(&mut self, obs: &G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
+    fn decide(&mut self, obs: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
         let Some(agent) = self.agent.as_mut() else {
             return Err(Fault::new(
                 crate::verdict::Verdict::Trap,
@@ -144,7 +145,7 @@ where
             bank_millis: self.limits.time_bank_millis,
         };
         self.stats.decisions += 1;
-        let a = agent.decide(obs, legal, budget, &mut self.services);
+        let a = agent.decide(&obs, legal, budget, &mut self.services);
         if legal.contains(&a) {
             Ok(a)
         } else {

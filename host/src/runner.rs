@@ -179,7 +179,7 @@ pub fn play_game<G: Game>(
     if teams.iter().all(Option::is_some) {
         rec.teams = Some(teams.iter().map(|t| t.unwrap_or(0)).collect());
     }
-    let rules = G::option_pairs(options);
+    let rules: std::sync::Arc<[(String, String)]> = G::option_pairs(options).into();
     // A seat's player is `None` when its agent could not start (or, with fallback, died).
     let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::with_capacity(n);
     for (seat, &e) in seats.iter().enumerate() {
@@ -220,7 +220,7 @@ pub fn play_game<G: Game>(
         } else if let Some(p) = players[seat as usize].as_mut() {
             rec.decisions += 1;
             let obs = game.observe(seat);
-            match p.decide(&obs, &legal) {
+            match p.decide(obs, &legal) {
                 Ok(a) => a,
                 Err(f) => {
                     let dead =

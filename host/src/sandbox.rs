@@ -246,11 +246,7 @@ impl<G: Adapter> WasmAgent<G> {
     }
 
     /// Asks for one action. The answer is decoded and checked against `legal`.
-    pub fn decide(
-        &mut self,
-        obs: &G::Observation,
-        legal: &[G::Action],
-    ) -> Result<G::Action, Fault> {
+    pub fn decide(&mut self, obs: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
         if self.dead {
             return Err(Fault::new(
                 Verdict::Trap,

@@ -214,14 +214,26 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
 
 /// Parses a boolean option value (`true/false`, `yes/no`, `on/off`, `1/0`).
 pub fn parse_bool(option: &str, value: &str) -> Result<bool, ConfigError> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" => Ok(true),
-        "false" | "no" | "off" | "0" => Ok(false),
+    let is = |words: &[&str]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
+    match () {
+        _ if is(&["true", "yes", "on", "1"]) => Ok(true),
+        _ if is(&["false", "no", "off", "0"]) => Ok(false),
         _ => Err(ConfigError::bad_value(
             option,
             value,
             "expected true or false",
         )),
+    }
+}
+
+/// An option name in canonical form (`hand_size` for `Hand-Size`). Borrowed when it already
+/// is canonical, as the host sends it, because every agent parses the options every game.
+pub fn option_key(key: &str) -> std::borrow::Cow<'_, str> {
+    let k = key.trim();
+    if k.bytes().any(|b| b == b'-' || b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(k.to_ascii_lowercase().replace('-', "_"))
+    } else {
+        std::borrow::Cow::Borrowed(k)
     }
 }
 
@@ -250,15 +262,15 @@ pub fn parse_choice<T: Copy>(
     value: &str,
     choices: &[(&str, T)],
 ) -> Result<T, ConfigError> {
-    let norm = |s: &str| {
+    // Compared without allocating: every agent parses the options at the start of every game.
+    fn key(s: &str) -> impl Iterator<Item = char> + '_ {
         s.chars()
             .filter(|c| *c != '-' && *c != '_')
-            .flat_map(|c| c.to_lowercase())
-            .collect::<String>()
-    };
-    let v = norm(value);
+            .flat_map(char::to_lowercase)
+    }
+    let same = |a: &str, b: &str| key(a).eq(key(b));
     for (name, t) in choices {
-        if norm(name) == v {
+        if same(name, value) {
             return Ok(*t);
         }
     }

@@ -9,7 +9,7 @@ use croupier_rules::durak::{Durak, Observation, Phase};
 
 impl wit::Host for StoreData {}
 
-fn to_wit(o: &Observation) -> wit::Observation {
+fn to_wit(o: Observation) -> wit::Observation {
     wit::Observation {
         seat: o.seat,
         acting_for: o.acting_for,
@@ -19,7 +19,7 @@ fn to_wit(o: &Observation) -> wit::Observation {
         trump_holder: o.trump_holder,
         talon: o.talon,
         hand: o.hand.bits(),
-        hand_sizes: o.hand_sizes.clone(),
+        hand_sizes: o.hand_sizes,
         out: o.out,
         phase: match o.phase {
             Phase::Lead => wit::Phase::Lead,
@@ -43,13 +43,13 @@ fn to_wit(o: &Observation) -> wit::Observation {
         known: o.known.iter().map(|s| s.bits()).collect(),
         unseen: o.unseen.bits(),
         bout: o.bout,
-        attackers: o.attackers.clone(),
+        attackers: o.attackers,
         leader: o.leader,
         dealer: o.dealer,
-        finish: o.finish.clone(),
+        finish: o.finish,
         own_known: o.own_known.bits(),
         low_trumps: o.low_trumps.bits(),
-        low_trump_room: o.low_trump_room.clone(),
+        low_trump_room: o.low_trump_room,
     }
 }
 

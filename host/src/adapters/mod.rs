@@ -34,7 +34,8 @@ pub trait Adapter: Game {
     fn call_decide(
         b: &Self::Bindings,
         store: &mut Store<StoreData>,
-        obs: &Self::Observation,
+        // By value: its vectors move into the WIT record instead of being copied.
+        obs: Self::Observation,
         legal: &[u32],
         budget: Budget,
     ) -> wasmtime::Result<u32>;
@@ -80,7 +81,7 @@ macro_rules! adapter {
             fn call_decide(
                 b: &$world,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
-                obs: &Self::Observation,
+                obs: Self::Observation,
                 legal: &[u32],
                 budget: $crate::bindings::Budget,
             ) -> wasmtime::Result<u32> {

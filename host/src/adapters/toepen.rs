@@ -8,7 +8,7 @@ use croupier_rules::toepen::{Decision, Observation, Toepen};
 
 impl wit::Host for StoreData {}
 
-fn to_wit(o: &Observation) -> wit::Observation {
+fn to_wit(o: Observation) -> wit::Observation {
     wit::Observation {
         seat: o.seat,
         players: o.players,
@@ -24,7 +24,7 @@ fn to_wit(o: &Observation) -> wit::Observation {
         round: o.round,
         dealer: o.dealer,
         hand: o.hand.bits(),
-        scores: o.scores.clone(),
+        scores: o.scores,
         eliminated: o.eliminated,
         live: o.live,
         stake: o.stake,
@@ -33,16 +33,16 @@ fn to_wit(o: &Observation) -> wit::Observation {
         trick_no: o.trick_no,
         leader: o.leader,
         trick: o.trick.iter().flat_map(|(s, c)| [*s, c.code()]).collect(),
-        trick_winners: o.trick_winners.clone(),
+        trick_winners: o.trick_winners,
         played: o.played.iter().map(|s| s.bits()).collect(),
-        hand_counts: o.hand_counts.clone(),
-        voids: o.voids.clone(),
+        hand_counts: o.hand_counts,
+        voids: o.voids,
         unseen: o.unseen.bits(),
         own_laundry: o.own_laundry.bits(),
         revealed: o.revealed.bits(),
         to_act: o.to_act,
         dealt: o.dealt,
-        fold_stakes: o.fold_stakes.clone(),
+        fold_stakes: o.fold_stakes,
         dead: o.dead,
         past_tricks: o
             .past_tricks
@@ -60,11 +60,11 @@ fn to_wit(o: &Observation) -> wit::Observation {
         claimant: o.claimant,
         poverty_done: o.poverty_done,
         knock_window: o.knock_window,
-        hand_knowers: o.hand_knowers.clone(),
+        hand_knowers: o.hand_knowers,
         stock_knowers: o.stock_knowers.iter().flat_map(|(b, m)| [*b, *m]).collect(),
         known_cards: o.known_cards.iter().map(|s| s.bits()).collect(),
         known_stock: o.known_stock.iter().map(|(b, s)| (*b, s.bits())).collect(),
-        eliminated_at: o.eliminated_at.clone(),
+        eliminated_at: o.eliminated_at,
     }
 }
 

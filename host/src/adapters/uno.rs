@@ -17,7 +17,7 @@ fn color(c: Color) -> wit::Color {
     }
 }
 
-fn to_wit(o: &Observation) -> wit::Observation {
+fn to_wit(o: Observation) -> wit::Observation {
     wit::Observation {
         seat: o.seat,
         players: o.players,
@@ -37,12 +37,12 @@ fn to_wit(o: &Observation) -> wit::Observation {
         color: color(o.color),
         direction: o.direction,
         pending: o.pending,
-        hand_sizes: o.hand_sizes.clone(),
+        hand_sizes: o.hand_sizes,
         draw_pile: o.draw_pile,
         discard_pile: o.discard_pile,
-        scores: o.scores.clone(),
+        scores: o.scores,
         drawn: o.drawn.map(|c| c.0),
-        unseen: o.unseen.clone(),
+        unseen: o.unseen,
         to_act: o.to_act,
         discard: o.discard.iter().map(|c| c.0).collect(),
         turns: o.turns,

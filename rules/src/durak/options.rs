@@ -213,9 +213,9 @@ pub(crate) fn option_pairs(o: &Options) -> Vec<(String, String)> {
 }
 
 pub(crate) fn set_option(o: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-    let k = key.trim().to_ascii_lowercase().replace('-', "_");
+    let k = crate::game::option_key(key);
     let v = value.trim();
-    match k.as_str() {
+    match k.as_ref() {
         "deck" => {
             o.deck = parse_choice(
                 "deck",

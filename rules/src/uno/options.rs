@@ -138,9 +138,9 @@ pub(crate) fn preset(name: &str) -> Result<Options, ConfigError> {
 }
 
 pub(crate) fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-    let k = key.trim().to_ascii_lowercase().replace('-', "_");
+    let k = crate::game::option_key(key);
     let v = value.trim();
-    match k.as_str() {
+    match k.as_ref() {
         "num_players" | "players" => opts.num_players = parse_num(&k, v)?,
         "hand_size" => opts.hand_size = parse_num(&k, v)?,
         "scoring" => opts.scoring = parse_choice(&k, v, SCORING)?,
