@@ -125,14 +125,15 @@ fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
     }
 }
 
-/// Wall time of a whole match (median of `rounds`).
+/// Wall time of a whole match (median of `rounds`) and the agents' decisions per game.
 fn match_time<G: Game>(
     opts: &G::Options,
     entrants: &[Entrant<G>],
     games: u64,
     threads: usize,
     rounds: usize,
-) -> Result<f64> {
+) -> Result<(f64, f64)> {
+    let mut decisions = 0.0;
     let schedule = Schedule::new(entrants.len(), G::seats(opts), games, false);
     let todo: Vec<u64> = (0..games).collect();
     let mut times = Vec::new();
@@ -145,10 +146,15 @@ fn match_time<G: Game>(
             policy: FaultPolicy::Forfeit,
             threads,
         };
-        let d = runner::run::<G>(&plan, &todo, &(), &mut |_| Ok(()))?;
+        let mut asked = 0u64;
+        let d = runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+            asked += rec.decisions;
+            Ok(())
+        })?;
         times.push(d.as_secs_f64());
+        decisions = asked as f64 / games.max(1) as f64;
     }
-    Ok(median(times))
+    Ok((median(times), decisions))
 }
 
 /// Random-play games per second of the rules engine alone (median of `rounds`).
@@ -257,6 +263,7 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
     let n = if quick { 500 } else { 3000 };
     let mut inst = Vec::with_capacity(n);
     let mut with_start = Vec::with_capacity(n);
+    let mut teardown = Vec::with_capacity(n);
     for i in 0..n {
         let t = Instant::now();
         let mut p = cheapest
@@ -266,6 +273,11 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
         p.start(&info).map_err(|f| anyhow::anyhow!("{f}"))?;
         inst.push(made.as_secs_f64() * 1e6);
         with_start.push(t.elapsed().as_secs_f64() * 1e6);
+        // Dropping the store returns the slot to the pool, which resets the touched memory:
+        // part of every game's cost too.
+        let t = Instant::now();
+        drop(p);
+        teardown.push(t.elapsed().as_secs_f64() * 1e6);
     }
     put("instantiate: median", median(inst.clone()), "µs");
     put("instantiate: p99", percentile(inst, 0.99), "µs");
@@ -279,6 +291,7 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
         percentile(with_start, 0.99),
         "µs",
     );
+    put("teardown (slot reset): median", median(teardown), "µs");
 
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
     let spec =
@@ -336,10 +349,12 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
             ),
         ),
     ];
-    let s1 = match_time(&teams, &sandboxed, games, 1, rounds)?;
-    let s2 = match_time(&teams, &sandboxed, games, 2, rounds)?;
-    let n1 = match_time(&teams, &native, games, 1, rounds)?;
-    let n2 = match_time(&teams, &native, games, 2, rounds)?;
+    let (s1, asked) = match_time(&teams, &sandboxed, games, 1, rounds)?;
+    let (s2, _) = match_time(&teams, &sandboxed, games, 2, rounds)?;
+    let (n1, _) = match_time(&teams, &native, games, 1, rounds)?;
+    let (n2, _) = match_time(&teams, &native, games, 2, rounds)?;
+    // Forced moves are never sent, so this is what crosses the boundary in a game.
+    put("agent decisions per game (real choices only)", asked, "");
     put(
         &format!("sandboxed, 1 thread ({games} games)"),
         s1 * 1e3,

@@ -263,12 +263,14 @@ pub fn parse_choice<T: Copy>(
     choices: &[(&str, T)],
 ) -> Result<T, ConfigError> {
     // Compared without allocating: every agent parses the options at the start of every game.
-    fn key(s: &str) -> impl Iterator<Item = char> + '_ {
-        s.chars()
-            .filter(|c| *c != '-' && *c != '_')
-            .flat_map(char::to_lowercase)
+    // Choice names are ASCII, so ASCII case folding is enough; the exact match comes first
+    // because the host sends the names as written here.
+    fn key(s: &str) -> impl Iterator<Item = u8> + '_ {
+        s.bytes()
+            .filter(|c| *c != b'-' && *c != b'_')
+            .map(|c| c.to_ascii_lowercase())
     }
-    let same = |a: &str, b: &str| key(a).eq(key(b));
+    let same = |a: &str, b: &str| a == b || key(a).eq(key(b));
     for (name, t) in choices {
         if same(name, value) {
             return Ok(*t);
