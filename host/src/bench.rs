@@ -85,7 +85,7 @@ fn start_info<G: Game>(opts: &G::Options) -> StartInfo {
     StartInfo {
         seat: 0,
         players: G::seats(opts) as u8,
-        rules: G::option_pairs(opts).into(),
+        rules: crate::player::StartRules::new::<G>(opts),
         seed: 1,
         args: "ok".into(),
     }

@@ -127,7 +127,7 @@ impl Host {
                 .to_string(),
             )
         })?;
-        let pre = G::pre(pre).map_err(|e| {
+        let pre = G::pre(pre, &loaded.version).map_err(|e| {
             user(
                 loader::LoadError::Link {
                     path: loaded.path.clone(),

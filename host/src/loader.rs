@@ -20,7 +20,7 @@ pub const PACKAGE: &str = "croupier:agent";
 
 /// Versions of the contract this host implements. A later host keeps older entries (and
 /// their bindings) so that agents built against them keep loading; see docs/versioning.md.
-pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0"];
+pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0"];
 
 /// The games (WIT worlds) this host knows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

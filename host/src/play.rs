@@ -133,7 +133,7 @@ pub fn play<G: Adapter + Describe>(
         .map(|a| host.entrant::<G>(a))
         .collect::<Result<Vec<_>>>()?;
     let mut game = G::new(&opts, seed).map_err(|e| user(e.to_string()))?;
-    let rules_pairs: std::sync::Arc<[(String, String)]> = G::option_pairs(&opts).into();
+    let rules = crate::player::StartRules::new::<G>(&opts);
     let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::new();
     let mut k = 0;
     for s in 0..n {
@@ -151,7 +151,7 @@ pub fn play<G: Adapter + Describe>(
         p.start(&StartInfo {
             seat: s as u8,
             players: n as u8,
-            rules: rules_pairs.clone(),
+            rules: rules.clone(),
             seed: aseed,
             args: e.args.clone(),
         })

@@ -2,11 +2,11 @@
 //! written once.
 
 use crate::adapters::Adapter;
-use crate::bindings::GameInfo;
 use crate::limits::Limits;
 use crate::sandbox::{CallStats, LogLine, WasmAgent};
 use crate::verdict::Fault;
 use croupier_rules::Game;
+use std::sync::Arc;
 use wasmtime::Engine;
 
 /// What a seat is told at the start of a game.
@@ -14,20 +14,48 @@ use wasmtime::Engine;
 pub struct StartInfo {
     pub seat: u8,
     pub players: u8,
-    /// Every rule option as (name, value), shared by the seats of a game.
-    pub rules: std::sync::Arc<[(String, String)]>,
+    pub rules: StartRules,
     pub seed: u64,
     pub args: String,
 }
 
-impl StartInfo {
-    pub fn to_wit(&self) -> GameInfo {
-        GameInfo {
-            seat: self.seat,
-            players: self.players,
-            rules: self.rules.to_vec(),
-            seed: self.seed,
-            args: self.args.clone(),
+/// A match's rule options in the forms agents are sent them, computed once per match and
+/// shared by every seat of every game.
+#[derive(Clone, Debug)]
+pub struct StartRules {
+    /// Every option as (name, value): contract 0.1.0 and native agents.
+    pub all: Arc<[(String, String)]>,
+    /// The closest preset and the options that differ from it: contract 0.2.0, where a
+    /// preset played as it is costs an agent no parsing at all.
+    pub preset: Arc<str>,
+    pub overrides: Arc<[(String, String)]>,
+}
+
+impl StartRules {
+    pub fn new<G: Game>(opts: &G::Options) -> StartRules {
+        let all = G::option_pairs(opts);
+        let mut best: Option<(&str, Vec<(String, String)>)> = None;
+        for p in G::presets() {
+            let Ok(preset) = G::preset(p.name) else {
+                continue;
+            };
+            let base = G::option_pairs(&preset);
+            let diff: Vec<(String, String)> = all
+                .iter()
+                .filter(|kv| !base.contains(kv))
+                .cloned()
+                .collect();
+            if best.as_ref().is_none_or(|(_, d)| diff.len() < d.len()) {
+                best = Some((p.name, diff));
+            }
+        }
+        // Every game has presets; without one, the agent gets every option as an override
+        // of an empty preset name, which it refuses loudly.
+        let (preset, overrides) = best.unwrap_or(("", all.clone()));
+        StartRules {
+            preset: preset.into(),
+            overrides: overrides.into(),
+            all: all.into(),
         }
     }
 }
@@ -42,7 +70,7 @@ pub trait Player<G: Game>: Send {
 
 impl<G: Adapter> Player<G> for WasmAgent<G> {
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
-        WasmAgent::start(self, &info.to_wit())
+        WasmAgent::start(self, info)
     }
     fn decide(&mut self, obs: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
         WasmAgent::decide(self, obs, legal)
@@ -117,7 +145,7 @@ where
     G::Options: Send,
 {
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
-        let options = croupier_sdk::options_from_pairs::<G>(&info.rules).map_err(|e| {
+        let options = croupier_sdk::options_from_pairs::<G>(&info.rules.all).map_err(|e| {
             Fault::new(
                 crate::verdict::Verdict::Trap,
                 format!("rule options do not parse: {e}"),

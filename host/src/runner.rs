@@ -5,7 +5,7 @@
 //! in index order, so the same command gives the same results and the same log file whatever
 //! the number of threads. A failure of any agent ends at most that game.
 
-use crate::player::{Player, PlayerFactory, StartInfo};
+use crate::player::{Player, PlayerFactory, StartInfo, StartRules};
 use crate::sandbox::LogLine;
 use crate::verdict::{Fault, Verdict};
 use croupier_rules::{Game, GameRng, SeatResult};
@@ -132,8 +132,11 @@ pub fn agent_seed(master: u64, index: u64, seat: usize) -> u64 {
 }
 
 /// Plays game `index` of a match.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game<G: Game>(
     options: &G::Options,
+    // The options as agents are sent them, computed once per match.
+    rules: &StartRules,
     entrants: &[Entrant<G>],
     schedule: &Schedule,
     master_seed: u64,
@@ -179,7 +182,6 @@ pub fn play_game<G: Game>(
     if teams.iter().all(Option::is_some) {
         rec.teams = Some(teams.iter().map(|t| t.unwrap_or(0)).collect());
     }
-    let rules: std::sync::Arc<[(String, String)]> = G::option_pairs(options).into();
     // A seat's player is `None` when its agent could not start (or, with fallback, died).
     let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::with_capacity(n);
     for (seat, &e) in seats.iter().enumerate() {
@@ -410,6 +412,7 @@ pub fn run<G: Game>(
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let threads = threads.max(1).min(todo.len().max(1));
+    let rules = StartRules::new::<G>(options);
     let delivery = std::sync::Mutex::new(Delivery {
         pending: BTreeMap::new(),
         want: 0,
@@ -418,7 +421,7 @@ pub fn run<G: Game>(
     });
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (next, stop, delivery) = (&next, &stop, &delivery);
+            let (next, stop, delivery, rules) = (&next, &stop, &delivery, &rules);
             scope.spawn(move || {
                 loop {
                     if stop.load(Ordering::Relaxed) {
@@ -426,7 +429,7 @@ pub fn run<G: Game>(
                     }
                     let k = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&i) = todo.get(k) else { break };
-                    let rec = play_game(options, entrants, schedule, master_seed, i, policy);
+                    let rec = play_game(options, rules, entrants, schedule, master_seed, i, policy);
                     progress.game_done(&rec);
                     // A poisoned lock means another worker panicked in the sink; stop.
                     let Ok(mut d) = delivery.lock() else { break };

@@ -5,9 +5,10 @@
 //! a store that trapped is never entered again.
 
 use crate::adapters::Adapter;
-use crate::bindings::{Budget, GameInfo, Level, durak::croupier::agent as wit};
+use crate::bindings::{v0_1, v0_2};
 use crate::engine::EPOCH_TICK;
 use crate::limits::Limits;
+use crate::player::StartInfo;
 use crate::verdict::{Fault, Verdict};
 use croupier_rules::GameRng;
 use serde::{Deserialize, Serialize};
@@ -142,15 +143,9 @@ pub struct StoreData {
     rng: GameRng,
 }
 
-impl wit::host::Host for StoreData {
-    fn log(&mut self, level: Level, message: String) -> wasmtime::Result<()> {
-        let level = match level {
-            Level::Error => "error",
-            Level::Warn => "warn",
-            Level::Info => "info",
-            Level::Debug => "debug",
-        };
-        if self.log.push(level, &message) {
+impl StoreData {
+    fn host_log(&mut self, level: &str, message: &str) -> wasmtime::Result<()> {
+        if self.log.push(level, message) {
             Ok(())
         } else {
             Err(wasmtime::Error::msg(format!(
@@ -159,25 +154,55 @@ impl wit::host::Host for StoreData {
             )))
         }
     }
-
-    fn random(&mut self) -> u64 {
-        self.rng.next_u64()
-    }
 }
 
-impl wit::common::Host for StoreData {}
+/// The host services, once per contract version (the records are the same; the generated
+/// types differ).
+macro_rules! host_services {
+    ($v:ident) => {
+        impl $v::durak::croupier::agent::host::Host for StoreData {
+            fn log(&mut self, level: $v::Level, message: String) -> wasmtime::Result<()> {
+                let level = match level {
+                    $v::Level::Error => "error",
+                    $v::Level::Warn => "warn",
+                    $v::Level::Info => "info",
+                    $v::Level::Debug => "debug",
+                };
+                self.host_log(level, &message)
+            }
 
-/// A linker holding exactly what agents may import for game `G`.
+            fn random(&mut self) -> u64 {
+                self.rng.next_u64()
+            }
+        }
+
+        impl $v::durak::croupier::agent::common::Host for StoreData {}
+    };
+}
+host_services!(v0_1);
+host_services!(v0_2);
+
+/// A linker holding exactly what agents may import for game `G`, in every supported
+/// contract version.
 pub fn linker<G: Adapter>(engine: &Engine) -> wasmtime::Result<Linker<StoreData>> {
     let mut linker = Linker::new(engine);
     G::add_to_linker(&mut linker)?;
     Ok(linker)
 }
 
-/// Adds the shared host interfaces (used by every adapter's `add_to_linker`).
+/// Adds the shared host interfaces of every version (used by each adapter's
+/// `add_to_linker`).
 pub fn add_host_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-    wit::host::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
-    wit::common::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
+    {
+        use v0_1::durak::croupier::agent as w;
+        w::host::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
+        w::common::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
+    }
+    {
+        use v0_2::durak::croupier::agent as w;
+        w::host::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
+        w::common::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
+    }
     Ok(())
 }
 
@@ -235,7 +260,7 @@ impl<G: Adapter> WasmAgent<G> {
         })
     }
 
-    pub fn start(&mut self, info: &GameInfo) -> Result<(), Fault> {
+    pub fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
         set_budget(
             &mut self.store,
             self.limits.start_fuel,
@@ -258,7 +283,7 @@ impl<G: Adapter> WasmAgent<G> {
             .extend(legal.iter().map(|a| G::encode_action(*a)));
         let millis = self.limits.millis_per_decision;
         let bank = self.bank_left.unwrap_or(Duration::ZERO);
-        let budget = Budget {
+        let budget = crate::adapters::Budget {
             fuel: self.limits.fuel_per_decision,
             millis,
             bank_millis: self.bank_left.map(|b| b.as_millis() as u32),

@@ -61,7 +61,10 @@ fn component_without_an_agent_world_is_refused() {
     let e = load_bytes(&wat("(component)")).err().expect("refused");
     assert!(matches!(e, LoadError::NoWorld { .. }), "{e}");
     let msg = e.to_string();
-    assert!(msg.contains("croupier:agent/durak-agent@0.1.0"), "{msg}");
+    assert!(
+        msg.contains("croupier:agent/durak-agent@0.1.0|0.2.0"),
+        "{msg}"
+    );
     assert!(msg.contains("no exports"), "{msg}");
 }
 
@@ -75,7 +78,7 @@ fn unknown_version_is_refused_with_what_is_supported() {
     assert!(matches!(e, LoadError::Version { .. }), "{e}");
     let msg = e.to_string();
     assert!(
-        msg.contains("version 0.9.0") && msg.contains("supported: 0.1.0"),
+        msg.contains("version 0.9.0") && msg.contains("supported: 0.1.0, 0.2.0"),
         "{msg}"
     );
 }
@@ -161,7 +164,7 @@ fn cache_hits_and_recovers_from_corruption() {
     let loaded = loader::LoadedComponent {
         path: "hostile.wasm".into(),
         game: GameKind::Durak,
-        version: "0.1.0".into(),
+        version: "0.2.0".into(),
         component,
         language: None,
         cache: third,
@@ -213,7 +216,7 @@ fn validate_reports_world_and_version() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("ok: durak agent, croupier:agent/durak-agent@0.1.0 (Rust"),
+        text.contains("ok: durak agent, croupier:agent/durak-agent@0.2.0 (Rust"),
         "{text}"
     );
 }

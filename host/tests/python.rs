@@ -41,7 +41,7 @@ fn python_agent_builds_validates_and_plays() {
     let text = String::from_utf8_lossy(&v.stdout);
     assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stderr));
     assert!(
-        text.contains("croupier:agent/durak-agent@0.1.0 (Python"),
+        text.contains("croupier:agent/durak-agent@0.2.0 (Python"),
         "{text}"
     );
 

@@ -5,7 +5,7 @@
 
 #![allow(unused_imports, dead_code)]
 
-use crate::{Agent, Budget, GameInfo, Level, Services, agent_rng, options_from_pairs};
+use crate::{Agent, Budget, GameInfo, Level, Services, agent_rng, options_from_preset};
 use croupier_rules::{Card, CardSet, Game, GameRng};
 
 /// The one agent value of an instance (an instance lives for one game).
@@ -19,13 +19,14 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
     pub fn start(
         seat: u8,
         players: u8,
-        rules: &[(String, String)],
+        preset: &str,
+        overrides: &[(String, String)],
         seed: u64,
         args: String,
     ) -> Self {
-        // The host sends every option of a validated set, so this only fails when the host
-        // and the agent were built from different rules: trapping says so loudly.
-        let options = match options_from_pairs::<G>(rules) {
+        // The host sends a preset and options of a validated set, so this only fails when
+        // the host and the agent were built from different rules: trapping says so loudly.
+        let options = match options_from_preset::<G>(preset, overrides) {
             Ok(o) => o,
             Err(e) => {
                 panic!("the host's rule options do not parse in this agent's rules crate: {e}")
@@ -184,7 +185,7 @@ pub fn durak_obs(
         trump_holder: o.trump_holder,
         talon: o.talon,
         hand: CardSet(o.hand),
-        hand_sizes: o.hand_sizes,
+        hand_sizes: o.seats.iter().map(|s| s.hand_size).collect(),
         out: o.out,
         phase: match o.phase {
             W::Lead => Phase::Lead,
@@ -200,21 +201,21 @@ pub fn durak_obs(
         passed: o.passed,
         table: o
             .table
-            .chunks_exact(2)
-            .map(|p| (card(p[0]), opt_card(p[1])))
+            .iter()
+            .map(|b| (card(b.attack), b.defence.and_then(opt_card)))
             .collect(),
         shown: CardSet(o.shown),
         discard: CardSet(o.discard),
-        known: o.known.into_iter().map(CardSet).collect(),
+        known: o.seats.iter().map(|s| CardSet(s.known)).collect(),
         unseen: CardSet(o.unseen),
         bout: o.bout,
-        attackers: o.attackers,
+        attackers: o.table.iter().map(|b| b.attacker).collect(),
         leader: o.leader,
         dealer: o.dealer,
-        finish: o.finish,
+        finish: o.seats.iter().map(|s| s.finish).collect(),
         own_known: CardSet(o.own_known),
         low_trumps: CardSet(o.low_trumps),
-        low_trump_room: o.low_trump_room,
+        low_trump_room: o.seats.iter().map(|s| s.low_trump_room).collect(),
     }
 }
 
@@ -239,7 +240,7 @@ pub fn toepen_obs(
         round: o.round,
         dealer: o.dealer,
         hand: CardSet(o.hand),
-        scores: o.scores,
+        scores: o.seats.iter().map(|s| s.score).collect(),
         eliminated: o.eliminated,
         live: o.live,
         stake: o.stake,
@@ -253,15 +254,15 @@ pub fn toepen_obs(
             .map(|p| (p[0], card(p[1])))
             .collect(),
         trick_winners: o.trick_winners,
-        played: o.played.into_iter().map(CardSet).collect(),
-        hand_counts: o.hand_counts,
-        voids: o.voids,
+        played: o.seats.iter().map(|s| CardSet(s.played)).collect(),
+        hand_counts: o.seats.iter().map(|s| s.hand_count).collect(),
+        voids: o.seats.iter().map(|s| s.voids).collect(),
         unseen: CardSet(o.unseen),
         own_laundry: CardSet(o.own_laundry),
         revealed: CardSet(o.revealed),
         to_act: o.to_act,
         dealt: o.dealt,
-        fold_stakes: o.fold_stakes,
+        fold_stakes: o.seats.iter().map(|s| s.fold_stake).collect(),
         dead: o.dead,
         past_tricks: {
             let mut tricks: Vec<Vec<(u8, Card)>> = Vec::new();
@@ -280,23 +281,23 @@ pub fn toepen_obs(
         white_claims: o.white_claims,
         challenged: o.challenged,
         returned: o.returned,
-        revealed_by: o.revealed_by.into_iter().map(CardSet).collect(),
+        revealed_by: o.seats.iter().map(|s| CardSet(s.revealed_by)).collect(),
         claimant: o.claimant,
         poverty_done: o.poverty_done,
         knock_window: o.knock_window,
-        hand_knowers: o.hand_knowers,
+        hand_knowers: o.seats.iter().map(|s| s.hand_knowers).collect(),
         stock_knowers: o
             .stock_knowers
             .chunks_exact(2)
             .map(|p| (p[0], p[1]))
             .collect(),
-        known_cards: o.known_cards.into_iter().map(CardSet).collect(),
+        known_cards: o.seats.iter().map(|s| CardSet(s.known_cards)).collect(),
         known_stock: o
             .known_stock
             .into_iter()
             .map(|(b, s)| (b, CardSet(s)))
             .collect(),
-        eliminated_at: o.eliminated_at,
+        eliminated_at: o.seats.iter().map(|s| s.eliminated_at).collect(),
     }
 }
 
@@ -331,24 +332,31 @@ pub fn uno_obs(
         color: color(o.color),
         direction: o.direction,
         pending: o.pending,
-        hand_sizes: o.hand_sizes,
+        hand_sizes: o.seats.iter().map(|s| s.hand_size).collect(),
         draw_pile: o.draw_pile,
         discard_pile: o.discard_pile,
-        scores: o.scores,
+        scores: o.seats.iter().map(|s| s.score).collect(),
         drawn: o.drawn.map(UnoCard),
         unseen: o.unseen,
         to_act: o.to_act,
         discard: o.discard.into_iter().map(UnoCard).collect(),
         turns: o.turns,
-        known: o
-            .known
-            .into_iter()
-            .map(|h| h.into_iter().map(UnoCard).collect())
-            .collect(),
+        known: {
+            let mut known = vec![Vec::new(); o.seats.len()];
+            for &(seat, c) in &o.known {
+                if let Some(h) = known.get_mut(seat as usize) {
+                    h.push(UnoCard(c));
+                }
+            }
+            known
+        },
         color_caps: o
-            .color_caps
-            .chunks_exact(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
+            .seats
+            .iter()
+            .map(|s| {
+                let (r, y, g, b) = s.color_caps;
+                [r, y, g, b]
+            })
             .collect(),
         kind_caps: o
             .kind_caps
@@ -390,6 +398,7 @@ macro_rules! __export_game {
                     let slot = $crate::__private::Slot::<$game, $agent>::start(
                         info.seat,
                         info.players,
+                        &info.preset,
                         &info.rules,
                         info.seed,
                         info.args,

@@ -156,6 +156,32 @@ pub fn options_from_pairs<G: Game>(
     Ok(opts)
 }
 
+/// A short, stable digest of a value's `Debug` form (64-bit FNV-1a, as hex). The same on the
+/// host and inside the sandbox, so a test can check that what an agent was given equals what
+/// the host sent (tests/digest-agents, host/tests/contract.rs).
+pub fn debug_digest<T: std::fmt::Debug>(value: &T) -> String {
+    let text = format!("{value:?}");
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Rule options from a preset name and the options that differ from it (contract 0.2.0's
+/// `game-info`).
+pub fn options_from_preset<G: Game>(
+    preset: &str,
+    overrides: &[(String, String)],
+) -> Result<G::Options, croupier_rules::ConfigError> {
+    let mut opts = G::preset(preset)?;
+    for (k, v) in overrides {
+        G::set_option(&mut opts, k, v)?;
+    }
+    Ok(opts)
+}
+
 /// Runs an agent natively: the host links this when it measures the sandbox against the
 /// same agent without it.
 pub struct Native<G: Game, A: Agent<G>> {

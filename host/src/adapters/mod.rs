@@ -1,16 +1,25 @@
-//! One adapter per game: the glue between a rules-crate game and its WIT world. Adding a game
-//! means one WIT world, one rules module and one file here.
+//! One adapter per game: the glue between a rules-crate game and its WIT world, in every
+//! supported contract version. Adding a game means one WIT world, one rules module and one
+//! file here; adding a contract version means one more `to_wit` per game.
 
 mod durak;
 mod toepen;
 mod uno;
 
-use crate::bindings::{Budget, GameInfo};
 use crate::loader::GameKind;
+use crate::player::StartInfo;
 use crate::sandbox::StoreData;
 use croupier_rules::Game;
 use wasmtime::Store;
 use wasmtime::component::{InstancePre, Linker};
+
+/// What is left to spend on a decision, before it is put in a version's `budget` record.
+#[derive(Copy, Clone, Debug)]
+pub struct Budget {
+    pub fuel: u64,
+    pub millis: u32,
+    pub bank_millis: Option<u32>,
+}
 
 /// A game the host can run agents for.
 pub trait Adapter: Game {
@@ -21,7 +30,8 @@ pub trait Adapter: Game {
     type Pre: Clone + Send + Sync + 'static;
 
     fn add_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()>;
-    fn pre(pre: InstancePre<StoreData>) -> wasmtime::Result<Self::Pre>;
+    /// `version` is the contract version the loader read from the component's exports.
+    fn pre(pre: InstancePre<StoreData>, version: &str) -> wasmtime::Result<Self::Pre>;
     fn instantiate(
         pre: &Self::Pre,
         store: &mut Store<StoreData>,
@@ -29,7 +39,7 @@ pub trait Adapter: Game {
     fn call_start(
         b: &Self::Bindings,
         store: &mut Store<StoreData>,
-        info: &GameInfo,
+        info: &StartInfo,
     ) -> wasmtime::Result<()>;
     fn call_decide(
         b: &Self::Bindings,
@@ -41,56 +51,149 @@ pub trait Adapter: Game {
     ) -> wasmtime::Result<u32>;
 }
 
-/// The `Adapter` impl every game shares: only the names differ. `$getter` is the
-/// bindings' accessor for the world's exported agent interface; `to_wit` (in the game's
-/// module) converts the rules crate's observation into the WIT record.
+/// `game-info` for each contract version: 0.1.0 carries every option, 0.2.0 the closest
+/// preset and what differs from it.
+macro_rules! game_info {
+    (v0_1, $info:expr) => {
+        $crate::bindings::v0_1::GameInfo {
+            seat: $info.seat,
+            players: $info.players,
+            rules: $info.rules.all.to_vec(),
+            seed: $info.seed,
+            args: $info.args.clone(),
+        }
+    };
+    (v0_2, $info:expr) => {
+        $crate::bindings::v0_2::GameInfo {
+            seat: $info.seat,
+            players: $info.players,
+            preset: $info.rules.preset.to_string(),
+            rules: $info.rules.overrides.to_vec(),
+            seed: $info.seed,
+            args: $info.args.clone(),
+        }
+    };
+}
+use game_info;
+
+/// The `Adapter` impl every game shares: only the names differ. `$world` and `$pre` are the
+/// bindgen world and its pre-instance type, found in `bindings::<version>::$module`, and
+/// `$types` its types interface;
+/// `$getter` is the accessor of the exported agent interface. The game's module provides
+/// `v0_1::to_wit` and `v0_2::to_wit`, which build each version's observation record.
 macro_rules! adapter {
-    ($game:ty, $kind:expr, $world:ty, $pre:ident, $getter:ident) => {
+    ($game:ty, $kind:expr, $module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
         impl $crate::adapters::Adapter for $game {
             const KIND: $crate::loader::GameKind = $kind;
-            type Bindings = $world;
-            type Pre = $pre<$crate::sandbox::StoreData>;
+            type Bindings = $crate::bindings::Versioned<
+                $crate::bindings::v0_1::$module::$world,
+                $crate::bindings::v0_2::$module::$world,
+            >;
+            type Pre = $crate::bindings::Versioned<
+                $crate::bindings::v0_1::$module::$pre<$crate::sandbox::StoreData>,
+                $crate::bindings::v0_2::$module::$pre<$crate::sandbox::StoreData>,
+            >;
 
             fn add_to_linker(
                 linker: &mut wasmtime::component::Linker<$crate::sandbox::StoreData>,
             ) -> wasmtime::Result<()> {
+                type Data = $crate::sandbox::StoreData;
+                type Get = wasmtime::component::HasSelf<Data>;
                 $crate::sandbox::add_host_to_linker(linker)?;
-                wit::add_to_linker::<
-                    $crate::sandbox::StoreData,
-                    wasmtime::component::HasSelf<$crate::sandbox::StoreData>,
+                // The types interface only: the world's own add_to_linker would add `host`
+                // again.
+                $crate::bindings::v0_1::$module::croupier::agent::$types::add_to_linker::<
+                    Data,
+                    Get,
+                >(linker, |s| s)?;
+                $crate::bindings::v0_2::$module::croupier::agent::$types::add_to_linker::<
+                    Data,
+                    Get,
                 >(linker, |s| s)
             }
             fn pre(
                 pre: wasmtime::component::InstancePre<$crate::sandbox::StoreData>,
+                version: &str,
             ) -> wasmtime::Result<Self::Pre> {
-                $pre::new(pre)
+                use $crate::bindings::Versioned;
+                match version {
+                    "0.1.0" => Ok(Versioned::V0_1($crate::bindings::v0_1::$module::$pre::new(
+                        pre,
+                    )?)),
+                    "0.2.0" => Ok(Versioned::V0_2($crate::bindings::v0_2::$module::$pre::new(
+                        pre,
+                    )?)),
+                    // The loader refuses unsupported versions first; this is a backstop.
+                    other => Err(wasmtime::Error::msg(format!(
+                        "contract version {other} is not supported"
+                    ))),
+                }
             }
             fn instantiate(
                 pre: &Self::Pre,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
-            ) -> wasmtime::Result<$world> {
-                pre.instantiate(store)
+            ) -> wasmtime::Result<Self::Bindings> {
+                use $crate::bindings::Versioned;
+                Ok(match pre {
+                    Versioned::V0_1(p) => Versioned::V0_1(p.instantiate(store)?),
+                    Versioned::V0_2(p) => Versioned::V0_2(p.instantiate(store)?),
+                })
             }
             fn call_start(
-                b: &$world,
+                b: &Self::Bindings,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
-                info: &$crate::bindings::GameInfo,
+                info: &$crate::player::StartInfo,
             ) -> wasmtime::Result<()> {
-                b.$getter().call_start(store, info)
+                use $crate::bindings::Versioned;
+                match b {
+                    Versioned::V0_1(b) => b
+                        .$getter()
+                        .call_start(store, &$crate::adapters::game_info!(v0_1, info)),
+                    Versioned::V0_2(b) => b
+                        .$getter()
+                        .call_start(store, &$crate::adapters::game_info!(v0_2, info)),
+                }
             }
             fn call_decide(
-                b: &$world,
+                b: &Self::Bindings,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
                 obs: Self::Observation,
                 legal: &[u32],
-                budget: $crate::bindings::Budget,
+                budget: $crate::adapters::Budget,
             ) -> wasmtime::Result<u32> {
-                b.$getter().call_decide(store, &to_wit(obs), legal, budget)
+                use $crate::bindings::Versioned;
+                let $crate::adapters::Budget {
+                    fuel,
+                    millis,
+                    bank_millis,
+                } = budget;
+                match b {
+                    Versioned::V0_1(b) => b.$getter().call_decide(
+                        store,
+                        &v0_1::to_wit(obs),
+                        legal,
+                        $crate::bindings::v0_1::Budget {
+                            fuel,
+                            millis,
+                            bank_millis,
+                        },
+                    ),
+                    Versioned::V0_2(b) => b.$getter().call_decide(
+                        store,
+                        &v0_2::to_wit(obs),
+                        legal,
+                        $crate::bindings::v0_2::Budget {
+                            fuel,
+                            millis,
+                            bank_millis,
+                        },
+                    ),
+                }
             }
         }
     };
 }
 use adapter;
 
-/// `(seat, card)`-style pairs flattened to bytes; `None` as 255.
+/// `(seat, card)`-style pairs flattened to bytes; `None` as 255 (contract 0.1.0).
 pub(crate) const NONE_BYTE: u8 = 255;

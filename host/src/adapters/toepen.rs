@@ -1,18 +1,28 @@
-//! Toepen ↔ `croupier:agent/toepen`.
+//! Toepen ↔ `croupier:agent/toepen`, in each contract version.
 
-use crate::bindings::toepen::croupier::agent::toepen_types as wit;
-use crate::bindings::toepen::{Toepen as World, ToepenPre};
 use crate::loader::GameKind;
-use crate::sandbox::StoreData;
-use croupier_rules::toepen::{Decision, Observation, Toepen};
+use croupier_rules::toepen::Toepen;
 
-impl wit::Host for StoreData {}
+super::adapter!(
+    Toepen,
+    GameKind::Toepen,
+    toepen,
+    toepen_types,
+    Toepen,
+    ToepenPre,
+    croupier_agent_toepen_agent
+);
 
-fn to_wit(o: Observation) -> wit::Observation {
-    wit::Observation {
-        seat: o.seat,
-        players: o.players,
-        decision: match o.decision {
+/// Contract 0.1.0: every per-seat field is its own list.
+mod v0_1 {
+    use crate::bindings::v0_1::toepen::croupier::agent::toepen_types as wit;
+    use crate::sandbox::StoreData;
+    use croupier_rules::toepen::{Decision, Observation};
+
+    impl wit::Host for StoreData {}
+
+    fn decision(d: Decision) -> wit::Decision {
+        match d {
             Decision::Laundry => wit::Decision::Laundry,
             Decision::LaundryChallenge => wit::Decision::LaundryChallenge,
             Decision::Poverty => wit::Decision::Poverty,
@@ -20,58 +30,136 @@ fn to_wit(o: Observation) -> wit::Observation {
             Decision::KnockWindow => wit::Decision::KnockWindow,
             Decision::KnockResponse => wit::Decision::KnockResponse,
             Decision::Over => wit::Decision::Over,
-        },
-        round: o.round,
-        dealer: o.dealer,
-        hand: o.hand.bits(),
-        scores: o.scores,
-        eliminated: o.eliminated,
-        live: o.live,
-        stake: o.stake,
-        last_knocker: o.last_knocker,
-        stock: o.stock,
-        trick_no: o.trick_no,
-        leader: o.leader,
-        trick: o.trick.iter().flat_map(|(s, c)| [*s, c.code()]).collect(),
-        trick_winners: o.trick_winners,
-        played: o.played.iter().map(|s| s.bits()).collect(),
-        hand_counts: o.hand_counts,
-        voids: o.voids,
-        unseen: o.unseen.bits(),
-        own_laundry: o.own_laundry.bits(),
-        revealed: o.revealed.bits(),
-        to_act: o.to_act,
-        dealt: o.dealt,
-        fold_stakes: o.fold_stakes,
-        dead: o.dead,
-        past_tricks: o
-            .past_tricks
-            .iter()
-            .enumerate()
-            .flat_map(|(i, t)| t.iter().flat_map(move |(s, c)| [i as u8, *s, c.code()]))
-            .collect(),
-        poor: o.poor,
-        laundry_done: o.laundry_done,
-        claimed: o.claimed,
-        white_claims: o.white_claims,
-        challenged: o.challenged,
-        returned: o.returned,
-        revealed_by: o.revealed_by.iter().map(|s| s.bits()).collect(),
-        claimant: o.claimant,
-        poverty_done: o.poverty_done,
-        knock_window: o.knock_window,
-        hand_knowers: o.hand_knowers,
-        stock_knowers: o.stock_knowers.iter().flat_map(|(b, m)| [*b, *m]).collect(),
-        known_cards: o.known_cards.iter().map(|s| s.bits()).collect(),
-        known_stock: o.known_stock.iter().map(|(b, s)| (*b, s.bits())).collect(),
-        eliminated_at: o.eliminated_at,
+        }
+    }
+
+    pub(super) fn to_wit(o: Observation) -> wit::Observation {
+        wit::Observation {
+            seat: o.seat,
+            players: o.players,
+            decision: decision(o.decision),
+            round: o.round,
+            dealer: o.dealer,
+            hand: o.hand.bits(),
+            scores: o.scores,
+            eliminated: o.eliminated,
+            live: o.live,
+            stake: o.stake,
+            last_knocker: o.last_knocker,
+            stock: o.stock,
+            trick_no: o.trick_no,
+            leader: o.leader,
+            trick: o.trick.iter().flat_map(|(s, c)| [*s, c.code()]).collect(),
+            trick_winners: o.trick_winners,
+            played: o.played.iter().map(|s| s.bits()).collect(),
+            hand_counts: o.hand_counts,
+            voids: o.voids,
+            unseen: o.unseen.bits(),
+            own_laundry: o.own_laundry.bits(),
+            revealed: o.revealed.bits(),
+            to_act: o.to_act,
+            dealt: o.dealt,
+            fold_stakes: o.fold_stakes,
+            dead: o.dead,
+            past_tricks: o
+                .past_tricks
+                .iter()
+                .enumerate()
+                .flat_map(|(i, t)| t.iter().flat_map(move |(s, c)| [i as u8, *s, c.code()]))
+                .collect(),
+            poor: o.poor,
+            laundry_done: o.laundry_done,
+            claimed: o.claimed,
+            white_claims: o.white_claims,
+            challenged: o.challenged,
+            returned: o.returned,
+            revealed_by: o.revealed_by.iter().map(|s| s.bits()).collect(),
+            claimant: o.claimant,
+            poverty_done: o.poverty_done,
+            knock_window: o.knock_window,
+            hand_knowers: o.hand_knowers,
+            stock_knowers: o.stock_knowers.iter().flat_map(|(b, m)| [*b, *m]).collect(),
+            known_cards: o.known_cards.iter().map(|s| s.bits()).collect(),
+            known_stock: o.known_stock.iter().map(|(b, s)| (*b, s.bits())).collect(),
+            eliminated_at: o.eliminated_at,
+        }
     }
 }
 
-super::adapter!(
-    Toepen,
-    GameKind::Toepen,
-    World,
-    ToepenPre,
-    croupier_agent_toepen_agent
-);
+/// Contract 0.2.0: per-seat fields travel in one list of records.
+mod v0_2 {
+    use crate::bindings::v0_2::toepen::croupier::agent::toepen_types as wit;
+    use crate::sandbox::StoreData;
+    use croupier_rules::toepen::{Decision, Observation};
+
+    impl wit::Host for StoreData {}
+
+    fn decision(d: Decision) -> wit::Decision {
+        match d {
+            Decision::Laundry => wit::Decision::Laundry,
+            Decision::LaundryChallenge => wit::Decision::LaundryChallenge,
+            Decision::Poverty => wit::Decision::Poverty,
+            Decision::Play => wit::Decision::Play,
+            Decision::KnockWindow => wit::Decision::KnockWindow,
+            Decision::KnockResponse => wit::Decision::KnockResponse,
+            Decision::Over => wit::Decision::Over,
+        }
+    }
+
+    pub(super) fn to_wit(o: Observation) -> wit::Observation {
+        let seats = (0..o.players as usize)
+            .map(|s| wit::SeatView {
+                score: o.scores.get(s).copied().unwrap_or(0),
+                played: o.played.get(s).map_or(0, |c| c.bits()),
+                hand_count: o.hand_counts.get(s).copied().unwrap_or(0),
+                voids: o.voids.get(s).copied().unwrap_or(0),
+                fold_stake: o.fold_stakes.get(s).copied().unwrap_or(0),
+                revealed_by: o.revealed_by.get(s).map_or(0, |c| c.bits()),
+                hand_knowers: o.hand_knowers.get(s).copied().unwrap_or(0),
+                known_cards: o.known_cards.get(s).map_or(0, |c| c.bits()),
+                eliminated_at: o.eliminated_at.get(s).copied().unwrap_or(0),
+            })
+            .collect();
+        wit::Observation {
+            seat: o.seat,
+            players: o.players,
+            decision: decision(o.decision),
+            round: o.round,
+            dealer: o.dealer,
+            hand: o.hand.bits(),
+            eliminated: o.eliminated,
+            live: o.live,
+            stake: o.stake,
+            last_knocker: o.last_knocker,
+            stock: o.stock,
+            trick_no: o.trick_no,
+            leader: o.leader,
+            trick: o.trick.iter().flat_map(|(s, c)| [*s, c.code()]).collect(),
+            trick_winners: o.trick_winners,
+            unseen: o.unseen.bits(),
+            own_laundry: o.own_laundry.bits(),
+            revealed: o.revealed.bits(),
+            to_act: o.to_act,
+            dealt: o.dealt,
+            dead: o.dead,
+            past_tricks: o
+                .past_tricks
+                .iter()
+                .enumerate()
+                .flat_map(|(i, t)| t.iter().flat_map(move |(s, c)| [i as u8, *s, c.code()]))
+                .collect(),
+            poor: o.poor,
+            laundry_done: o.laundry_done,
+            claimed: o.claimed,
+            white_claims: o.white_claims,
+            challenged: o.challenged,
+            returned: o.returned,
+            claimant: o.claimant,
+            poverty_done: o.poverty_done,
+            knock_window: o.knock_window,
+            stock_knowers: o.stock_knowers.iter().flat_map(|(b, m)| [*b, *m]).collect(),
+            known_stock: o.known_stock.iter().map(|(b, s)| (*b, s.bits())).collect(),
+            seats,
+        }
+    }
+}

@@ -1,27 +1,28 @@
-//! UNO ↔ `croupier:agent/uno`.
+//! UNO ↔ `croupier:agent/uno`, in each contract version.
 
-use crate::bindings::uno::croupier::agent::uno_types as wit;
-use crate::bindings::uno::{Uno as World, UnoPre};
 use crate::loader::GameKind;
-use crate::sandbox::StoreData;
-use croupier_rules::uno::{Color, Decision, Observation, Uno};
+use croupier_rules::uno::Uno;
 
-impl wit::Host for StoreData {}
+super::adapter!(
+    Uno,
+    GameKind::Uno,
+    uno,
+    uno_types,
+    Uno,
+    UnoPre,
+    croupier_agent_uno_agent
+);
 
-fn color(c: Color) -> wit::Color {
-    match c {
-        Color::Red => wit::Color::Red,
-        Color::Yellow => wit::Color::Yellow,
-        Color::Green => wit::Color::Green,
-        Color::Blue => wit::Color::Blue,
-    }
-}
+/// Contract 0.1.0: every per-seat field is its own list.
+mod v0_1 {
+    use crate::bindings::v0_1::uno::croupier::agent::uno_types as wit;
+    use crate::sandbox::StoreData;
+    use croupier_rules::uno::{Color, Decision, Observation};
 
-fn to_wit(o: Observation) -> wit::Observation {
-    wit::Observation {
-        seat: o.seat,
-        players: o.players,
-        decision: match o.decision {
+    impl wit::Host for StoreData {}
+
+    fn decision(d: Decision) -> wit::Decision {
+        match d {
             Decision::ChooseStartColor => wit::Decision::ChooseStartColor,
             Decision::Turn => wit::Decision::Turn,
             Decision::AfterDraw => wit::Decision::AfterDraw,
@@ -29,40 +30,135 @@ fn to_wit(o: Observation) -> wit::Observation {
             Decision::PenaltyTurn => wit::Decision::PenaltyTurn,
             Decision::UnoCatch => wit::Decision::UnoCatch,
             Decision::Over => wit::Decision::Over,
-        },
-        hand_no: o.hand_no,
-        dealer: o.dealer,
-        hand: o.hand.iter().map(|c| c.0).collect(),
-        top: o.top.0,
-        color: color(o.color),
-        direction: o.direction,
-        pending: o.pending,
-        hand_sizes: o.hand_sizes,
-        draw_pile: o.draw_pile,
-        discard_pile: o.discard_pile,
-        scores: o.scores,
-        drawn: o.drawn.map(|c| c.0),
-        unseen: o.unseen,
-        to_act: o.to_act,
-        discard: o.discard.iter().map(|c| c.0).collect(),
-        turns: o.turns,
-        known: o
-            .known
-            .iter()
-            .map(|h| h.iter().map(|c| c.0).collect())
-            .collect(),
-        color_caps: o.color_caps.iter().flatten().copied().collect(),
-        kind_caps: o.kind_caps.iter().flatten().copied().collect(),
-        offender: o.offender,
-        wd4: o.wd4.as_ref().map(|w| wit::Wd4Pending {
-            offender: w.offender,
-            victim: w.victim,
-            prev_color: color(w.prev_color),
-            prev_top: w.prev_top.0,
-            hand_len: w.hand_len,
-            hand: w.hand.as_ref().map(|h| h.iter().map(|c| c.0).collect()),
-        }),
+        }
+    }
+
+    fn color(c: Color) -> wit::Color {
+        match c {
+            Color::Red => wit::Color::Red,
+            Color::Yellow => wit::Color::Yellow,
+            Color::Green => wit::Color::Green,
+            Color::Blue => wit::Color::Blue,
+        }
+    }
+
+    pub(super) fn to_wit(o: Observation) -> wit::Observation {
+        wit::Observation {
+            seat: o.seat,
+            players: o.players,
+            decision: decision(o.decision),
+            hand_no: o.hand_no,
+            dealer: o.dealer,
+            hand: o.hand.iter().map(|c| c.0).collect(),
+            top: o.top.0,
+            color: color(o.color),
+            direction: o.direction,
+            pending: o.pending,
+            hand_sizes: o.hand_sizes,
+            draw_pile: o.draw_pile,
+            discard_pile: o.discard_pile,
+            scores: o.scores,
+            drawn: o.drawn.map(|c| c.0),
+            unseen: o.unseen,
+            to_act: o.to_act,
+            discard: o.discard.iter().map(|c| c.0).collect(),
+            turns: o.turns,
+            known: o
+                .known
+                .iter()
+                .map(|h| h.iter().map(|c| c.0).collect())
+                .collect(),
+            color_caps: o.color_caps.iter().flatten().copied().collect(),
+            kind_caps: o.kind_caps.iter().flatten().copied().collect(),
+            offender: o.offender,
+            wd4: o.wd4.as_ref().map(|w| wit::Wd4Pending {
+                offender: w.offender,
+                victim: w.victim,
+                prev_color: color(w.prev_color),
+                prev_top: w.prev_top.0,
+                hand_len: w.hand_len,
+                hand: w.hand.as_ref().map(|h| h.iter().map(|c| c.0).collect()),
+            }),
+        }
     }
 }
 
-super::adapter!(Uno, GameKind::Uno, World, UnoPre, croupier_agent_uno_agent);
+/// Contract 0.2.0: hand sizes, scores and colour caps travel in one list of per-seat
+/// records, and the known cards in one flat list.
+mod v0_2 {
+    use crate::bindings::v0_2::uno::croupier::agent::uno_types as wit;
+    use crate::sandbox::StoreData;
+    use croupier_rules::uno::{Color, Decision, Observation};
+
+    impl wit::Host for StoreData {}
+
+    fn decision(d: Decision) -> wit::Decision {
+        match d {
+            Decision::ChooseStartColor => wit::Decision::ChooseStartColor,
+            Decision::Turn => wit::Decision::Turn,
+            Decision::AfterDraw => wit::Decision::AfterDraw,
+            Decision::Wd4Challenge => wit::Decision::Wd4Challenge,
+            Decision::PenaltyTurn => wit::Decision::PenaltyTurn,
+            Decision::UnoCatch => wit::Decision::UnoCatch,
+            Decision::Over => wit::Decision::Over,
+        }
+    }
+
+    fn color(c: Color) -> wit::Color {
+        match c {
+            Color::Red => wit::Color::Red,
+            Color::Yellow => wit::Color::Yellow,
+            Color::Green => wit::Color::Green,
+            Color::Blue => wit::Color::Blue,
+        }
+    }
+
+    pub(super) fn to_wit(o: Observation) -> wit::Observation {
+        let seats = (0..o.players as usize)
+            .map(|s| {
+                let [r, y, g, b] = o.color_caps.get(s).copied().unwrap_or([255; 4]);
+                wit::SeatView {
+                    hand_size: o.hand_sizes.get(s).copied().unwrap_or(0),
+                    score: o.scores.get(s).copied().unwrap_or(0),
+                    color_caps: (r, y, g, b),
+                }
+            })
+            .collect();
+        wit::Observation {
+            seat: o.seat,
+            players: o.players,
+            decision: decision(o.decision),
+            hand_no: o.hand_no,
+            dealer: o.dealer,
+            hand: o.hand.iter().map(|c| c.0).collect(),
+            top: o.top.0,
+            color: color(o.color),
+            direction: o.direction,
+            pending: o.pending,
+            draw_pile: o.draw_pile,
+            discard_pile: o.discard_pile,
+            drawn: o.drawn.map(|c| c.0),
+            unseen: o.unseen,
+            to_act: o.to_act,
+            discard: o.discard.iter().map(|c| c.0).collect(),
+            turns: o.turns,
+            known: o
+                .known
+                .iter()
+                .enumerate()
+                .flat_map(|(s, h)| h.iter().map(move |c| (s as u8, c.0)))
+                .collect(),
+            kind_caps: o.kind_caps.iter().flatten().copied().collect(),
+            offender: o.offender,
+            wd4: o.wd4.as_ref().map(|w| wit::Wd4Pending {
+                offender: w.offender,
+                victim: w.victim,
+                prev_color: color(w.prev_color),
+                prev_top: w.prev_top.0,
+                hand_len: w.hand_len,
+                hand: w.hand.as_ref().map(|h| h.iter().map(|c| c.0).collect()),
+            }),
+            seats,
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! `durak/digest`, a test agent: logs a digest of every observation it is given, then plays
+//! a random legal action. `host/tests/contract.rs` replays the game and compares each digest
+//! with the host's own observation, which checks the WIT contract and the SDK's conversion
+//! field by field, in every contract version.
+
+use croupier_sdk::durak::Durak;
+use croupier_sdk::{Agent, Ctx, Game, GameInfo, Level};
+
+/// The agent.
+pub struct Digest;
+
+impl Agent<Durak> for Digest {
+    fn new(_: &GameInfo<Durak>) -> Self {
+        Digest
+    }
+
+    fn decide(
+        &mut self,
+        obs: &<Durak as Game>::Observation,
+        legal: &[<Durak as Game>::Action],
+        ctx: &mut Ctx,
+    ) -> <Durak as Game>::Action {
+        ctx.log(Level::Info, croupier_sdk::debug_digest(obs));
+        let i = ctx.rng().below(legal.len());
+        legal[i]
+    }
+}
+
+croupier_sdk::export_durak!(Digest);
