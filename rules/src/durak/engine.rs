@@ -5,6 +5,7 @@
 use super::types::*;
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::{Logged, Outcome, SeatResult, Visibility};
+use crate::log::EventLog;
 use crate::rng::GameRng;
 
 /// Most seats any deck allows (Deck52).
@@ -84,7 +85,7 @@ pub struct Durak {
     pub(crate) bout: u16,
     pub(crate) first_attacker: Seat,
     pub(crate) outcome: Option<Outcome>,
-    pub(crate) events: Vec<Logged<Event>>,
+    pub(crate) events: EventLog<Event>,
 }
 
 /// Test constructor input: a state built directly (RULES.md §4.4), at the start of a bout.
@@ -162,7 +163,7 @@ impl Durak {
             bout: 0,
             first_attacker: 0,
             outcome: None,
-            events: Vec::new(),
+            events: EventLog::new(),
         }
     }
 

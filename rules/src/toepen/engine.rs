@@ -9,6 +9,7 @@
 use super::types::*;
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
+use crate::log::EventLog;
 use crate::rng::GameRng;
 
 /// Most seats at a Toepen table (§2.3).
@@ -127,7 +128,7 @@ pub struct Toepen {
     pub(crate) opts: Options,
     pub(crate) n: u8,
     pub(crate) rng: GameRng,
-    pub(crate) events: Vec<Logged<Event>>,
+    pub(crate) events: EventLog<Event>,
     pub(crate) outcome: Option<Outcome>,
     // ---- game level
     pub(crate) scores: [u32; MAXP],
@@ -186,7 +187,7 @@ impl Toepen {
             opts: opts.clone(),
             n: opts.num_players,
             rng,
-            events: Vec::new(),
+            events: EventLog::new(),
             outcome: None,
             scores: [0; MAXP],
             eliminated: 0,
