@@ -130,19 +130,40 @@ pub fn replay<G: Game>(opts: &G::Options, seed: u64, actions: &[G::Action]) -> R
     Ok(g)
 }
 
+/// Up to this many listed actions, `check_exact` scans the list instead of looking actions up
+/// by code.
+const SCAN_LISTED: usize = 8;
+
 fn check_exact<G: Game>(
     game: &G,
     legal: &[G::Action],
     cfg: &CheckConfig,
     rng: &mut GameRng,
 ) -> Result<(), String> {
-    for a in legal {
-        if legal.iter().filter(|b| *b == a).count() > 1 {
-            return Err(format!("legal action {a} listed twice"));
-        }
+    // The listed actions by code: a state lists up to a few dozen actions and its action
+    // space holds up to a few hundred, so scanning the list for every action of the space
+    // (and for every listed action) was a large part of a check. Equal actions have equal
+    // codes, so comparing within a run of equal codes is exact even if two actions shared
+    // a code.
+    let mut listed: Vec<(u32, usize)> = Vec::with_capacity(legal.len());
+    for (i, a) in legal.iter().enumerate() {
         let code = G::encode_action(*a);
         if G::decode_action(code) != Some(*a) {
             return Err(format!("action {a} does not survive encode/decode"));
+        }
+        listed.push((code, i));
+    }
+    listed.sort_unstable();
+    let same_code = |code: u32| {
+        let from = listed.partition_point(|&(c, _)| c < code);
+        listed[from..]
+            .iter()
+            .take_while(move |&&(c, _)| c == code)
+            .map(|&(_, i)| i)
+    };
+    for (i, a) in legal.iter().enumerate() {
+        if same_code(G::encode_action(*a)).any(|j| j != i && legal[j] == *a) {
+            return Err(format!("legal action {a} listed twice"));
         }
     }
     let applied: Vec<G::Action> = match cfg.legal_samples {
@@ -150,15 +171,22 @@ fn check_exact<G: Game>(
         Some(k) => (0..k).map(|_| legal[rng.below(legal.len())]).collect(),
     };
     let space = game.action_space();
-    let illegal: Vec<G::Action> = space.into_iter().filter(|a| !legal.contains(a)).collect();
+    // A short list is cheaper to scan than to look up by code.
+    let is_listed = |a: &G::Action| {
+        if legal.len() <= SCAN_LISTED {
+            legal.contains(a)
+        } else {
+            same_code(G::encode_action(*a)).any(|i| legal[i] == *a)
+        }
+    };
+    let illegal: Vec<G::Action> = space.into_iter().filter(|a| !is_listed(a)).collect();
     let tries: Vec<G::Action> = match cfg.illegal_samples {
         None => illegal,
         Some(_) if illegal.is_empty() => Vec::new(),
         Some(k) => (0..k).map(|_| illegal[rng.below(illegal.len())]).collect(),
     };
     // One copy serves every rejected action (a change by any of them would still show at the
-    // single comparison below) and then the first sampled legal action: the state's event
-    // log makes copies and comparisons the expensive part of a check.
+    // single comparison below) and then the first sampled legal action.
     let mut g = game.clone();
     for a in &tries {
         if g.apply(*a).is_ok() {
@@ -218,7 +246,24 @@ pub fn soak<G: Game>(
     for i in first..first + count {
         let s = GameRng::derive(seed, i);
         t.games += 1;
-        match play_checked::<G>(opts, s, cfg) {
+        // A panic in an engine is a violation of this game, not the end of the run: caught
+        // here, it is counted and reported with its seed like any other.
+        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            play_checked::<G>(opts, s, cfg)
+        }))
+        .unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|m| m.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-text payload".into());
+            Err(Violation {
+                seed: s,
+                step: 0,
+                what: format!("panic (step not recorded; replay the seed to find it): {what}"),
+            })
+        });
+        match played {
             Ok(r) => {
                 t.decisions += r.decisions as u64;
                 t.aborted += u64::from(r.outcome.aborted);

@@ -14,6 +14,7 @@ pub mod cards;
 pub mod check;
 pub mod durak;
 pub mod game;
+pub mod log;
 pub mod rng;
 pub mod toepen;
 pub mod uno;

@@ -5,6 +5,7 @@
 use super::types::*;
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::{Logged, Outcome, SeatResult, Visibility};
+use crate::log::EventLog;
 use crate::rng::GameRng;
 
 /// Most seats any deck allows (Deck52).
@@ -84,7 +85,7 @@ pub struct Durak {
     pub(crate) bout: u16,
     pub(crate) first_attacker: Seat,
     pub(crate) outcome: Option<Outcome>,
-    pub(crate) events: Vec<Logged<Event>>,
+    pub(crate) events: EventLog<Event>,
 }
 
 /// Test constructor input: a state built directly (RULES.md §4.4), at the start of a bout.
@@ -162,7 +163,7 @@ impl Durak {
             bout: 0,
             first_attacker: 0,
             outcome: None,
-            events: Vec::new(),
+            events: EventLog::new(),
         }
     }
 
@@ -1211,8 +1212,13 @@ impl Durak {
         let n = self.n as usize;
         let mut seen = CardSet::EMPTY;
         let mut total = 0usize;
-        let mut add = |what: &str, c: CardSet| -> Result<(), String> {
+        // The zone's name is built only for an error: this runs in every checked state.
+        let mut add = |what: &str, seat: Option<usize>, c: CardSet| -> Result<(), String> {
             if !c.intersect(seen).is_empty() {
+                let what = match seat {
+                    Some(p) => format!("{what} P{p}"),
+                    None => what.to_string(),
+                };
                 return Err(format!("{} in two zones ({what})", c.intersect(seen)));
             }
             seen = seen.union(c);
@@ -1220,7 +1226,7 @@ impl Durak {
             Ok(())
         };
         for s in 0..n {
-            add(&format!("hand P{s}"), self.hands[s])?;
+            add("hand", Some(s), self.hands[s])?;
         }
         for s in n..MAX_SEATS {
             if !self.hands[s].is_empty() || !self.known[s].is_empty() {
@@ -1233,7 +1239,7 @@ impl Durak {
                 return Err(format!("{c} twice in the talon"));
             }
         }
-        add("talon", talon)?;
+        add("talon", None, talon)?;
         let mut table = CardSet::EMPTY;
         for p in self.table() {
             if !table.insert(p.attack) {
@@ -1248,8 +1254,8 @@ impl Durak {
                 }
             }
         }
-        add("table", table)?;
-        add("discard", self.discard)?;
+        add("table", None, table)?;
+        add("discard", None, self.discard)?;
         if seen != self.deck || total != self.deck.len() {
             return Err(format!(
                 "cards not conserved: missing {}, foreign {}",

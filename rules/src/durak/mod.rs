@@ -108,7 +108,7 @@ impl Game for Durak {
     }
 
     fn events(&self) -> &[Logged<Event>] {
-        &self.events
+        self.events.as_slice()
     }
 
     /// Every action of the current decision kind over the whole deck (for `beat`: every

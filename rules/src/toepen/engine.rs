@@ -9,6 +9,7 @@
 use super::types::*;
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
+use crate::log::EventLog;
 use crate::rng::GameRng;
 
 /// Most seats at a Toepen table (§2.3).
@@ -127,7 +128,7 @@ pub struct Toepen {
     pub(crate) opts: Options,
     pub(crate) n: u8,
     pub(crate) rng: GameRng,
-    pub(crate) events: Vec<Logged<Event>>,
+    pub(crate) events: EventLog<Event>,
     pub(crate) outcome: Option<Outcome>,
     // ---- game level
     pub(crate) scores: [u32; MAXP],
@@ -186,7 +187,7 @@ impl Toepen {
             opts: opts.clone(),
             n: opts.num_players,
             rng,
-            events: Vec::new(),
+            events: EventLog::new(),
             outcome: None,
             scores: [0; MAXP],
             eliminated: 0,
@@ -1132,12 +1133,17 @@ impl Toepen {
             return Err(format!("bad seat count {n}"));
         }
         let mut seen = CardSet::EMPTY;
-        let mut put = |zone: &str, s: CardSet| -> Result<(), String> {
+        // The zone's name is built only for an error: this runs in every checked state.
+        let mut put = |zone: &str, seat: Option<usize>, s: CardSet| -> Result<(), String> {
+            let name = || match seat {
+                Some(p) => format!("{zone} P{p}"),
+                None => zone.to_string(),
+            };
             if !s.intersect(seen).is_empty() {
-                return Err(format!("{zone}: {} in two zones", s.intersect(seen)));
+                return Err(format!("{}: {} in two zones", name(), s.intersect(seen)));
             }
             if !s.is_subset(DECK) {
-                return Err(format!("{zone}: not piquet cards {}", s.minus(DECK)));
+                return Err(format!("{}: not piquet cards {}", name(), s.minus(DECK)));
             }
             seen = seen.union(s);
             Ok(())
@@ -1150,9 +1156,9 @@ impl Toepen {
             {
                 return Err(format!("cards held by non-seat {s}"));
             }
-            put(&format!("hand P{s}"), self.hands[s])?;
-            put(&format!("aside P{s}"), self.aside[s])?;
-            put(&format!("played P{s}"), self.played[s])?;
+            put("hand", Some(s), self.hands[s])?;
+            put("aside", Some(s), self.aside[s])?;
+            put("played", Some(s), self.played[s])?;
         }
         for b in 0..MAX_BLOCKS {
             let blk = self.stock.blocks[b];
@@ -1161,7 +1167,7 @@ impl Toepen {
             {
                 return Err(format!("stock block {b} malformed: {blk}"));
             }
-            put("stock", blk)?;
+            put("stock", None, blk)?;
         }
         if seen != DECK {
             return Err(format!("cards lost: {}", DECK.minus(seen)));

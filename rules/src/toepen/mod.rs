@@ -120,7 +120,7 @@ impl Game for Toepen {
     }
 
     fn events(&self) -> &[Logged<Event>] {
-        &self.events
+        self.events.as_slice()
     }
 
     /// Every Toepen action (all 32 card plays and the nine others): a superset of what any

@@ -7,8 +7,8 @@ use super::cards::{Kind, deck, deck_counts};
 use super::types::*;
 use crate::cards::Seat;
 use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
+use crate::log::EventLog;
 use crate::rng::GameRng;
-use std::sync::Arc;
 
 /// "No upper bound" in a cap table.
 pub(crate) const NO_CAP: u8 = 255;
@@ -86,30 +86,7 @@ pub struct Uno {
     pub(crate) caps: Vec<[u8; GROUPS]>,
     pub(crate) wd4: Option<Wd4Ctx>,
     pub(crate) outcome: Option<Outcome>,
-    pub(crate) events: EventLog,
-}
-
-/// The event log, shared copy-on-write between clones: cloning a state (the checker does it
-/// for every action it tries, search agents for every simulation) costs O(1) instead of
-/// O(game length), and comparing two states whose logs were never touched since the clone is
-/// a pointer check.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct EventLog(Arc<Vec<Logged<Event>>>);
-
-impl PartialEq for EventLog {
-    fn eq(&self, other: &EventLog) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
-    }
-}
-
-impl EventLog {
-    #[inline]
-    fn push(&mut self, e: Logged<Event>) {
-        Arc::make_mut(&mut self.0).push(e);
-    }
-    pub(crate) fn as_slice(&self) -> &[Logged<Event>] {
-        &self.0
-    }
+    pub(crate) events: EventLog<Event>,
 }
 
 /// Cap groups of a coloured face: (colour group, kind group).

@@ -1,0 +1,171 @@
+//! The checker itself: a faulty engine must be caught. `Faulty` wraps Durak and breaks one
+//! rule on purpose; `play_checked` and `soak` must report it with its seed.
+
+use croupier_rules::check::{CheckConfig, play_checked, soak};
+use croupier_rules::durak::{Action, Durak, Event, Observation, Options};
+use croupier_rules::{ConfigError, Game, GameRng, IllegalAction, Logged, Outcome, Preset, Seat};
+
+/// What `Faulty` gets wrong.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Fault {
+    /// Panics in `apply` at the 10th decision.
+    PanicAtStep10,
+    /// Lists only the first legal action (the others are still accepted).
+    ListsOnlyOne,
+    /// Accepts an unlisted action as a no-op instead of rejecting it.
+    AcceptsUnlisted,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Faulty {
+    inner: Durak,
+    fault: Fault,
+    steps: usize,
+}
+
+thread_local! {
+    static FAULT: std::cell::Cell<Fault> = const { std::cell::Cell::new(Fault::PanicAtStep10) };
+}
+
+impl Game for Faulty {
+    type Options = Options;
+    type Action = Action;
+    type Observation = Observation;
+    type Event = Event;
+    const NAME: &'static str = "faulty";
+
+    fn presets() -> &'static [Preset] {
+        Durak::presets()
+    }
+    fn preset(name: &str) -> Result<Options, ConfigError> {
+        Durak::preset(name)
+    }
+    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
+        Durak::set_option(opts, key, value)
+    }
+    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
+        Durak::option_pairs(opts)
+    }
+    fn validate(opts: &Options) -> Result<(), ConfigError> {
+        Durak::validate(opts)
+    }
+    fn seats(opts: &Options) -> usize {
+        Durak::seats(opts)
+    }
+    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
+        Durak::set_players(opts, n)
+    }
+    fn new(opts: &Options, seed: u64) -> Result<Self, ConfigError> {
+        Ok(Faulty {
+            inner: Durak::new(opts, seed)?,
+            fault: FAULT.with(|f| f.get()),
+            steps: 0,
+        })
+    }
+    fn options(&self) -> &Options {
+        self.inner.options()
+    }
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    fn to_act(&self) -> Option<Seat> {
+        self.inner.to_act()
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.inner.legal_actions(out);
+        if self.fault == Fault::ListsOnlyOne {
+            out.truncate(1);
+        }
+    }
+    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        if self.fault == Fault::PanicAtStep10 && self.steps == 10 {
+            panic!("deliberate fault at step 10");
+        }
+        match self.inner.apply(action) {
+            Ok(()) => {
+                self.steps += 1;
+                Ok(())
+            }
+            Err(_) if self.fault == Fault::AcceptsUnlisted => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+    fn outcome(&self) -> Option<&Outcome> {
+        self.inner.outcome()
+    }
+    fn observe(&self, seat: Seat) -> Observation {
+        self.inner.observe(seat)
+    }
+    fn events(&self) -> &[Logged<Event>] {
+        self.inner.events()
+    }
+    fn action_space(&self) -> Vec<Action> {
+        self.inner.action_space()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.inner.check_invariants()
+    }
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
+        self.inner.shuffle_hidden(seat, rng)
+    }
+    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Self {
+        Faulty {
+            inner: Durak::determinize(opts, obs, rng),
+            fault: FAULT.with(|f| f.get()),
+            steps: 0,
+        }
+    }
+    fn encode_action(action: Action) -> u32 {
+        Durak::encode_action(action)
+    }
+    fn decode_action(code: u32) -> Option<Action> {
+        Durak::decode_action(code)
+    }
+}
+
+fn with_fault<T>(fault: Fault, f: impl FnOnce() -> T) -> T {
+    FAULT.with(|c| c.set(fault));
+    f()
+}
+
+#[test]
+fn soak_counts_a_panicking_game_as_a_violation_and_goes_on() {
+    let opts = Durak::preset("classic").unwrap();
+    let t = with_fault(Fault::PanicAtStep10, || {
+        soak::<Faulty>(&opts, 7, 0, 3, &CheckConfig::default())
+    });
+    assert_eq!(t.games, 3, "every game is counted");
+    assert_eq!(t.violations.len(), 3, "{:?}", t.violations);
+    for v in &t.violations {
+        assert!(v.what.contains("deliberate fault at step 10"), "{v}");
+    }
+}
+
+#[test]
+fn checker_catches_a_listed_action_missing() {
+    let opts = Durak::preset("classic").unwrap();
+    let v = with_fault(Fault::ListsOnlyOne, || {
+        play_checked::<Faulty>(&opts, 3, &CheckConfig::default())
+    })
+    .expect_err("an incomplete list must be caught");
+    assert!(v.what.contains("was accepted"), "{v}");
+}
+
+#[test]
+fn checker_catches_an_unlisted_action_accepted() {
+    let opts = Durak::preset("classic").unwrap();
+    let v = with_fault(Fault::AcceptsUnlisted, || {
+        play_checked::<Faulty>(&opts, 3, &CheckConfig::default())
+    })
+    .expect_err("an accepted unlisted action must be caught");
+    assert!(v.what.contains("unlisted action"), "{v}");
+    assert_eq!(v.step, 0, "caught in the first state");
+}
+
+#[test]
+fn the_real_engine_passes() {
+    let opts = Durak::preset("classic").unwrap();
+    for seed in 0..20 {
+        play_checked::<Durak>(&opts, seed, &CheckConfig::default()).unwrap();
+    }
+}
