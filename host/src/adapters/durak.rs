@@ -13,6 +13,21 @@ super::adapter!(
     croupier_agent_durak_agent
 );
 
+/// The enum conversions, the same in every version; expanded inside each version's module,
+/// where `wit` names that version's types.
+macro_rules! enums {
+    () => {
+        fn phase(p: Phase) -> wit::Phase {
+            match p {
+                Phase::Lead => wit::Phase::Lead,
+                Phase::Defend => wit::Phase::Defend,
+                Phase::ThrowIn => wit::Phase::ThrowIn,
+                Phase::Over => wit::Phase::Over,
+            }
+        }
+    };
+}
+
 /// Contract 0.1.0: every per-seat field is its own list.
 mod v0_1 {
     use crate::adapters::NONE_BYTE;
@@ -22,14 +37,7 @@ mod v0_1 {
 
     impl wit::Host for StoreData {}
 
-    fn phase(p: Phase) -> wit::Phase {
-        match p {
-            Phase::Lead => wit::Phase::Lead,
-            Phase::Defend => wit::Phase::Defend,
-            Phase::ThrowIn => wit::Phase::ThrowIn,
-            Phase::Over => wit::Phase::Over,
-        }
-    }
+    enums!();
 
     pub(super) fn to_wit(o: Observation) -> wit::Observation {
         wit::Observation {
@@ -79,14 +87,7 @@ mod v0_2 {
 
     impl wit::Host for StoreData {}
 
-    fn phase(p: Phase) -> wit::Phase {
-        match p {
-            Phase::Lead => wit::Phase::Lead,
-            Phase::Defend => wit::Phase::Defend,
-            Phase::ThrowIn => wit::Phase::ThrowIn,
-            Phase::Over => wit::Phase::Over,
-        }
-    }
+    enums!();
 
     pub(super) fn to_wit(o: Observation) -> wit::Observation {
         let at = |v: &[u8], s: usize| v.get(s).copied().unwrap_or(0);

@@ -13,6 +13,24 @@ super::adapter!(
     croupier_agent_toepen_agent
 );
 
+/// The enum conversions, the same in every version; expanded inside each version's module,
+/// where `wit` names that version's types.
+macro_rules! enums {
+    () => {
+        fn decision(d: Decision) -> wit::Decision {
+            match d {
+                Decision::Laundry => wit::Decision::Laundry,
+                Decision::LaundryChallenge => wit::Decision::LaundryChallenge,
+                Decision::Poverty => wit::Decision::Poverty,
+                Decision::Play => wit::Decision::Play,
+                Decision::KnockWindow => wit::Decision::KnockWindow,
+                Decision::KnockResponse => wit::Decision::KnockResponse,
+                Decision::Over => wit::Decision::Over,
+            }
+        }
+    };
+}
+
 /// Contract 0.1.0: every per-seat field is its own list.
 mod v0_1 {
     use crate::bindings::v0_1::toepen::croupier::agent::toepen_types as wit;
@@ -21,17 +39,7 @@ mod v0_1 {
 
     impl wit::Host for StoreData {}
 
-    fn decision(d: Decision) -> wit::Decision {
-        match d {
-            Decision::Laundry => wit::Decision::Laundry,
-            Decision::LaundryChallenge => wit::Decision::LaundryChallenge,
-            Decision::Poverty => wit::Decision::Poverty,
-            Decision::Play => wit::Decision::Play,
-            Decision::KnockWindow => wit::Decision::KnockWindow,
-            Decision::KnockResponse => wit::Decision::KnockResponse,
-            Decision::Over => wit::Decision::Over,
-        }
-    }
+    enums!();
 
     pub(super) fn to_wit(o: Observation) -> wit::Observation {
         wit::Observation {
@@ -94,17 +102,7 @@ mod v0_2 {
 
     impl wit::Host for StoreData {}
 
-    fn decision(d: Decision) -> wit::Decision {
-        match d {
-            Decision::Laundry => wit::Decision::Laundry,
-            Decision::LaundryChallenge => wit::Decision::LaundryChallenge,
-            Decision::Poverty => wit::Decision::Poverty,
-            Decision::Play => wit::Decision::Play,
-            Decision::KnockWindow => wit::Decision::KnockWindow,
-            Decision::KnockResponse => wit::Decision::KnockResponse,
-            Decision::Over => wit::Decision::Over,
-        }
-    }
+    enums!();
 
     pub(super) fn to_wit(o: Observation) -> wit::Observation {
         let seats = (0..o.players as usize)

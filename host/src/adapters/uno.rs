@@ -13,6 +13,33 @@ super::adapter!(
     croupier_agent_uno_agent
 );
 
+/// The enum conversions, the same in every version; expanded inside each version's module,
+/// where `wit` names that version's types.
+macro_rules! enums {
+    () => {
+        fn decision(d: Decision) -> wit::Decision {
+            match d {
+                Decision::ChooseStartColor => wit::Decision::ChooseStartColor,
+                Decision::Turn => wit::Decision::Turn,
+                Decision::AfterDraw => wit::Decision::AfterDraw,
+                Decision::Wd4Challenge => wit::Decision::Wd4Challenge,
+                Decision::PenaltyTurn => wit::Decision::PenaltyTurn,
+                Decision::UnoCatch => wit::Decision::UnoCatch,
+                Decision::Over => wit::Decision::Over,
+            }
+        }
+
+        fn color(c: Color) -> wit::Color {
+            match c {
+                Color::Red => wit::Color::Red,
+                Color::Yellow => wit::Color::Yellow,
+                Color::Green => wit::Color::Green,
+                Color::Blue => wit::Color::Blue,
+            }
+        }
+    };
+}
+
 /// Contract 0.1.0: every per-seat field is its own list.
 mod v0_1 {
     use crate::bindings::v0_1::uno::croupier::agent::uno_types as wit;
@@ -21,26 +48,7 @@ mod v0_1 {
 
     impl wit::Host for StoreData {}
 
-    fn decision(d: Decision) -> wit::Decision {
-        match d {
-            Decision::ChooseStartColor => wit::Decision::ChooseStartColor,
-            Decision::Turn => wit::Decision::Turn,
-            Decision::AfterDraw => wit::Decision::AfterDraw,
-            Decision::Wd4Challenge => wit::Decision::Wd4Challenge,
-            Decision::PenaltyTurn => wit::Decision::PenaltyTurn,
-            Decision::UnoCatch => wit::Decision::UnoCatch,
-            Decision::Over => wit::Decision::Over,
-        }
-    }
-
-    fn color(c: Color) -> wit::Color {
-        match c {
-            Color::Red => wit::Color::Red,
-            Color::Yellow => wit::Color::Yellow,
-            Color::Green => wit::Color::Green,
-            Color::Blue => wit::Color::Blue,
-        }
-    }
+    enums!();
 
     pub(super) fn to_wit(o: Observation) -> wit::Observation {
         wit::Observation {
@@ -92,26 +100,7 @@ mod v0_2 {
 
     impl wit::Host for StoreData {}
 
-    fn decision(d: Decision) -> wit::Decision {
-        match d {
-            Decision::ChooseStartColor => wit::Decision::ChooseStartColor,
-            Decision::Turn => wit::Decision::Turn,
-            Decision::AfterDraw => wit::Decision::AfterDraw,
-            Decision::Wd4Challenge => wit::Decision::Wd4Challenge,
-            Decision::PenaltyTurn => wit::Decision::PenaltyTurn,
-            Decision::UnoCatch => wit::Decision::UnoCatch,
-            Decision::Over => wit::Decision::Over,
-        }
-    }
-
-    fn color(c: Color) -> wit::Color {
-        match c {
-            Color::Red => wit::Color::Red,
-            Color::Yellow => wit::Color::Yellow,
-            Color::Green => wit::Color::Green,
-            Color::Blue => wit::Color::Blue,
-        }
-    }
+    enums!();
 
     pub(super) fn to_wit(o: Observation) -> wit::Observation {
         let seats = (0..o.players as usize)
