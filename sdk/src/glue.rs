@@ -13,6 +13,8 @@ pub struct Slot<G: Game, A: Agent<G>> {
     agent: A,
     rng: GameRng,
     legal: Vec<G::Action>,
+    /// The last observation, whose vectors the next one reuses.
+    spare: Option<G::Observation>,
 }
 
 impl<G: Game, A: Agent<G>> Slot<G, A> {
@@ -44,6 +46,7 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
             agent: A::new(&info),
             rng: agent_rng(seed),
             legal: Vec::new(),
+            spare: None,
         }
     }
 
@@ -59,7 +62,13 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
             .extend(legal.iter().filter_map(|c| G::decode_action(*c)));
         let mut ctx = crate::Ctx::new(budget, &mut self.rng, services);
         let action = self.agent.decide(&obs, &self.legal, &mut ctx);
+        self.spare = Some(obs);
         G::encode_action(action)
+    }
+
+    /// The previous observation, for its vectors.
+    pub fn take_spare(&mut self) -> Option<G::Observation> {
+        self.spare.take()
     }
 }
 
@@ -169,9 +178,31 @@ fn opt_card(code: u8) -> Option<Card> {
     Card::from_code(code)
 }
 
+/// Refills a vector of the previous decision's observation instead of allocating a new one:
+/// inside the sandbox every allocation is a `dlmalloc` call, and a decision built six of them.
+fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T> {
+    v.clear();
+    v.extend(items);
+    v
+}
+
+/// `reuse!(spare.field, items)`: the `field` vector of the spare observation, refilled.
+macro_rules! reuse {
+    ($spare:ident . $field:ident, $items:expr) => {
+        refill(
+            $spare
+                .as_mut()
+                .map(|p| std::mem::take(&mut p.$field))
+                .unwrap_or_default(),
+            $items,
+        )
+    };
+}
+
 #[cfg(feature = "durak")]
 pub fn durak_obs(
     o: durak_world::croupier::agent::durak_types::Observation,
+    mut spare: Option<croupier_rules::durak::Observation>,
 ) -> croupier_rules::durak::Observation {
     use croupier_rules::durak::{Observation, Phase};
     use durak_world::croupier::agent::durak_types::Phase as W;
@@ -185,7 +216,7 @@ pub fn durak_obs(
         trump_holder: o.trump_holder,
         talon: o.talon,
         hand: CardSet(o.hand),
-        hand_sizes: o.seats.iter().map(|s| s.hand_size).collect(),
+        hand_sizes: reuse!(spare.hand_sizes, o.seats.iter().map(|s| s.hand_size)),
         out: o.out,
         phase: match o.phase {
             W::Lead => Phase::Lead,
@@ -199,29 +230,34 @@ pub fn durak_obs(
         limit: o.limit,
         taking: o.taking,
         passed: o.passed,
-        table: o
-            .table
-            .iter()
-            .map(|b| (card(b.attack), b.defence.and_then(opt_card)))
-            .collect(),
+        table: reuse!(
+            spare.table,
+            o.table
+                .iter()
+                .map(|b| (card(b.attack), b.defence.and_then(opt_card)))
+        ),
         shown: CardSet(o.shown),
         discard: CardSet(o.discard),
-        known: o.seats.iter().map(|s| CardSet(s.known)).collect(),
+        known: reuse!(spare.known, o.seats.iter().map(|s| CardSet(s.known))),
         unseen: CardSet(o.unseen),
         bout: o.bout,
-        attackers: o.table.iter().map(|b| b.attacker).collect(),
+        attackers: reuse!(spare.attackers, o.table.iter().map(|b| b.attacker)),
         leader: o.leader,
         dealer: o.dealer,
-        finish: o.seats.iter().map(|s| s.finish).collect(),
+        finish: reuse!(spare.finish, o.seats.iter().map(|s| s.finish)),
         own_known: CardSet(o.own_known),
         low_trumps: CardSet(o.low_trumps),
-        low_trump_room: o.seats.iter().map(|s| s.low_trump_room).collect(),
+        low_trump_room: reuse!(
+            spare.low_trump_room,
+            o.seats.iter().map(|s| s.low_trump_room)
+        ),
     }
 }
 
 #[cfg(feature = "toepen")]
 pub fn toepen_obs(
     o: toepen_world::croupier::agent::toepen_types::Observation,
+    mut spare: Option<croupier_rules::toepen::Observation>,
 ) -> croupier_rules::toepen::Observation {
     use croupier_rules::toepen::{Decision, Observation};
     use toepen_world::croupier::agent::toepen_types::Decision as W;
@@ -240,7 +276,7 @@ pub fn toepen_obs(
         round: o.round,
         dealer: o.dealer,
         hand: CardSet(o.hand),
-        scores: o.seats.iter().map(|s| s.score).collect(),
+        scores: reuse!(spare.scores, o.seats.iter().map(|s| s.score)),
         eliminated: o.eliminated,
         live: o.live,
         stake: o.stake,
@@ -254,15 +290,15 @@ pub fn toepen_obs(
             .map(|p| (p[0], card(p[1])))
             .collect(),
         trick_winners: o.trick_winners,
-        played: o.seats.iter().map(|s| CardSet(s.played)).collect(),
-        hand_counts: o.seats.iter().map(|s| s.hand_count).collect(),
-        voids: o.seats.iter().map(|s| s.voids).collect(),
+        played: reuse!(spare.played, o.seats.iter().map(|s| CardSet(s.played))),
+        hand_counts: reuse!(spare.hand_counts, o.seats.iter().map(|s| s.hand_count)),
+        voids: reuse!(spare.voids, o.seats.iter().map(|s| s.voids)),
         unseen: CardSet(o.unseen),
         own_laundry: CardSet(o.own_laundry),
         revealed: CardSet(o.revealed),
         to_act: o.to_act,
         dealt: o.dealt,
-        fold_stakes: o.seats.iter().map(|s| s.fold_stake).collect(),
+        fold_stakes: reuse!(spare.fold_stakes, o.seats.iter().map(|s| s.fold_stake)),
         dead: o.dead,
         past_tricks: {
             let mut tricks: Vec<Vec<(u8, Card)>> = Vec::new();
@@ -281,29 +317,36 @@ pub fn toepen_obs(
         white_claims: o.white_claims,
         challenged: o.challenged,
         returned: o.returned,
-        revealed_by: o.seats.iter().map(|s| CardSet(s.revealed_by)).collect(),
+        revealed_by: reuse!(
+            spare.revealed_by,
+            o.seats.iter().map(|s| CardSet(s.revealed_by))
+        ),
         claimant: o.claimant,
         poverty_done: o.poverty_done,
         knock_window: o.knock_window,
-        hand_knowers: o.seats.iter().map(|s| s.hand_knowers).collect(),
+        hand_knowers: reuse!(spare.hand_knowers, o.seats.iter().map(|s| s.hand_knowers)),
         stock_knowers: o
             .stock_knowers
             .chunks_exact(2)
             .map(|p| (p[0], p[1]))
             .collect(),
-        known_cards: o.seats.iter().map(|s| CardSet(s.known_cards)).collect(),
+        known_cards: reuse!(
+            spare.known_cards,
+            o.seats.iter().map(|s| CardSet(s.known_cards))
+        ),
         known_stock: o
             .known_stock
             .into_iter()
             .map(|(b, s)| (b, CardSet(s)))
             .collect(),
-        eliminated_at: o.seats.iter().map(|s| s.eliminated_at).collect(),
+        eliminated_at: reuse!(spare.eliminated_at, o.seats.iter().map(|s| s.eliminated_at)),
     }
 }
 
 #[cfg(feature = "uno")]
 pub fn uno_obs(
     o: uno_world::croupier::agent::uno_types::Observation,
+    mut spare: Option<croupier_rules::uno::Observation>,
 ) -> croupier_rules::uno::Observation {
     use croupier_rules::uno::{Color, Decision, Observation, UnoCard};
     use uno_world::croupier::agent::uno_types::{Color as WC, Decision as W};
@@ -332,10 +375,10 @@ pub fn uno_obs(
         color: color(o.color),
         direction: o.direction,
         pending: o.pending,
-        hand_sizes: o.seats.iter().map(|s| s.hand_size).collect(),
+        hand_sizes: reuse!(spare.hand_sizes, o.seats.iter().map(|s| s.hand_size)),
         draw_pile: o.draw_pile,
         discard_pile: o.discard_pile,
-        scores: o.seats.iter().map(|s| s.score).collect(),
+        scores: reuse!(spare.scores, o.seats.iter().map(|s| s.score)),
         drawn: o.drawn.map(UnoCard),
         unseen: o.unseen,
         to_act: o.to_act,
@@ -413,12 +456,15 @@ macro_rules! __export_game {
                     __SLOT.with(|s| {
                         let mut s = s.borrow_mut();
                         match s.as_mut() {
-                            ::core::option::Option::Some(slot) => slot.decide(
-                                $crate::__private::$obs(obs),
-                                &legal,
-                                budget.into(),
-                                &mut $crate::__private::$imports,
-                            ),
+                            ::core::option::Option::Some(slot) => {
+                                let spare = slot.take_spare();
+                                slot.decide(
+                                    $crate::__private::$obs(obs, spare),
+                                    &legal,
+                                    budget.into(),
+                                    &mut $crate::__private::$imports,
+                                )
+                            }
                             ::core::option::Option::None => {
                                 ::core::panic!("decide called before start")
                             }

@@ -156,36 +156,48 @@ mod export {
             legal: Vec<u32>,
             _budget: w::croupier::agent::common::Budget,
         ) -> u32 {
-            let obs: Observation = croupier_sdk::__private::durak_obs(obs);
-            STATE.with(|s| {
-                let mut st = s.borrow_mut();
-                let (mode, rng) = &mut *st;
-                let mode_now = if mode == "random" {
-                    mode.clone()
-                } else {
-                    std::mem::take(mode)
-                };
-                let mut imports = Imports;
-                let mut ctx = Ctx::new(Default::default(), rng, &mut imports);
-                if mode_now == "illegal" {
-                    // A card it does not hold: the lowest card missing from its hand.
-                    let missing = (0..52u8)
-                        .filter_map(Card::from_code)
-                        .find(|c| !obs.hand.contains(*c))
-                        .unwrap_or(Card::new(2, croupier_sdk::Suit::Clubs));
-                    return <Durak as croupier_sdk::Game>::encode_action(Action::Lead(missing));
-                }
-                if mode_now == "random" {
-                    let i = ctx.rng().below(legal.len());
-                    ctx.log(Level::Debug, format!("picked {}", legal[i]));
-                    return legal[i];
-                }
-                if let Some(code) = misbehave(&mode_now, &mut ctx) {
-                    return code;
-                }
-                legal[0]
-            })
+            // Like the SDK's export macro: the previous observation's vectors are reused.
+            let spare = SPARE.with(|s| s.borrow_mut().take());
+            let obs: Observation = croupier_sdk::__private::durak_obs(obs, spare);
+            let code = play(&obs, &legal);
+            SPARE.with(|s| *s.borrow_mut() = Some(obs));
+            code
         }
+    }
+
+    thread_local! {
+        static SPARE: std::cell::RefCell<Option<Observation>> = const { std::cell::RefCell::new(None) };
+    }
+
+    fn play(obs: &Observation, legal: &[u32]) -> u32 {
+        STATE.with(|s| {
+            let mut st = s.borrow_mut();
+            let (mode, rng) = &mut *st;
+            let mode_now = if mode == "random" {
+                mode.clone()
+            } else {
+                std::mem::take(mode)
+            };
+            let mut imports = Imports;
+            let mut ctx = Ctx::new(Default::default(), rng, &mut imports);
+            if mode_now == "illegal" {
+                // A card it does not hold: the lowest card missing from its hand.
+                let missing = (0..52u8)
+                    .filter_map(Card::from_code)
+                    .find(|c| !obs.hand.contains(*c))
+                    .unwrap_or(Card::new(2, croupier_sdk::Suit::Clubs));
+                return <Durak as croupier_sdk::Game>::encode_action(Action::Lead(missing));
+            }
+            if mode_now == "random" {
+                let i = ctx.rng().below(legal.len());
+                ctx.log(Level::Debug, format!("picked {}", legal[i]));
+                return legal[i];
+            }
+            if let Some(code) = misbehave(&mode_now, &mut ctx) {
+                return code;
+            }
+            legal[0]
+        })
     }
 
     croupier_sdk::__private::durak_world::__export_durak_world!(Raw with_types_in croupier_sdk::__private::durak_world);
