@@ -220,6 +220,7 @@ pub struct WasmAgent<G: Adapter> {
     limits: Limits,
     bank_left: Option<Duration>,
     legal: Vec<u32>,
+    scratch: G::Scratch,
     /// Set after any trap: the store is poisoned and must not be entered again.
     pub dead: bool,
     pub stats: CallStats,
@@ -254,6 +255,7 @@ impl<G: Adapter> WasmAgent<G> {
                 .time_bank_millis
                 .map(|ms| Duration::from_millis(ms.into())),
             legal: Vec::new(),
+            scratch: Default::default(),
             dead: false,
             stats: CallStats::default(),
         })
@@ -296,7 +298,14 @@ impl<G: Adapter> WasmAgent<G> {
         // The clock is read only for a time bank: the epoch deadline already bounds every
         // call, and two clock reads were 2% of a match.
         let t0 = self.bank_left.map(|_| Instant::now());
-        let r = G::call_decide(&self.bindings, &mut self.store, obs, &self.legal, budget);
+        let r = G::call_decide(
+            &self.bindings,
+            &mut self.store,
+            obs,
+            &self.legal,
+            budget,
+            &mut self.scratch,
+        );
         self.stats.decisions += 1;
         self.stats.fuel += self
             .limits

@@ -89,26 +89,26 @@ mod v0_2 {
 
     enums!();
 
-    pub(super) fn to_wit(o: Observation) -> wit::Observation {
+    pub(super) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
+        let (spare_seats, spare_table) = spare.map(|w| (w.seats, w.table)).unwrap_or_default();
         let at = |v: &[u8], s: usize| v.get(s).copied().unwrap_or(0);
-        let seats = (0..o.players as usize)
-            .map(|s| wit::SeatView {
+        let seats = super::super::refill(
+            spare_seats,
+            (0..o.players as usize).map(|s| wit::SeatView {
                 hand_size: at(&o.hand_sizes, s),
                 known: o.known.get(s).map_or(0, |k| k.bits()),
                 finish: at(&o.finish, s),
                 low_trump_room: at(&o.low_trump_room, s),
-            })
-            .collect();
-        let table = o
-            .table
-            .iter()
-            .enumerate()
-            .map(|(i, (a, d))| wit::BoutCard {
+            }),
+        );
+        let table = super::super::refill(
+            spare_table,
+            o.table.iter().enumerate().map(|(i, (a, d))| wit::BoutCard {
                 attack: a.code(),
                 defence: d.map(|c| c.code()),
                 attacker: at(&o.attackers, i),
-            })
-            .collect();
+            }),
+        );
         wit::Observation {
             seat: o.seat,
             acting_for: o.acting_for,

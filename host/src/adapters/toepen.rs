@@ -104,9 +104,11 @@ mod v0_2 {
 
     enums!();
 
-    pub(super) fn to_wit(o: Observation) -> wit::Observation {
-        let seats = (0..o.players as usize)
-            .map(|s| wit::SeatView {
+    pub(super) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
+        let spare_seats = spare.map(|w| w.seats).unwrap_or_default();
+        let seats = super::super::refill(
+            spare_seats,
+            (0..o.players as usize).map(|s| wit::SeatView {
                 score: o.scores.get(s).copied().unwrap_or(0),
                 played: o.played.get(s).map_or(0, |c| c.bits()),
                 hand_count: o.hand_counts.get(s).copied().unwrap_or(0),
@@ -116,8 +118,8 @@ mod v0_2 {
                 hand_knowers: o.hand_knowers.get(s).copied().unwrap_or(0),
                 known_cards: o.known_cards.get(s).map_or(0, |c| c.bits()),
                 eliminated_at: o.eliminated_at.get(s).copied().unwrap_or(0),
-            })
-            .collect();
+            }),
+        );
         wit::Observation {
             seat: o.seat,
             players: o.players,

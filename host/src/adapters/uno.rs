@@ -102,17 +102,19 @@ mod v0_2 {
 
     enums!();
 
-    pub(super) fn to_wit(o: Observation) -> wit::Observation {
-        let seats = (0..o.players as usize)
-            .map(|s| {
+    pub(super) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
+        let spare_seats = spare.map(|w| w.seats).unwrap_or_default();
+        let seats = super::super::refill(
+            spare_seats,
+            (0..o.players as usize).map(|s| {
                 let [r, y, g, b] = o.color_caps.get(s).copied().unwrap_or([255; 4]);
                 wit::SeatView {
                     hand_size: o.hand_sizes.get(s).copied().unwrap_or(0),
                     score: o.scores.get(s).copied().unwrap_or(0),
                     color_caps: (r, y, g, b),
                 }
-            })
-            .collect();
+            }),
+        );
         wit::Observation {
             seat: o.seat,
             players: o.players,
