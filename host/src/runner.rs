@@ -131,18 +131,17 @@ pub fn agent_seed(master: u64, index: u64, seat: usize) -> u64 {
     GameRng::derive(GameRng::derive(master ^ 0x5EA7_5EA7, index), seat as u64)
 }
 
-/// Plays game `index` of a match.
-#[allow(clippy::too_many_arguments)]
-pub fn play_game<G: Game>(
-    options: &G::Options,
-    // The options as agents are sent them, computed once per match.
-    rules: &StartRules,
-    entrants: &[Entrant<G>],
-    schedule: &Schedule,
-    master_seed: u64,
-    index: u64,
-    policy: FaultPolicy,
-) -> GameRecord {
+/// Plays game `index` of a match. `rules` are the options as agents are sent them,
+/// computed once per match.
+pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) -> GameRecord {
+    let Plan {
+        options,
+        entrants,
+        schedule,
+        seed: master_seed,
+        policy,
+        ..
+    } = *plan;
     let (deal, rotation) = schedule.game(index);
     let seats = schedule.rotations[rotation].clone();
     let seed = game_seed(master_seed, deal);
@@ -400,19 +399,11 @@ pub fn run<G: Game>(
     progress: &dyn Progress,
     sink: &mut (dyn FnMut(GameRecord) -> anyhow::Result<()> + Send),
 ) -> anyhow::Result<Duration> {
-    let Plan {
-        options,
-        entrants,
-        schedule,
-        seed: master_seed,
-        policy,
-        threads,
-    } = *plan;
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let threads = threads.max(1).min(todo.len().max(1));
-    let rules = StartRules::new::<G>(options);
+    let threads = plan.threads.max(1).min(todo.len().max(1));
+    let rules = StartRules::new::<G>(plan.options);
     let delivery = std::sync::Mutex::new(Delivery {
         pending: BTreeMap::new(),
         want: 0,
@@ -429,7 +420,7 @@ pub fn run<G: Game>(
                     }
                     let k = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&i) = todo.get(k) else { break };
-                    let rec = play_game(options, rules, entrants, schedule, master_seed, i, policy);
+                    let rec = play_game(plan, rules, i);
                     progress.game_done(&rec);
                     // A poisoned lock means another worker panicked in the sink; stop.
                     let Ok(mut d) = delivery.lock() else { break };
