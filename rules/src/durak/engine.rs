@@ -38,8 +38,8 @@ pub fn beats(trump: Suit, d: Card, a: Card) -> bool {
     (d.suit() == a.suit() && d.rank() > a.rank()) || (d.suit() == trump && a.suit() != trump)
 }
 
-/// A Durak game in progress (or finished). Fixed-size arrays keep clones allocation-free apart
-/// from the event log (empty in determinized states), which matters for search agents.
+/// A Durak game in progress (or finished). Fixed-size arrays and the shared event log keep
+/// clones allocation-free, which matters for search agents and the checker.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Durak {
     pub(crate) opts: Options,
