@@ -41,7 +41,7 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
     // instantiated per game, and Rust's allocator grows memory in every game; with guard
     // pages each growth and each slot reset is an mprotect, which takes the process-wide
     // memory-map lock and flushes the other cores' TLBs. That serialised the threads: two
-    // threads ran source A's match 1.19× faster than one; without guard pages, 2.0×
+    // threads ran source A's match 1.17× faster than one; without guard pages, 1.95×
     // (BENCHMARKS.md). The checks cost a compare per memory access, and fuel (the budget
     // that decides games) does not change. Cranelift's Spectre masking of heap and table
     // accesses needs signal-based traps, so it is off: an agent has no clock, no threads and
