@@ -807,12 +807,13 @@ pub fn soak<G: Game>(
     games: u64,
     seed: u64,
     threads: usize,
-    full: bool,
+    sample: bool,
 ) -> Result<u64> {
     let (preset, opts) = options::<G>(rules)?;
+    // Exact by default: the issue asks for `legal_actions` to be exact in every state.
     let cfg = croupier_rules::check::CheckConfig {
-        illegal_samples: if full { None } else { Some(4) },
-        legal_samples: if full { None } else { Some(1) },
+        illegal_samples: if sample { Some(4) } else { None },
+        legal_samples: if sample { Some(1) } else { None },
         ..Default::default()
     };
     let threads = threads.max(1) as u64;
@@ -827,8 +828,16 @@ pub fn soak<G: Game>(
                 s.spawn(move || croupier_rules::check::soak::<G>(opts, seed, first, count, cfg))
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
+        // The checker catches a game's panic itself; a thread that still fails to join
+        // must not silently take its games' totals with it.
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .map_err(|_| anyhow::anyhow!("a soak thread panicked; its games are unchecked"))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
     let elapsed = start.elapsed().as_secs_f64();
     let mut t = croupier_rules::check::SoakTotals::default();
     for r in results {

@@ -66,8 +66,13 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
-        /// Try every action of the action space in every state, not a sample of 8.
+        /// Check legal actions on a sample per state (one listed action and four others of
+        /// the action space, drawn at random) instead of all of them: 2.5–4× faster, for a
+        /// quick look. By default every action of the action space is tried in every state.
         #[arg(long)]
+        sample: bool,
+        /// The default (every action in every state); kept so older commands still run.
+        #[arg(long, hide = true, conflicts_with = "sample")]
         full: bool,
     },
     /// Print speed figures: sandbox vs native per decision, instantiation, cold start,
@@ -363,14 +368,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             games,
             seed,
             threads: t,
-            full,
+            sample,
+            full: _,
         } => {
             let r = rules.args();
             let t = threads(t);
             let violations = match game(&g)? {
-                GameKind::Durak => driver::soak::<Durak>(&r, games, seed, t, full),
-                GameKind::Toepen => driver::soak::<Toepen>(&r, games, seed, t, full),
-                GameKind::Uno => driver::soak::<Uno>(&r, games, seed, t, full),
+                GameKind::Durak => driver::soak::<Durak>(&r, games, seed, t, sample),
+                GameKind::Toepen => driver::soak::<Toepen>(&r, games, seed, t, sample),
+                GameKind::Uno => driver::soak::<Uno>(&r, games, seed, t, sample),
             }?;
             if violations > 0 {
                 return Ok(ExitCode::from(1));

@@ -126,3 +126,22 @@ fn help_documents_every_flag() {
         assert!(text.contains(flag), "missing {flag}");
     }
 }
+
+#[test]
+fn soak_checks_every_game_exactly_by_default_and_on_a_sample_when_asked() {
+    for (game, rules) in [("durak", "teams"), ("toepen", "cafe"), ("uno", "house")] {
+        for extra in [None, Some("--sample")] {
+            let out = croupier()
+                .args([
+                    "soak", game, "--rules", rules, "--games", "40", "--seed", "7",
+                ])
+                .args(extra)
+                .output()
+                .expect("run soak");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{game} {rules} {extra:?}: {text}");
+            assert!(text.contains("40 games in"), "{text}");
+            assert!(text.contains("\n0 violations"), "{text}");
+        }
+    }
+}
