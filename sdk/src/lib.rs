@@ -149,11 +149,7 @@ pub fn options_from_pairs<G: Game>(
     let first = G::presets()
         .first()
         .ok_or_else(|| croupier_rules::ConfigError::invalid("rules", "the game has no presets"))?;
-    let mut opts = G::preset(first.name)?;
-    for (k, v) in pairs {
-        G::set_option(&mut opts, k, v)?;
-    }
-    Ok(opts)
+    options_from_preset::<G>(first.name, pairs)
 }
 
 /// A short, stable digest of a value's `Debug` form (64-bit FNV-1a, as hex). The same on the

@@ -62,30 +62,28 @@ pub(crate) fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T>
     v
 }
 
-/// `game-info` for each contract version: 0.1.0 carries every option, 0.2.0 the closest
-/// preset and what differs from it.
-macro_rules! game_info {
-    (v0_1, $info:expr) => {
-        $crate::bindings::v0_1::GameInfo {
-            seat: $info.seat,
-            players: $info.players,
-            rules: $info.rules.all.to_vec(),
-            seed: $info.seed,
-            args: $info.args.clone(),
-        }
-    };
-    (v0_2, $info:expr) => {
-        $crate::bindings::v0_2::GameInfo {
-            seat: $info.seat,
-            players: $info.players,
-            preset: $info.rules.preset.to_string(),
-            rules: $info.rules.overrides.to_vec(),
-            seed: $info.seed,
-            args: $info.args.clone(),
-        }
-    };
+/// `game-info` in contract 0.1.0: every option.
+pub(crate) fn game_info_v0_1(info: &StartInfo) -> crate::bindings::v0_1::GameInfo {
+    crate::bindings::v0_1::GameInfo {
+        seat: info.seat,
+        players: info.players,
+        rules: info.rules.all.to_vec(),
+        seed: info.seed,
+        args: info.args.clone(),
+    }
 }
-use game_info;
+
+/// `game-info` in contract 0.2.0: the closest preset and what differs from it.
+pub(crate) fn game_info_v0_2(info: &StartInfo) -> crate::bindings::v0_2::GameInfo {
+    crate::bindings::v0_2::GameInfo {
+        seat: info.seat,
+        players: info.players,
+        preset: info.rules.preset.to_string(),
+        rules: info.rules.overrides.to_vec(),
+        seed: info.seed,
+        args: info.args.clone(),
+    }
+}
 
 /// The `Adapter` impl every game shares: only the names differ. `$world` and `$pre` are the
 /// bindgen world and its pre-instance type, found in `bindings::<version>::$module`, and
@@ -161,10 +159,10 @@ macro_rules! adapter {
                 match b {
                     Versioned::V0_1(b) => b
                         .$getter()
-                        .call_start(store, &$crate::adapters::game_info!(v0_1, info)),
+                        .call_start(store, &$crate::adapters::game_info_v0_1(info)),
                     Versioned::V0_2(b) => b
                         .$getter()
-                        .call_start(store, &$crate::adapters::game_info!(v0_2, info)),
+                        .call_start(store, &$crate::adapters::game_info_v0_2(info)),
                 }
             }
             fn call_decide(
