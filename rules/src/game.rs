@@ -102,22 +102,19 @@ impl ConfigError {
     }
 }
 
-/// Why an action was refused. The state is unchanged.
+/// Why an action was refused; the state is unchanged. It holds the action and the game's own
+/// typed reason, and no text: the soak checker provokes a hundred refusals or more in every
+/// state it checks, and formatting them was most of its cost. The text is made only when the
+/// error is displayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("illegal action {action}: {why}")]
-pub struct IllegalAction {
-    pub action: String,
-    pub why: String,
+pub struct IllegalAction<A, W> {
+    pub action: A,
+    pub why: W,
 }
 
-impl IllegalAction {
-    pub fn new(action: impl Display, why: impl Into<String>) -> IllegalAction {
-        IllegalAction {
-            action: action.to_string(),
-            why: why.into(),
-        }
-    }
-}
+/// The refusal type of game `G`.
+pub type Refusal<G> = IllegalAction<<G as Game>::Action, <G as Game>::Why>;
 
 /// A named option set (RULES.md presets); user-facing names drop the game prefix.
 #[derive(Copy, Clone, Debug)]
@@ -147,6 +144,8 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         + 'static;
     type Observation: Clone + Debug + PartialEq + Serialize + Send;
     type Event: Clone + Debug + Display + PartialEq + Serialize + Send + Sync;
+    /// Why an action is refused: a small value, formatted only when shown.
+    type Why: Clone + Debug + Display + PartialEq + Send + Sync + 'static;
 
     /// Lower-case game name: `durak`, `toepen`, `uno`.
     const NAME: &'static str;
@@ -177,7 +176,7 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// Exactly the legal actions of `to_act`, appended to `out` (cleared first).
     fn legal_actions(&self, out: &mut Vec<Self::Action>);
     /// Applies one action of `to_act`; an illegal action is an error and changes nothing.
-    fn apply(&mut self, action: Self::Action) -> Result<(), IllegalAction>;
+    fn apply(&mut self, action: Self::Action) -> Result<(), Refusal<Self>>;
     fn outcome(&self) -> Option<&Outcome>;
     /// Everything seat `seat` may know now, including the perfect-memory derived knowledge.
     fn observe(&self, seat: Seat) -> Self::Observation;

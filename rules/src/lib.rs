@@ -20,5 +20,7 @@ pub mod toepen;
 pub mod uno;
 
 pub use cards::{Card, CardSet, Seat, Suit};
-pub use game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset, SeatResult, Visibility};
+pub use game::{
+    ConfigError, Game, IllegalAction, Logged, Outcome, Preset, Refusal, SeatResult, Visibility,
+};
 pub use rng::GameRng;

@@ -3,7 +3,7 @@
 
 use croupier_rules::check::{CheckConfig, play_checked, soak};
 use croupier_rules::durak::{Action, Durak, Event, Observation, Options};
-use croupier_rules::{ConfigError, Game, GameRng, IllegalAction, Logged, Outcome, Preset, Seat};
+use croupier_rules::{ConfigError, Game, GameRng, Logged, Outcome, Preset, Refusal, Seat};
 
 /// What `Faulty` gets wrong.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -32,6 +32,7 @@ impl Game for Faulty {
     type Action = Action;
     type Observation = Observation;
     type Event = Event;
+    type Why = <Durak as Game>::Why;
     const NAME: &'static str = "faulty";
 
     fn presets() -> &'static [Preset] {
@@ -77,7 +78,7 @@ impl Game for Faulty {
             out.truncate(1);
         }
     }
-    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+    fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
         if self.fault == Fault::PanicAtStep10 && self.steps == 10 {
             panic!("deliberate fault at step 10");
         }

@@ -283,7 +283,8 @@ fn u06_legal_plays_and_wd4_restriction() {
     assert!(g.clone().apply(play("BSkip")).is_err());
     let mut g2 = g.clone();
     let err = g2.apply(play_wild("W4", Color::Red)).unwrap_err();
-    assert!(err.why.contains("restriction"), "{err}");
+    assert_eq!(err.why, Why::Wd4Restricted { seat: 1 }, "{err}");
+    assert!(err.to_string().contains("restriction"), "{err}");
     assert_eq!(g2, g, "a refused action changes nothing");
     // With the challenge rule the W4 is a legal bluff.
     let g = Uno::from_setup(&official(), setup(&hands, "R7", 1), 1).unwrap();

@@ -34,7 +34,7 @@ pub use engine::{Durak, Pair, Setup, beats};
 pub use types::*;
 
 use crate::cards::{CardSet, Seat};
-use crate::game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset};
+use crate::game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset, Refusal};
 use crate::rng::GameRng;
 
 impl Game for Durak {
@@ -42,6 +42,7 @@ impl Game for Durak {
     type Action = Action;
     type Observation = Observation;
     type Event = Event;
+    type Why = String;
 
     const NAME: &'static str = "durak";
 
@@ -94,9 +95,9 @@ impl Game for Durak {
         self.legal(out);
     }
 
-    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+    fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
         self.apply_action(action)
-            .map_err(|why| IllegalAction::new(action, why))
+            .map_err(|why| IllegalAction { action, why })
     }
 
     fn outcome(&self) -> Option<&Outcome> {

@@ -446,8 +446,8 @@ impl Toepen {
     }
 
     /// Checks `a` fully without changing anything.
-    fn check_legal(&self, a: Action) -> Result<(), IllegalAction> {
-        let err = |why: String| Err(IllegalAction::new(a, why));
+    fn check_legal(&self, a: Action) -> Result<(), IllegalAction<Action, String>> {
+        let err = |why: String| Err(IllegalAction { action: a, why });
         if self.outcome.is_some() {
             return err("the game is over".into());
         }
@@ -535,7 +535,7 @@ impl Toepen {
 
     // ------------------------------------------------------------------ apply
 
-    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction> {
+    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction<Action, String>> {
         self.check_legal(a)?;
         let s = self.actor;
         match (self.decision, a) {

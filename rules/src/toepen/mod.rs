@@ -36,7 +36,7 @@ pub use options::{OPTION_NAMES, PRESETS};
 pub use types::*;
 
 use crate::cards::Seat;
-use crate::game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset};
+use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
 use crate::rng::GameRng;
 
 impl Game for Toepen {
@@ -44,6 +44,7 @@ impl Game for Toepen {
     type Action = Action;
     type Observation = Observation;
     type Event = Event;
+    type Why = String;
 
     const NAME: &'static str = "toepen";
 
@@ -107,7 +108,7 @@ impl Game for Toepen {
         self.legal_into(out);
     }
 
-    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+    fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
         self.apply_action(action)
     }
 

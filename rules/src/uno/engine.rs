@@ -5,6 +5,7 @@
 
 use super::cards::{Kind, deck, deck_counts};
 use super::types::*;
+use super::why::{Expected, Why};
 use crate::cards::Seat;
 use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
 use crate::log::EventLog;
@@ -355,29 +356,27 @@ impl Uno {
         }
     }
 
-    fn what_is_expected(&self) -> String {
-        let p = self.cur;
-        match self.phase {
-            Phase::Over => "the game is over".into(),
-            Phase::ChooseStartColor => format!("P{p} must choose the start colour (color ...)"),
-            Phase::Turn => format!("it is P{p}'s turn: play a card or draw"),
+    fn what_is_expected(&self) -> Why {
+        let expected = match self.phase {
+            Phase::Over => return Why::GameOver,
+            Phase::ChooseStartColor => Expected::StartColour,
+            Phase::Turn => Expected::Turn,
             Phase::AfterDraw { .. } => {
                 if self.opts.draw_rule == DrawRule::DrawOneMayPlay {
-                    format!("P{p} just drew a playable card: play-drawn or keep")
+                    Expected::DrawnMayPlay
                 } else {
-                    format!("P{p} must play the card just drawn (play-drawn)")
+                    Expected::DrawnMustPlay
                 }
             }
-            Phase::Wd4Challenge => format!("P{p} must challenge or accept the Wild Draw Four"),
-            Phase::PenaltyTurn => {
-                format!(
-                    "P{p} must stack a draw card or accept-penalty ({})",
-                    self.pending
-                )
-            }
-            Phase::UnoCatch { offender, .. } => {
-                format!("P{p} must catch P{offender} (catch) or not (no-catch)")
-            }
+            Phase::Wd4Challenge => Expected::Wd4Challenge,
+            Phase::PenaltyTurn => Expected::Penalty {
+                pending: self.pending,
+            },
+            Phase::UnoCatch { offender, .. } => Expected::Catch { offender },
+        };
+        Why::WrongDecision {
+            seat: self.cur,
+            expected,
         }
     }
 
@@ -389,50 +388,48 @@ impl Uno {
         uno: bool,
         stack: bool,
         from_hand: bool,
-    ) -> Option<String> {
+    ) -> Option<Why> {
         let p = self.cur;
         if !card.is_valid() {
-            return Some(format!("face code {} is not a card", card.0));
+            return Some(Why::NotACard(card.0));
         }
         if from_hand && self.hands[p as usize][card.0 as usize] == 0 {
-            return Some(format!("P{p} does not hold {card}"));
+            return Some(Why::NotHeld { seat: p, card });
         }
         if card.is_wild() && declare.is_none() {
-            return Some(format!(
-                "{card} needs a declared colour (e.g. `{card} red`)"
-            ));
+            return Some(Why::NeedsColour(card));
         }
         if !card.is_wild() && declare.is_some() {
-            return Some(format!("{card} is not a wild card and declares no colour"));
+            return Some(Why::NotWild(card));
         }
         if uno && !self.uno_flags(p).contains(&true) {
             return Some(if self.explicit() {
-                "the uno flag is only used when the play leaves one card".into()
+                Why::UnoFlagNotLastCard
             } else {
-                "the uno flag is only used with uno_call=Explicit".into()
+                Why::UnoFlagNotExplicit
             });
         }
         if stack {
             if !self.stackable(p, card) {
                 return Some(if card.is_wd4() && self.stackable_kind(card) {
-                    format!("P{p} holds a card that forbids the Wild Draw Four (restriction)")
+                    Why::Wd4Restricted { seat: p }
                 } else {
-                    format!(
-                        "{card} cannot be stacked on {} with stacking={:?}",
-                        self.top(),
-                        self.opts.stacking
-                    )
+                    Why::CannotStack {
+                        card,
+                        top: self.top(),
+                        stacking: self.opts.stacking,
+                    }
                 });
             }
         } else if !self.playable(p, card) {
             return Some(if card.is_wd4() {
-                format!("P{p} holds a card that forbids the Wild Draw Four (restriction)")
+                Why::Wd4Restricted { seat: p }
             } else {
-                format!(
-                    "{card} does not match {} with colour {}",
-                    self.top(),
-                    self.color
-                )
+                Why::NoMatch {
+                    card,
+                    top: self.top(),
+                    colour: self.color,
+                }
             });
         }
         None
@@ -447,9 +444,9 @@ impl Uno {
     }
 
     /// `None` when `a` is legal now, else why not.
-    pub(crate) fn why_illegal(&self, a: Action) -> Option<String> {
+    pub(crate) fn why_illegal(&self, a: Action) -> Option<Why> {
         let ok = match (self.phase, a) {
-            (Phase::Over, _) => return Some("the game is over".into()),
+            (Phase::Over, _) => return Some(Why::GameOver),
             (Phase::ChooseStartColor, Action::ChooseColor(_)) => return None,
             (Phase::Turn, Action::Play { card, declare, uno }) => {
                 return self.check_card(card, declare, uno, false, true);
@@ -460,9 +457,7 @@ impl Uno {
             }
             (Phase::AfterDraw { .. }, Action::Keep) => {
                 if self.opts.draw_rule == DrawRule::DrawUntilPlayable {
-                    return Some(
-                        "with draw_rule=DrawUntilPlayable the drawn card must be played".into(),
-                    );
+                    return Some(Why::DrawnMustBePlayed);
                 }
                 true
             }
@@ -483,9 +478,9 @@ impl Uno {
 
     // ----- apply ----------------------------------------------------------------------
 
-    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction> {
+    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction<Action, Why>> {
         if let Some(why) = self.why_illegal(a) {
-            return Err(IllegalAction::new(a, why));
+            return Err(IllegalAction { action: a, why });
         }
         let p = self.cur;
         match a {

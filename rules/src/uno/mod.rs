@@ -30,15 +30,17 @@ mod engine;
 mod observe;
 pub mod options;
 mod types;
+mod why;
 
 pub use cards::{Kind, ParseColorError, ParseUnoCardError, deck};
 pub use display::ParseActionError;
 pub use engine::Uno;
 pub use options::DEFAULT_TURN_LIMIT;
 pub use types::*;
+pub use why::{Expected, Why};
 
 use crate::cards::Seat;
-use crate::game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset};
+use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
 use crate::rng::GameRng;
 use engine::Phase;
 
@@ -47,6 +49,7 @@ impl Game for Uno {
     type Action = Action;
     type Observation = Observation;
     type Event = Event;
+    type Why = Why;
 
     const NAME: &'static str = "uno";
 
@@ -88,7 +91,7 @@ impl Game for Uno {
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.legal_into(out)
     }
-    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+    fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
         self.apply_action(action)
     }
     fn outcome(&self) -> Option<&Outcome> {
