@@ -70,6 +70,7 @@ pub fn play_checked<G: Game>(
     let mut game = G::new(opts, seed).map_err(|e| fail(0, format!("new: {e}")))?;
     let mut chooser = GameRng::new(GameRng::derive(seed, 0xC0FFEE));
     let mut legal = Vec::new();
+    let mut scratch = Scratch::default();
     let mut actions = Vec::new();
     let mut step = 0;
     loop {
@@ -89,11 +90,17 @@ pub fn play_checked<G: Game>(
         if legal.is_empty() {
             return Err(fail(step, format!("P{seat} to act with no legal action")));
         }
-        check_exact(&game, &legal, cfg, &mut chooser).map_err(|e| fail(step, e))?;
+        // The random draws happen in a fixed order (samples, hidden re-deal, the choice), so
+        // a seed names the same games in every mode of the same configuration.
+        let copy = check_refusals(&game, &legal, cfg, &mut chooser, &mut scratch)
+            .map_err(|e| fail(step, e))?;
         if cfg.observation {
             check_observation(&game, seat, &mut chooser).map_err(|e| fail(step, e))?;
         }
         let a = legal[chooser.below(legal.len())];
+        check_listed_apply(&game, copy, a, &scratch.applied).map_err(|e| fail(step, e))?;
+        // The chosen action is the one listed action not applied to a copy: this apply is
+        // its check.
         game.apply(a)
             .map_err(|e| fail(step, format!("legal action {a} refused: {e}")))?;
         actions.push(a);
@@ -130,22 +137,56 @@ pub fn replay<G: Game>(opts: &G::Options, seed: u64, actions: &[G::Action]) -> R
     Ok(g)
 }
 
-/// Up to this many listed actions, `check_exact` scans the list instead of looking actions up
-/// by code.
-const SCAN_LISTED: usize = 8;
+/// Buffers kept from state to state: a state is checked in a few microseconds, and fresh
+/// allocations for these were a visible part of that.
+struct Scratch<A> {
+    /// The listed actions as (code, index in the list), sorted.
+    listed: Vec<(u32, usize)>,
+    /// One bit per action code below `BITSET_CODES`: set for the listed codes.
+    bits: Vec<u64>,
+    /// Listed actions to apply to a copy.
+    applied: Vec<A>,
+    /// Unlisted actions to try.
+    tries: Vec<A>,
+}
 
-fn check_exact<G: Game>(
+impl<A> Default for Scratch<A> {
+    fn default() -> Self {
+        Scratch {
+            listed: Vec::new(),
+            bits: vec![0; BITSET_CODES / 64],
+            applied: Vec::new(),
+            tries: Vec::new(),
+        }
+    }
+}
+
+/// Action codes below this are looked up in a bitset (every game's codes are, today); a
+/// larger code falls back to a binary search of the sorted list.
+const BITSET_CODES: usize = 1 << 16;
+
+/// Checks the list itself (codes round-trip, no duplicates), then that every unlisted action
+/// of the action space (or a sample) is refused and changes nothing. Returns the copy those
+/// refusals were tried on, still equal to `game`, for the first listed action to reuse.
+fn check_refusals<G: Game>(
     game: &G,
     legal: &[G::Action],
     cfg: &CheckConfig,
     rng: &mut GameRng,
-) -> Result<(), String> {
+    scratch: &mut Scratch<G::Action>,
+) -> Result<G, String> {
     // The listed actions by code: a state lists up to a few dozen actions and its action
     // space holds up to a few hundred, so scanning the list for every action of the space
-    // (and for every listed action) was a large part of a check. Equal actions have equal
-    // codes, so comparing within a run of equal codes is exact even if two actions shared
-    // a code.
-    let mut listed: Vec<(u32, usize)> = Vec::with_capacity(legal.len());
+    // was a large part of a check. Equal actions have equal codes, so an action whose code
+    // is not listed is not listed, and comparing within a run of equal codes is exact even
+    // if two different actions shared a code.
+    let Scratch {
+        listed,
+        bits,
+        applied,
+        tries,
+    } = scratch;
+    listed.clear();
     for (i, a) in legal.iter().enumerate() {
         let code = G::encode_action(*a);
         if G::decode_action(code) != Some(*a) {
@@ -166,29 +207,43 @@ fn check_exact<G: Game>(
             return Err(format!("legal action {a} listed twice"));
         }
     }
-    let applied: Vec<G::Action> = match cfg.legal_samples {
-        None => legal.to_vec(),
-        Some(k) => (0..k).map(|_| legal[rng.below(legal.len())]).collect(),
-    };
-    let space = game.action_space();
-    // A short list is cheaper to scan than to look up by code.
-    let is_listed = |a: &G::Action| {
-        if legal.len() <= SCAN_LISTED {
-            legal.contains(a)
-        } else {
-            same_code(G::encode_action(*a)).any(|i| legal[i] == *a)
+    for &(c, _) in listed.iter() {
+        if (c as usize) < BITSET_CODES {
+            bits[c as usize / 64] |= 1 << (c % 64);
         }
+    }
+    let is_listed = |a: &G::Action| {
+        let c = G::encode_action(*a);
+        if (c as usize) < BITSET_CODES && bits[c as usize / 64] & (1 << (c % 64)) == 0 {
+            return false;
+        }
+        same_code(c).any(|i| legal[i] == *a)
     };
-    let illegal: Vec<G::Action> = space.into_iter().filter(|a| !is_listed(a)).collect();
-    let tries: Vec<G::Action> = match cfg.illegal_samples {
-        None => illegal,
-        Some(_) if illegal.is_empty() => Vec::new(),
-        Some(k) => (0..k).map(|_| illegal[rng.below(illegal.len())]).collect(),
-    };
-    // One copy serves every rejected action (a change by any of them would still show at the
-    // single comparison below) and then the first sampled legal action.
+    applied.clear();
+    match cfg.legal_samples {
+        None => applied.extend_from_slice(legal),
+        Some(k) => applied.extend((0..k).map(|_| legal[rng.below(legal.len())])),
+    }
+    tries.clear();
+    let space = game.action_space();
+    match cfg.illegal_samples {
+        None => tries.extend(space.into_iter().filter(|a| !is_listed(a))),
+        Some(k) => {
+            let unlisted: Vec<G::Action> = space.into_iter().filter(|a| !is_listed(a)).collect();
+            if !unlisted.is_empty() {
+                tries.extend((0..k).map(|_| unlisted[rng.below(unlisted.len())]));
+            }
+        }
+    }
+    for &(c, _) in listed.iter() {
+        if (c as usize) < BITSET_CODES {
+            bits[c as usize / 64] = 0;
+        }
+    }
+    // One copy serves every refused action (a change by any of them would still show at the
+    // single comparison below).
     let mut g = game.clone();
-    for a in &tries {
+    for a in tries.iter() {
         if g.apply(*a).is_ok() {
             return Err(format!("unlisted action {a} was accepted"));
         }
@@ -200,10 +255,26 @@ fn check_exact<G: Game>(
             names.join(", ")
         ));
     }
-    for (i, a) in applied.iter().enumerate() {
-        if i > 0 {
-            g = game.clone();
+    Ok(g)
+}
+
+/// Applies each action of `applied` to its own copy of `game`, except one instance of
+/// `chosen`, which the caller applies to the game itself. `copy` is an unchanged copy to use
+/// first.
+fn check_listed_apply<G: Game>(
+    game: &G,
+    copy: G,
+    chosen: G::Action,
+    applied: &[G::Action],
+) -> Result<(), String> {
+    let mut copy = Some(copy);
+    let mut skipped = false;
+    for a in applied {
+        if !skipped && *a == chosen {
+            skipped = true;
+            continue;
         }
+        let mut g = copy.take().unwrap_or_else(|| game.clone());
         g.apply(*a)
             .map_err(|e| format!("listed action {a} refused: {e}"))?;
     }

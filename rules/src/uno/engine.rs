@@ -1199,6 +1199,10 @@ impl Uno {
             }
         }
         for s in 0..n {
+            // Most seats have no proved bound at all: nothing to count.
+            if self.caps[s].iter().all(|&c| c == NO_CAP) {
+                continue;
+            }
             let mut g = [0u8; GROUPS];
             for f in 0..52u8 {
                 if let Some((cg, kg)) = groups(UnoCard(f)) {
@@ -1215,11 +1219,8 @@ impl Uno {
                 }
             }
         }
-        let mut legal = Vec::new();
-        self.legal_into(&mut legal);
-        if legal.is_empty() {
-            return Err(format!("P{} to act with no legal action", self.cur));
-        }
+        // That the seat to act has a legal action is checked by `check::play_checked` in
+        // every state it reaches (a list per call here was a tenth of a soak's time).
         Ok(())
     }
 }

@@ -231,6 +231,7 @@ impl Uno {
             }
         }
         self.draw.clear();
+        self.draw.reserve(pool.len());
         for (i, &f) in pool.iter().enumerate() {
             if owner[i] == PILE {
                 self.draw.push(f);
@@ -277,6 +278,8 @@ impl Uno {
             return;
         }
         let mut pool: Vec<UnoCard> = std::mem::take(&mut self.draw);
+        // Room for every hidden hand at once: the soak re-deals in every state it checks.
+        pool.reserve(self.hand_len.iter().map(|&l| l as usize).sum());
         let mut need = vec![0u8; n];
         for h in 0..n {
             if h == seat as usize {
@@ -304,8 +307,9 @@ impl Uno {
             need[h] = self.hand_len[h] - kept;
             self.hand_len[h] = kept;
         }
-        let caps = self.caps.clone();
+        let caps = std::mem::take(&mut self.caps);
         self.deal_hidden(&mut pool, &need, &caps, rng);
+        self.caps = caps;
         // The WD4 snapshot of an offender whose hand was re-dealt.
         if let Some(w) = self.wd4.clone()
             && w.offender != seat
