@@ -154,7 +154,15 @@ fn t02_follow_suit() {
         for other in set("JH 9S QC 10D").iter().filter(|x| *x != c(expect)) {
             let before = g.clone();
             let e = g.apply(Action::Play(other)).unwrap_err();
-            assert!(e.why.contains("follow suit"), "{e}");
+            assert_eq!(
+                e.why,
+                Why::MustFollow {
+                    seat: 1,
+                    led: Some(c(lead).suit())
+                },
+                "{e}"
+            );
+            assert!(e.to_string().contains("follow suit"), "{e}");
             assert_eq!(g, before);
         }
     }
@@ -726,7 +734,17 @@ fn t15_knock_cap_by_score() {
     act(&mut g, 0, "play 10C");
     assert_eq!(legal(&g), acts("play 9C"), "P1: 8 + 3 > 10, no Knock");
     let e = g.clone().apply(Action::Knock).unwrap_err();
-    assert!(e.why.contains("knock_cap_by_score"), "{e}");
+    assert_eq!(
+        e.why,
+        Why::KnockCapByScore {
+            seat: 1,
+            score: 8,
+            raise_to: 3,
+            limit: 10
+        },
+        "{e}"
+    );
+    assert!(e.to_string().contains("knock_cap_by_score"), "{e}");
     act(&mut g, 1, "play 9C");
     assert_eq!(
         legal(&g),
@@ -779,7 +797,8 @@ fn t16_first_to_limit() {
         g.events().last().unwrap().event,
         Event::GameEnd { .. }
     ));
-    assert!(g.clone().apply(Action::Stay).is_err());
+    let e = g.clone().apply(Action::Stay).unwrap_err();
+    assert_eq!(e.why, Why::GameOver, "{e}");
 }
 
 #[test]
@@ -842,7 +861,8 @@ fn t18_max_stake() {
     act(&mut g, 1, "play 9C");
     assert_eq!(legal(&g), acts("play 8C"));
     let e = g.clone().apply(Action::Knock).unwrap_err();
-    assert!(e.why.contains("max_stake"), "{e}");
+    assert_eq!(e.why, Why::MaxStake { stake: 3 }, "{e}");
+    assert!(e.to_string().contains("max_stake"), "{e}");
     act(&mut g, 2, "play 8C");
     assert_eq!(legal(&g), acts("play 7C"));
     act(&mut g, 3, "play 7C");

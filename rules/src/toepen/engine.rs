@@ -7,6 +7,7 @@
 //! one legal action.
 
 use super::types::*;
+use super::why::Why;
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
 use crate::log::EventLog;
@@ -445,98 +446,83 @@ impl Toepen {
         }
     }
 
-    /// Checks `a` fully without changing anything.
-    fn check_legal(&self, a: Action) -> Result<(), IllegalAction<Action, String>> {
-        let err = |why: String| Err(IllegalAction { action: a, why });
+    /// `None` when `a` is legal now, else why not. Changes nothing.
+    pub(crate) fn why_illegal(&self, a: Action) -> Option<Why> {
         if self.outcome.is_some() {
-            return err("the game is over".into());
+            return Some(Why::GameOver);
         }
         let s = self.actor;
-        let wrong = |what: &str| {
-            err(format!(
-                "P{s} must {what} now, not {}",
-                match a {
-                    Action::Play(_) => "play a card",
-                    Action::Knock => "knock",
-                    Action::NoKnock => "decline to knock",
-                    Action::Stay | Action::Fold => "stay or fold",
-                    Action::ClaimLaundry | Action::ClaimWhiteLaundry | Action::NoClaim =>
-                        "make a laundry decision",
-                    Action::Challenge | Action::NoChallenge => "answer a laundry claim",
-                }
-            ))
-        };
-        match (self.decision, a) {
+        let ok = match (self.decision, a) {
             (Decision::Laundry, Action::ClaimLaundry | Action::ClaimWhiteLaundry) => {
                 if a == Action::ClaimWhiteLaundry && !self.opts.white_laundry {
-                    return err("white laundry is not played (white_laundry=false)".into());
+                    return Some(Why::WhiteLaundryOff);
                 }
                 if self.stock.cards() < 4 {
-                    return err(format!(
-                        "a laundry claim needs 4 cards in the stock, it holds {}",
-                        self.stock.cards()
-                    ));
+                    return Some(Why::StockShort {
+                        cards: self.stock.cards() as u8,
+                    });
                 }
-                Ok(())
+                true
             }
-            (Decision::Laundry, Action::NoClaim) => Ok(()),
-            (Decision::Laundry, _) => {
-                wrong("claim laundry or not (laundry, white-laundry, no-claim)")
-            }
-            (Decision::LaundryChallenge, Action::Challenge | Action::NoChallenge) => Ok(()),
-            (Decision::LaundryChallenge, _) => wrong("challenge the laundry claim or not"),
-            (Decision::Poverty | Decision::KnockResponse, Action::Stay | Action::Fold) => Ok(()),
-            (Decision::Poverty, _) => wrong("stay or fold (poverty)"),
-            (Decision::KnockResponse, _) => wrong("answer the knock (stay or fold)"),
-            (Decision::KnockWindow, Action::Knock | Action::NoKnock) => Ok(()),
-            (Decision::KnockWindow, _) => wrong("knock or not (knock window)"),
+            (Decision::Laundry, Action::NoClaim) => true,
+            (Decision::LaundryChallenge, Action::Challenge | Action::NoChallenge) => true,
+            (Decision::Poverty | Decision::KnockResponse, Action::Stay | Action::Fold) => true,
+            (Decision::KnockWindow, Action::Knock | Action::NoKnock) => true,
             (Decision::Play, Action::Play(c)) => {
                 if !self.hands[s as usize].contains(c) {
-                    return err(format!("P{s} does not hold {c}"));
+                    return Some(Why::NotHeld { seat: s, card: c });
                 }
                 if !self.playable(s).contains(c) {
-                    let led = self.led_suit().map(|x| x.letter()).unwrap_or('?');
-                    return err(format!("P{s} must follow suit {led}"));
+                    return Some(Why::MustFollow {
+                        seat: s,
+                        led: self.led_suit(),
+                    });
                 }
-                Ok(())
+                true
             }
             (Decision::Play, Action::Knock) => {
                 if !self.opts.knocking {
-                    return err("knocking is off (knocking=false)".into());
+                    return Some(Why::KnockingOff);
                 }
                 if self.opts.knock_timing != KnockTiming::OnTurn {
-                    return err(
-                        "with knock_timing=AnyCardBoundary knocks are made in the knock window"
-                            .into(),
-                    );
+                    return Some(Why::KnockInWindow);
                 }
                 if self.last_knocker == Some(s) {
-                    return err(format!(
-                        "P{s} made the last knock; somebody else must knock first"
-                    ));
+                    return Some(Why::LastKnocker { seat: s });
                 }
                 if self.opts.max_stake.is_some_and(|m| self.stake >= m) {
-                    return err(format!("the stake is at max_stake ({})", self.stake));
+                    return Some(Why::MaxStake { stake: self.stake });
                 }
                 if !self.may_knock(s) {
-                    return err(format!(
-                        "knock_cap_by_score: P{s} on {} may not raise the stake to {} (limit {})",
-                        self.scores[s as usize],
-                        self.stake + 1,
-                        self.opts.limit
-                    ));
+                    return Some(Why::KnockCapByScore {
+                        seat: s,
+                        score: self.scores[s as usize],
+                        raise_to: self.stake + 1,
+                        limit: self.opts.limit,
+                    });
                 }
-                Ok(())
+                true
             }
-            (Decision::Play, _) => wrong("play a card"),
-            (Decision::Over, _) => err("the game is over".into()),
+            (Decision::Over, _) => return Some(Why::GameOver),
+            _ => false,
+        };
+        if ok {
+            None
+        } else {
+            Some(Why::WrongDecision {
+                seat: s,
+                decision: self.decision,
+                action: a,
+            })
         }
     }
 
     // ------------------------------------------------------------------ apply
 
-    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction<Action, String>> {
-        self.check_legal(a)?;
+    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction<Action, Why>> {
+        if let Some(why) = self.why_illegal(a) {
+            return Err(IllegalAction { action: a, why });
+        }
         let s = self.actor;
         match (self.decision, a) {
             (Decision::Laundry, Action::ClaimLaundry) => self.claim(s, false),
@@ -709,7 +695,7 @@ impl Toepen {
         if white {
             self.white_claims |= bit(s);
         }
-        // check_legal guaranteed a block of 4.
+        // why_illegal guaranteed a block of 4.
         let Some((cards, knowers)) = self.stock.take_top() else {
             return;
         };

@@ -29,11 +29,13 @@ mod engine;
 mod observe;
 pub mod options;
 mod types;
+mod why;
 
 pub use display::ParseActionError;
 pub use engine::{DECK, FACES, Toepen, is_laundry, is_toepen_card, is_white_laundry, strength};
 pub use options::{OPTION_NAMES, PRESETS};
 pub use types::*;
+pub use why::Why;
 
 use crate::cards::Seat;
 use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
@@ -44,7 +46,7 @@ impl Game for Toepen {
     type Action = Action;
     type Observation = Observation;
     type Event = Event;
-    type Why = String;
+    type Why = Why;
 
     const NAME: &'static str = "toepen";
 
