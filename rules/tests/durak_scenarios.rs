@@ -545,7 +545,8 @@ fn d12_no_transfer_after_a_beat() {
     assert_eq!(legal(&g), acts("beat 1 8C, beat 1 6H, beat 1 JH, take"));
     let before = g.clone();
     let err = g.apply(a("transfer 7D")).unwrap_err();
-    assert!(err.why.contains("covered"), "{err}");
+    assert_eq!(err.why, Why::TransferAfterBeat, "{err}");
+    assert!(err.to_string().contains("covered"), "{err}");
     assert_eq!(g, before);
 }
 
@@ -818,31 +819,53 @@ fn illegal_actions_leave_the_state_unchanged() {
     let o = Options::perevodnoy(2);
     let s = setup(&["7S 7C QD", "9S 7D 8C"], vec![], "KH", Some(0));
     let mut g = Durak::from_setup(&o, s).unwrap();
-    for bad in [
-        "take",
-        "pass",
-        "beat 0 9S",
-        "throw 7S",
-        "lead 9S",
-        "transfer 7S",
-        "lead 7S 7C",
-    ] {
-        let before = g.clone();
-        assert!(g.apply(a(bad)).is_err(), "{bad}");
-        assert_eq!(g, before);
-    }
-    play(&mut g, 0, "lead 7S");
-    for bad in [
-        "beat 1 9S",
-        "beat 0 8C",
-        "lead 7C",
-        "show 7D",
-        "transfer 8C",
-        "pass",
+    for (bad, why, text) in [
+        ("take", Why::WrongPhase(Phase::Lead), "in phase Lead"),
+        ("pass", Why::WrongPhase(Phase::Lead), "in phase Lead"),
+        ("beat 0 9S", Why::WrongPhase(Phase::Lead), "in phase Lead"),
+        ("throw 7S", Why::WrongPhase(Phase::Lead), "in phase Lead"),
+        (
+            "lead 9S",
+            Why::NotInHand {
+                seat: 0,
+                card: c("9S"),
+            },
+            "9S is not in P0's hand",
+        ),
+        ("transfer 7S", Why::WrongPhase(Phase::Lead), "in phase Lead"),
+        ("lead 7S 7C", Why::MultiLeadOff, "multi_card_lead=true"),
     ] {
         let before = g.clone();
         let err = g.apply(a(bad)).unwrap_err();
-        assert!(!err.why.is_empty());
+        assert_eq!(err.why, why, "{bad}");
+        assert!(err.to_string().contains(text), "{err}");
+        assert_eq!(g, before);
+    }
+    play(&mut g, 0, "lead 7S");
+    for (bad, why, text) in [
+        ("beat 1 9S", Why::NoSlot(1), "no table slot 1"),
+        (
+            "beat 0 8C",
+            Why::DoesNotBeat {
+                card: c("8C"),
+                attack: c("7S"),
+                trump: Suit::Hearts,
+            },
+            "8C does not beat 7S (trump H)",
+        ),
+        ("lead 7C", Why::WrongPhase(Phase::Defend), "in phase Defend"),
+        ("show 7D", Why::ShowTrumpOff, "transfer_by_showing_trump"),
+        (
+            "transfer 8C",
+            Why::NotAttackRank(c("8C")),
+            "8C is not of the attack rank",
+        ),
+        ("pass", Why::WrongPhase(Phase::Defend), "in phase Defend"),
+    ] {
+        let before = g.clone();
+        let err = g.apply(a(bad)).unwrap_err();
+        assert_eq!(err.why, why, "{bad}");
+        assert!(err.to_string().contains(text), "{err}");
         assert_eq!(g, before, "{bad}");
     }
 }

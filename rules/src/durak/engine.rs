@@ -3,8 +3,9 @@
 //! (§1.10).
 
 use super::types::*;
+use super::why::Why;
 use crate::cards::{Card, CardSet, Seat, Suit};
-use crate::game::{Logged, Outcome, SeatResult, Visibility};
+use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
 use crate::log::EventLog;
 use crate::rng::GameRng;
 
@@ -692,16 +693,16 @@ impl Durak {
     }
 
     /// Full validation of `a` without changing anything; `Err` says why it is illegal.
-    fn validate_action(&self, a: Action) -> Result<Seat, String> {
+    fn validate_action(&self, a: Action) -> Result<Seat, Why> {
         let Some(p) = self.actor() else {
-            return Err("the game is over".into());
+            return Err(Why::GameOver);
         };
         let hand = self.hands[p as usize];
-        let in_hand = |c: Card| -> Result<(), String> {
-            if hand.contains(c) {
+        let in_hand = |card: Card| -> Result<(), Why> {
+            if hand.contains(card) {
                 Ok(())
             } else {
-                Err(format!("{c} is not in P{p}'s hand"))
+                Err(Why::NotInHand { seat: p, card })
             }
         };
         match (self.phase, a) {
@@ -710,105 +711,107 @@ impl Durak {
             // rank with `LeadMany` (so no lead is listed twice).
             (Phase::Lead, Action::LeadMany(set)) => {
                 if !self.opts.multi_card_lead {
-                    return Err("leading several cards needs multi_card_lead=true".into());
+                    return Err(Why::MultiLeadOff);
                 }
                 let len = set.len();
                 if !(2..=4).contains(&len) {
-                    return Err(
-                        "a multiple lead has 2 to 4 cards (lead one card with `lead`)".into(),
-                    );
+                    return Err(Why::MultiLeadSize);
                 }
+                // Never `None`: the set has at least two cards.
                 let Some(first) = set.first() else {
-                    return Err("no card".into());
+                    return Err(Why::MultiLeadSize);
                 };
                 if !set.is_subset(rank_set(first.rank())) {
-                    return Err("the cards of a multiple lead must share one rank".into());
+                    return Err(Why::MultiLeadMixedRanks);
                 }
                 if !set.is_subset(hand) {
-                    return Err(format!("{} is not in P{p}'s hand", set.minus(hand)));
+                    return Err(Why::NotAllInHand {
+                        seat: p,
+                        missing: set.minus(hand),
+                    });
                 }
                 let k = self.cap().min(self.h0) as usize;
                 if len > k {
-                    return Err(format!(
-                        "at most {k} attack cards in this bout (cap {}, defender holds {})",
-                        self.cap(),
-                        self.h0
-                    ));
+                    return Err(Why::MultiLeadOverLimit {
+                        cap: self.cap(),
+                        defender_holds: self.h0,
+                    });
                 }
             }
             (Phase::Defend, Action::Beat { slot, card }) => {
                 let Some(pair) = self.table().get(slot as usize) else {
-                    return Err(format!("there is no table slot {slot}"));
+                    return Err(Why::NoSlot(slot));
                 };
                 if pair.defence.is_some() {
-                    return Err(format!("slot {slot} ({}) is already covered", pair.attack));
+                    return Err(Why::SlotCovered {
+                        slot,
+                        attack: pair.attack,
+                    });
                 }
                 in_hand(card)?;
                 if !beats(self.trump.suit(), card, pair.attack) {
-                    return Err(format!(
-                        "{card} does not beat {} (trump {})",
-                        pair.attack,
-                        self.trump.suit()
-                    ));
+                    return Err(Why::DoesNotBeat {
+                        card,
+                        attack: pair.attack,
+                        trump: self.trump.suit(),
+                    });
                 }
             }
             (Phase::Defend, Action::Transfer(c))
             | (Phase::Defend, Action::ShowTrumpTransfer(c)) => {
                 let show = matches!(a, Action::ShowTrumpTransfer(_));
                 if !self.opts.transfer {
-                    return Err("transfers need transfer=true".into());
+                    return Err(Why::TransferOff);
                 }
                 if show && !self.opts.transfer_by_showing_trump {
-                    return Err("showing a trump needs transfer_by_showing_trump=true".into());
+                    return Err(Why::ShowTrumpOff);
                 }
                 if self.opts.no_transfer_in_first_bout && self.first_bout() {
-                    return Err("no transfer in the first bout (no_transfer_in_first_bout)".into());
+                    return Err(Why::TransferInFirstBout);
                 }
                 if self.any_covered() {
-                    return Err("a card is already covered: transfer only before beating".into());
+                    return Err(Why::TransferAfterBeat);
                 }
                 in_hand(c)?;
                 let r = self.table[0].attack.rank();
                 if c.rank() != r {
-                    return Err(format!("{c} is not of the attack rank"));
+                    return Err(Why::NotAttackRank(c));
                 }
                 if show {
                     if c.suit() != self.trump.suit() {
-                        return Err(format!("{c} is not a trump"));
+                        return Err(Why::NotTrump(c));
                     }
                     if self.shown.contains(c) {
-                        return Err(format!("{c} was already shown in this bout"));
+                        return Err(Why::AlreadyShown(c));
                     }
                 }
                 let count = self.table_len as usize + usize::from(!show);
                 if count > self.cap() as usize {
-                    return Err(format!(
-                        "the bout would hold more than {} cards",
-                        self.cap()
-                    ));
+                    return Err(Why::TransferOverCap { cap: self.cap() });
                 }
                 let t = self.transfer_target();
                 let have = self.hand_len(self.controller(t));
                 if have < count {
-                    return Err(format!(
-                        "P{t} holds {have} cards, fewer than the {count} attack cards"
-                    ));
+                    // Both at most the number of cards in the deck.
+                    return Err(Why::TargetTooShort {
+                        seat: t,
+                        holds: have as u8,
+                        attack_cards: count as u8,
+                    });
                 }
             }
             (Phase::Defend, Action::Take) => {}
             (Phase::ThrowIn, Action::ThrowIn(c)) => {
                 in_hand(c)?;
                 if self.table_ranks() & (1 << c.rank()) == 0 {
-                    return Err(format!("no card of {c}'s rank is on the table"));
+                    return Err(Why::RankNotOnTable(c));
                 }
                 if self.room() == 0 {
-                    return Err("the bout is full".into());
+                    return Err(Why::BoutFull);
                 }
             }
             (Phase::ThrowIn, Action::Pass) => {}
-            (phase, _) => {
-                return Err(format!("not a possible action in phase {phase:?}"));
-            }
+            (phase, _) => return Err(Why::WrongPhase(phase)),
         }
         Ok(p)
     }
@@ -834,10 +837,12 @@ impl Durak {
         }
     }
 
-    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), String> {
+    pub(crate) fn apply_action(&mut self, a: Action) -> Result<(), IllegalAction<Action, Why>> {
         // Decision: events name the PLAYER whose hand a card left (under PartnerProxy the
         // controller, e.g. "P1 leads 7S" for seat 3); `BoutStart` and `new_defender` name seats.
-        let p = self.validate_action(a)?;
+        let p = self
+            .validate_action(a)
+            .map_err(|why| IllegalAction { action: a, why })?;
         let pi = p as usize;
         match a {
             Action::Lead(c) => {

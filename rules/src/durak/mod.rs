@@ -7,6 +7,7 @@
 //!   game (§1.10), invariants.
 //! * `observe`: observation, hidden-card re-deal and determinization (§1.12).
 //! * `display`: action and event text, action codes.
+//! * `why`: why an action is refused, a small value formatted only when shown.
 //!
 //! Engine decisions where RULES.md is silent (each also marked `// Decision:` at its place):
 //! * Under PartnerProxy, events name the PLAYER whose hand a card left (`P1 leads 7S` when P1
@@ -28,13 +29,15 @@ mod engine;
 mod observe;
 pub mod options;
 mod types;
+mod why;
 
 pub use display::ParseActionError;
 pub use engine::{Durak, Pair, Setup, beats};
 pub use types::*;
+pub use why::Why;
 
 use crate::cards::{CardSet, Seat};
-use crate::game::{ConfigError, Game, IllegalAction, Logged, Outcome, Preset, Refusal};
+use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
 use crate::rng::GameRng;
 
 impl Game for Durak {
@@ -42,7 +45,7 @@ impl Game for Durak {
     type Action = Action;
     type Observation = Observation;
     type Event = Event;
-    type Why = String;
+    type Why = Why;
 
     const NAME: &'static str = "durak";
 
@@ -97,7 +100,6 @@ impl Game for Durak {
 
     fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
         self.apply_action(action)
-            .map_err(|why| IllegalAction { action, why })
     }
 
     fn outcome(&self) -> Option<&Outcome> {
