@@ -802,8 +802,12 @@ pub fn replay<G: Game>(
 }
 
 /// `croupier soak`: random games with every invariant checked in every state.
+/// Plays games `first..first + games` of the seed's sequence: game `i` always has seed
+/// `derive(seed, i)`, so a long soak can be run in parts that check exactly the games one
+/// run would.
 pub fn soak<G: Game>(
     rules: &RulesArgs,
+    first: u64,
     games: u64,
     seed: u64,
     threads: usize,
@@ -822,10 +826,12 @@ pub fn soak<G: Game>(
     let results: Vec<croupier_rules::check::SoakTotals> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let first = t * chunk;
-                let count = chunk.min(games.saturating_sub(first));
+                let from = t * chunk;
+                let count = chunk.min(games.saturating_sub(from));
                 let (opts, cfg) = (&opts, &cfg);
-                s.spawn(move || croupier_rules::check::soak::<G>(opts, seed, first, count, cfg))
+                s.spawn(move || {
+                    croupier_rules::check::soak::<G>(opts, seed, first + from, count, cfg)
+                })
             })
             .collect();
         // The checker catches a game's panic itself; a thread that still fails to join
@@ -846,8 +852,14 @@ pub fn soak<G: Game>(
         t.aborted += r.aborted;
         t.violations.extend(r.violations);
     }
+    // A part of a longer run names its range, so the parts can be put together.
+    let range = if first > 0 {
+        format!(" (games {first}..{})", first + games)
+    } else {
+        String::new()
+    };
     println!(
-        "{} ({preset}): {} games in {:.2} s, {:.0} games/s, {} decisions, {} aborted by a safety limit",
+        "{} ({preset}){range}: {} games in {:.2} s, {:.0} games/s, {} decisions, {} aborted by a safety limit",
         G::NAME,
         t.games,
         elapsed,

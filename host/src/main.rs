@@ -60,6 +60,11 @@ enum Command {
         /// Number of games.
         #[arg(long, default_value_t = 10_000)]
         games: u64,
+        /// Start at game K of the seed's sequence, to run a long soak in parts: `--first
+        /// 500000 --games 500000` after `--games 500000` checks the same games as `--games
+        /// 1000000`.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        first: u64,
         /// Master seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -366,6 +371,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game: g,
             rules,
             games,
+            first,
             seed,
             threads: t,
             sample,
@@ -374,9 +380,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let r = rules.args();
             let t = threads(t);
             let violations = match game(&g)? {
-                GameKind::Durak => driver::soak::<Durak>(&r, games, seed, t, sample),
-                GameKind::Toepen => driver::soak::<Toepen>(&r, games, seed, t, sample),
-                GameKind::Uno => driver::soak::<Uno>(&r, games, seed, t, sample),
+                GameKind::Durak => driver::soak::<Durak>(&r, first, games, seed, t, sample),
+                GameKind::Toepen => driver::soak::<Toepen>(&r, first, games, seed, t, sample),
+                GameKind::Uno => driver::soak::<Uno>(&r, first, games, seed, t, sample),
             }?;
             if violations > 0 {
                 return Ok(ExitCode::from(1));

@@ -145,3 +145,29 @@ fn soak_checks_every_game_exactly_by_default_and_on_a_sample_when_asked() {
         }
     }
 }
+
+/// A soak run in parts (`--first`) checks exactly the games of one whole run: the decisions
+/// of the parts add up to the whole run's, and the parts name their ranges.
+#[test]
+fn soak_in_parts_checks_the_same_games_as_one_run() {
+    let decisions = |args: &[&str]| -> (u64, String) {
+        let out = croupier()
+            .args(["soak", "toepen", "--rules", "plain", "--seed", "11"])
+            .args(args)
+            .output()
+            .expect("run soak");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{args:?}: {text}");
+        let n = text
+            .split(", ")
+            .find_map(|part| part.strip_suffix(" decisions"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no decision count in {text}"));
+        (n, text)
+    };
+    let (whole, _) = decisions(&["--games", "30"]);
+    let (a, _) = decisions(&["--games", "12"]);
+    let (b, text) = decisions(&["--first", "12", "--games", "18", "--threads", "1"]);
+    assert!(text.contains("(games 12..30): 18 games in"), "{text}");
+    assert_eq!(a + b, whole, "the parts play other games than the whole run");
+}
