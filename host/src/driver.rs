@@ -812,6 +812,7 @@ pub fn soak<G: Game>(
     seed: u64,
     threads: usize,
     sample: bool,
+    progress: bool,
 ) -> Result<u64> {
     let (preset, opts) = options::<G>(rules)?;
     // Exact by default: the issue asks for `legal_actions` to be exact in every state.
@@ -822,15 +823,36 @@ pub fn soak<G: Game>(
     };
     let threads = threads.max(1) as u64;
     let start = std::time::Instant::now();
+    // Drawn only on a terminal (indicatif hides it elsewhere), so logs stay clean.
+    let bar = if progress {
+        let b = indicatif::ProgressBar::new(games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {pos}/{len} games [{elapsed_precise}] {bar:30} {per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let chunk = games.div_ceil(threads);
     let results: Vec<croupier_rules::check::SoakTotals> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let from = t * chunk;
                 let count = chunk.min(games.saturating_sub(from));
-                let (opts, cfg) = (&opts, &cfg);
+                let (opts, cfg, bar) = (&opts, &cfg, &bar);
                 s.spawn(move || {
-                    croupier_rules::check::soak::<G>(opts, seed, first + from, count, cfg)
+                    croupier_rules::check::soak_reporting::<G>(
+                        opts,
+                        seed,
+                        first + from,
+                        count,
+                        cfg,
+                        &|| bar.inc(1),
+                    )
                 })
             })
             .collect();
@@ -844,6 +866,7 @@ pub fn soak<G: Game>(
             })
             .collect::<Result<Vec<_>>>()
     })?;
+    bar.finish_and_clear();
     let elapsed = start.elapsed().as_secs_f64();
     let mut t = croupier_rules::check::SoakTotals::default();
     for r in results {

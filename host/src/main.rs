@@ -79,6 +79,9 @@ enum Command {
         /// The default (every action in every state); kept so older commands still run.
         #[arg(long, hide = true, conflicts_with = "sample")]
         full: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Print speed figures: sandbox vs native per decision, instantiation, cold start,
     /// whole matches on 1 and 2 threads, rules engines alone.
@@ -376,13 +379,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threads: t,
             sample,
             full: _,
+            quiet,
         } => {
             let r = rules.args();
             let t = threads(t);
+            let p = !quiet;
             let violations = match game(&g)? {
-                GameKind::Durak => driver::soak::<Durak>(&r, first, games, seed, t, sample),
-                GameKind::Toepen => driver::soak::<Toepen>(&r, first, games, seed, t, sample),
-                GameKind::Uno => driver::soak::<Uno>(&r, first, games, seed, t, sample),
+                GameKind::Durak => driver::soak::<Durak>(&r, first, games, seed, t, sample, p),
+                GameKind::Toepen => driver::soak::<Toepen>(&r, first, games, seed, t, sample, p),
+                GameKind::Uno => driver::soak::<Uno>(&r, first, games, seed, t, sample, p),
             }?;
             if violations > 0 {
                 return Ok(ExitCode::from(1));

@@ -169,5 +169,9 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
     let (a, _) = decisions(&["--games", "12"]);
     let (b, text) = decisions(&["--first", "12", "--games", "18", "--threads", "1"]);
     assert!(text.contains("(games 12..30): 18 games in"), "{text}");
-    assert_eq!(a + b, whole, "the parts play other games than the whole run");
+    assert_eq!(
+        a + b,
+        whole,
+        "the parts play other games than the whole run"
+    );
 }

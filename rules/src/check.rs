@@ -313,6 +313,19 @@ pub fn soak<G: Game>(
     count: u64,
     cfg: &CheckConfig,
 ) -> SoakTotals {
+    soak_reporting::<G>(opts, seed, first, count, cfg, &|| {})
+}
+
+/// [`soak`], calling `game_done` after every game (a soak can run for hours: the caller may
+/// show progress).
+pub fn soak_reporting<G: Game>(
+    opts: &G::Options,
+    seed: u64,
+    first: u64,
+    count: u64,
+    cfg: &CheckConfig,
+    game_done: &(dyn Fn() + Sync),
+) -> SoakTotals {
     let mut t = SoakTotals::default();
     for i in first..first + count {
         let s = GameRng::derive(seed, i);
@@ -341,6 +354,7 @@ pub fn soak<G: Game>(
             }
             Err(v) => t.violations.push(v),
         }
+        game_done();
     }
     t
 }
