@@ -801,20 +801,68 @@ pub fn replay<G: Game>(
     Ok(())
 }
 
-/// `croupier soak`: random games with every invariant checked in every state.
-/// Plays games `first..first + games` of the seed's sequence: game `i` always has seed
-/// `derive(seed, i)`, so a long soak can be run in parts that check exactly the games one
-/// run would.
-pub fn soak<G: Game>(
-    rules: &RulesArgs,
+/// What `croupier soak` runs.
+pub struct SoakArgs {
+    /// Games `first..first + games` of the seed's sequence: game `i` always has seed
+    /// `derive(seed, i)`, so a long soak can be run in parts that check exactly the games one
+    /// run would.
+    pub first: u64,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Check a sample of the actions per state instead of all of them.
+    pub sample: bool,
+    pub progress: bool,
+    /// Append one JSON line with the result to this file (a ledger of the parts of a long
+    /// soak).
+    pub record: Option<PathBuf>,
+}
+
+/// One line of a soak ledger (`--record`).
+#[derive(Serialize)]
+struct SoakRecord<'a> {
+    game: &'a str,
+    preset: &'a str,
+    /// Every option, so that a part run with other `--set`s does not pass for this preset.
+    options: Vec<(String, String)>,
+    seed: u64,
     first: u64,
     games: u64,
-    seed: u64,
-    threads: usize,
-    sample: bool,
-    progress: bool,
-) -> Result<u64> {
+    check: &'a str,
+    decisions: u64,
+    aborted: u64,
+    violations: usize,
+    first_violations: Vec<String>,
+    seconds: f64,
+    threads: u64,
+    croupier: &'a str,
+    /// Unix time at the end of the run.
+    finished: u64,
+}
+
+/// `croupier soak`: random games with every invariant checked in every state.
+pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
+    let &SoakArgs {
+        first,
+        games,
+        seed,
+        threads,
+        sample,
+        progress,
+        ..
+    } = args;
     let (preset, opts) = options::<G>(rules)?;
+    // Opened before the run, so that a bad path fails now and not after hours of checking.
+    let mut ledger = match &args.record {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("--record: cannot open {}", path.display()))?,
+        ),
+        None => None,
+    };
     // Exact by default: the issue asks for `legal_actions` to be exact in every state.
     let cfg = croupier_rules::check::CheckConfig {
         illegal_samples: if sample { Some(4) } else { None },
@@ -894,5 +942,31 @@ pub fn soak<G: Game>(
         println!("violation: {v}");
     }
     println!("{} violations", t.violations.len());
+    if let (Some(file), Some(path)) = (ledger.as_mut(), &args.record) {
+        let rec = SoakRecord {
+            game: G::NAME,
+            preset: &preset,
+            options: G::option_pairs(&opts),
+            seed,
+            first,
+            games: t.games,
+            check: if sample { "sample" } else { "exact" },
+            decisions: t.decisions,
+            aborted: t.aborted,
+            violations: t.violations.len(),
+            first_violations: t.violations.iter().take(5).map(|v| v.to_string()).collect(),
+            seconds: elapsed,
+            threads,
+            croupier: env!("CARGO_PKG_VERSION"),
+            finished: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        };
+        let mut line = serde_json::to_string(&rec)?;
+        line.push('\n');
+        file.write_all(line.as_bytes())
+            .with_context(|| format!("--record: cannot write {}", path.display()))?;
+    }
     Ok(t.violations.len() as u64)
 }

@@ -82,6 +82,10 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Append the result as one JSON line to FILE: a ledger of the parts of a long soak
+        /// (game, options, seed, range, decisions, violations, time).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
     /// Print speed figures: sandbox vs native per decision, instantiation, cold start,
     /// whole matches on 1 and 2 threads, rules engines alone.
@@ -380,14 +384,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             sample,
             full: _,
             quiet,
+            record,
         } => {
             let r = rules.args();
-            let t = threads(t);
-            let p = !quiet;
+            let args = driver::SoakArgs {
+                first,
+                games,
+                seed,
+                threads: threads(t),
+                sample,
+                progress: !quiet,
+                record,
+            };
             let violations = match game(&g)? {
-                GameKind::Durak => driver::soak::<Durak>(&r, first, games, seed, t, sample, p),
-                GameKind::Toepen => driver::soak::<Toepen>(&r, first, games, seed, t, sample, p),
-                GameKind::Uno => driver::soak::<Uno>(&r, first, games, seed, t, sample, p),
+                GameKind::Durak => driver::soak::<Durak>(&r, &args),
+                GameKind::Toepen => driver::soak::<Toepen>(&r, &args),
+                GameKind::Uno => driver::soak::<Uno>(&r, &args),
             }?;
             if violations > 0 {
                 return Ok(ExitCode::from(1));

@@ -165,13 +165,52 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
             .unwrap_or_else(|| panic!("no decision count in {text}"));
         (n, text)
     };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = dir.path().join("ledger.jsonl");
+    let ledger_arg = ledger.to_str().expect("utf-8 path");
     let (whole, _) = decisions(&["--games", "30"]);
-    let (a, _) = decisions(&["--games", "12"]);
-    let (b, text) = decisions(&["--first", "12", "--games", "18", "--threads", "1"]);
+    let (a, _) = decisions(&["--games", "12", "--record", ledger_arg]);
+    let (b, text) = decisions(&[
+        "--first",
+        "12",
+        "--games",
+        "18",
+        "--threads",
+        "1",
+        "--record",
+        ledger_arg,
+    ]);
     assert!(text.contains("(games 12..30): 18 games in"), "{text}");
     assert_eq!(
         a + b,
         whole,
         "the parts play other games than the whole run"
     );
+    // The ledger holds one line per part, with what is needed to put the parts together.
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&ledger)
+        .expect("ledger written")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["first"], 12);
+    assert_eq!(lines[1]["games"], 18);
+    assert_eq!(lines[1]["decisions"], b);
+    assert_eq!(lines[1]["check"], "exact");
+    assert_eq!(lines[1]["preset"], "plain");
+    assert_eq!(lines[1]["violations"], 0);
+    assert_eq!(lines[0]["decisions"], a);
+    // A ledger that cannot be written fails before any game is played.
+    let out = croupier()
+        .args(["soak", "toepen", "--games", "5", "--record"])
+        .arg(dir.path().join("no/such/dir/ledger.jsonl"))
+        .output()
+        .expect("run soak");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("--record") && err.contains("ledger.jsonl"),
+        "{err}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("games in"));
 }
