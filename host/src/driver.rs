@@ -3,6 +3,7 @@
 
 use crate::adapters::Adapter;
 use crate::cache::Cache;
+use crate::ledger;
 use crate::limits::Limits;
 use crate::loader::{self, GameKind, LoadedComponent};
 use crate::player::{PlayerFactory, WasmFactory};
@@ -818,28 +819,6 @@ pub struct SoakArgs {
     pub record: Option<PathBuf>,
 }
 
-/// One line of a soak ledger (`--record`).
-#[derive(Serialize)]
-struct SoakRecord<'a> {
-    game: &'a str,
-    preset: &'a str,
-    /// Every option, so that a part run with other `--set`s does not pass for this preset.
-    options: Vec<(String, String)>,
-    seed: u64,
-    first: u64,
-    games: u64,
-    check: &'a str,
-    decisions: u64,
-    aborted: u64,
-    violations: usize,
-    first_violations: Vec<String>,
-    seconds: f64,
-    threads: u64,
-    croupier: &'a str,
-    /// Unix time at the end of the run.
-    finished: u64,
-}
-
 /// `croupier soak`: random games with every invariant checked in every state.
 pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     let &SoakArgs {
@@ -853,16 +832,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     } = args;
     let (preset, opts) = options::<G>(rules)?;
     // Opened before the run, so that a bad path fails now and not after hours of checking.
-    let mut ledger = match &args.record {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("--record: cannot open {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut ledger = args.record.as_deref().map(ledger::open).transpose()?;
     // Exact by default: the issue asks for `legal_actions` to be exact in every state.
     let cfg = croupier_rules::check::CheckConfig {
         illegal_samples: if sample { Some(4) } else { None },
@@ -943,30 +913,27 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     }
     println!("{} violations", t.violations.len());
     if let (Some(file), Some(path)) = (ledger.as_mut(), &args.record) {
-        let rec = SoakRecord {
-            game: G::NAME,
-            preset: &preset,
+        let rec = ledger::SoakRecord {
+            game: G::NAME.into(),
+            preset,
             options: G::option_pairs(&opts),
             seed,
             first,
             games: t.games,
-            check: if sample { "sample" } else { "exact" },
+            check: if sample { "sample" } else { "exact" }.into(),
             decisions: t.decisions,
             aborted: t.aborted,
-            violations: t.violations.len(),
+            violations: t.violations.len() as u64,
             first_violations: t.violations.iter().take(5).map(|v| v.to_string()).collect(),
             seconds: elapsed,
             threads,
-            croupier: env!("CARGO_PKG_VERSION"),
+            croupier: env!("CARGO_PKG_VERSION").into(),
             finished: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
                 .unwrap_or(0),
         };
-        let mut line = serde_json::to_string(&rec)?;
-        line.push('\n');
-        file.write_all(line.as_bytes())
-            .with_context(|| format!("--record: cannot write {}", path.display()))?;
+        ledger::append(file, path, &rec)?;
     }
     Ok(t.violations.len() as u64)
 }

@@ -24,6 +24,7 @@ pub mod cache;
 pub mod componentize;
 pub mod driver;
 pub mod engine;
+pub mod ledger;
 pub mod limits;
 pub mod loader;
 pub mod play;

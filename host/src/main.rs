@@ -87,6 +87,12 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
     },
+    /// Sum up a soak ledger (`soak --record`): which games of each soak its parts checked,
+    /// and what they found.
+    Ledger {
+        /// The ledger file (one JSON line per part).
+        file: PathBuf,
+    },
     /// Print speed figures: sandbox vs native per decision, instantiation, cold start,
     /// whole matches on 1 and 2 threads, rules engines alone.
     Bench {
@@ -437,6 +443,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "next: cd {} && croupier build .   (see its README.md)",
                 dir.display()
             );
+        }
+        Command::Ledger { file } => {
+            let records = croupier_host::ledger::read(&file)?;
+            print!("{}", croupier_host::ledger::summary(&records));
+            if records.iter().any(|r| r.violations > 0) {
+                return Ok(ExitCode::from(1));
+            }
         }
         Command::Bench { quick, json } => {
             let figures = croupier_host::bench::run(quick)?;

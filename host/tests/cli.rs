@@ -200,6 +200,18 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
     assert_eq!(lines[1]["preset"], "plain");
     assert_eq!(lines[1]["violations"], 0);
     assert_eq!(lines[0]["decisions"], a);
+    // `croupier ledger` puts the two parts together as one run of 30 games.
+    let out = croupier()
+        .args(["ledger", ledger_arg])
+        .output()
+        .expect("run ledger");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("toepen plain (seed 11, exact check): games 0..30 checked without a gap"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{whole} decisions")), "{text}");
     // A ledger that cannot be written fails before any game is played.
     let out = croupier()
         .args(["soak", "toepen", "--games", "5", "--record"])

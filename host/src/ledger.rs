@@ -1,0 +1,223 @@
+//! The soak ledger: one JSON line per `croupier soak --record` run, and the summary that
+//! puts the parts of a long soak back together (`croupier ledger FILE`).
+//!
+//! Why: a 10^6-game UNO soak takes hours, longer than one sitting, so it is run in parts
+//! (`--first`). Game `i` of a soak always has seed `derive(seed, i)`, so parts with the same
+//! game, options, seed and check cover a set of game indices, and the summary says which
+//! indices are covered, by how many parts, and what they found.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+/// One line of the ledger.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SoakRecord {
+    pub game: String,
+    pub preset: String,
+    /// Every option, so that a part run with other `--set`s does not count for this preset.
+    pub options: Vec<(String, String)>,
+    pub seed: u64,
+    pub first: u64,
+    pub games: u64,
+    /// `exact` or `sample`.
+    pub check: String,
+    pub decisions: u64,
+    pub aborted: u64,
+    pub violations: u64,
+    pub first_violations: Vec<String>,
+    pub seconds: f64,
+    pub threads: u64,
+    /// The croupier version that ran the part.
+    pub croupier: String,
+    /// Unix time at the end of the run.
+    pub finished: u64,
+}
+
+/// Opens the ledger for appending (before a run, so that a bad path fails at once).
+pub fn open(path: &Path) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("--record: cannot open {}", path.display()))
+}
+
+/// Appends one record as one line (a single write, so a crash leaves whole lines).
+pub fn append(file: &mut std::fs::File, path: &Path, rec: &SoakRecord) -> Result<()> {
+    let mut line = serde_json::to_string(rec)?;
+    line.push('\n');
+    file.write_all(line.as_bytes())
+        .with_context(|| format!("--record: cannot write {}", path.display()))
+}
+
+/// Reads a ledger; a line that does not parse is an error naming the file and line.
+pub fn read(path: &Path) -> Result<Vec<SoakRecord>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read ledger {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("{} line {}: not a soak record", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// What the parts of one soak (same game, options, seed and check) add up to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coverage {
+    pub game: String,
+    pub preset: String,
+    pub seed: u64,
+    pub check: String,
+    pub parts: usize,
+    /// Disjoint, sorted ranges of game indices `[from, to)` checked at least once.
+    pub ranges: Vec<(u64, u64)>,
+    /// Games played by all parts, overlaps counted twice.
+    pub games_played: u64,
+    pub decisions: u64,
+    pub aborted: u64,
+    pub violations: u64,
+    pub seconds: f64,
+}
+
+impl Coverage {
+    /// Games `0..n` with no gap: the size of one whole run these parts amount to.
+    pub fn contiguous_from_zero(&self) -> u64 {
+        match self.ranges.first() {
+            Some(&(0, to)) => to,
+            _ => 0,
+        }
+    }
+}
+
+/// Groups records into soaks and merges their ranges.
+pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
+    type Key = (String, String, Vec<(String, String)>, u64, String);
+    let mut groups: BTreeMap<Key, Vec<&SoakRecord>> = BTreeMap::new();
+    for r in records {
+        let key = (
+            r.game.clone(),
+            r.preset.clone(),
+            r.options.clone(),
+            r.seed,
+            r.check.clone(),
+        );
+        groups.entry(key).or_default().push(r);
+    }
+    groups
+        .into_iter()
+        .map(|((game, preset, _, seed, check), parts)| {
+            let mut spans: Vec<(u64, u64)> = parts
+                .iter()
+                .filter(|p| p.games > 0)
+                .map(|p| (p.first, p.first.saturating_add(p.games)))
+                .collect();
+            spans.sort_unstable();
+            let mut ranges: Vec<(u64, u64)> = Vec::new();
+            for (from, to) in spans {
+                match ranges.last_mut() {
+                    Some(last) if from <= last.1 => last.1 = last.1.max(to),
+                    _ => ranges.push((from, to)),
+                }
+            }
+            Coverage {
+                game,
+                preset,
+                seed,
+                check,
+                parts: parts.len(),
+                ranges,
+                games_played: parts.iter().map(|p| p.games).sum(),
+                decisions: parts.iter().map(|p| p.decisions).sum(),
+                aborted: parts.iter().map(|p| p.aborted).sum(),
+                violations: parts.iter().map(|p| p.violations).sum(),
+                seconds: parts.iter().map(|p| p.seconds).sum(),
+            }
+        })
+        .collect()
+}
+
+/// The summary `croupier ledger` prints.
+pub fn summary(records: &[SoakRecord]) -> String {
+    let mut s = String::new();
+    for c in coverage(records) {
+        let ranges: Vec<String> = c.ranges.iter().map(|(a, b)| format!("{a}..{b}")).collect();
+        s.push_str(&format!(
+            "{} {} (seed {}, {} check): games 0..{} checked without a gap; covered {} in {} part(s); {} decisions, {} aborted by a safety limit, {} violations, {:.1} h of checking\n",
+            c.game,
+            c.preset,
+            c.seed,
+            c.check,
+            c.contiguous_from_zero(),
+            ranges.join(", "),
+            c.parts,
+            c.decisions,
+            c.aborted,
+            c.violations,
+            c.seconds / 3600.0
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(first: u64, games: u64, seed: u64) -> SoakRecord {
+        SoakRecord {
+            game: "uno".into(),
+            preset: "official".into(),
+            options: vec![("num_players".into(), "4".into())],
+            seed,
+            first,
+            games,
+            check: "exact".into(),
+            decisions: games * 10,
+            aborted: 0,
+            violations: 0,
+            first_violations: Vec::new(),
+            seconds: 1.0,
+            threads: 2,
+            croupier: "0.1.0".into(),
+            finished: 0,
+        }
+    }
+
+    #[test]
+    fn parts_merge_into_ranges_and_a_gap_stops_the_contiguous_count() {
+        let recs = [
+            part(50, 50, 1),
+            part(0, 50, 1),
+            part(200, 10, 1),
+            part(0, 7, 2),
+        ];
+        let c = coverage(&recs);
+        assert_eq!(c.len(), 2, "another seed is another soak");
+        assert_eq!(c[0].ranges, vec![(0, 100), (200, 210)]);
+        assert_eq!(c[0].contiguous_from_zero(), 100);
+        assert_eq!(c[0].parts, 3);
+        assert_eq!(c[0].decisions, 1100);
+        assert_eq!(c[1].contiguous_from_zero(), 7);
+        let text = summary(&recs);
+        assert!(
+            text.contains("games 0..100 checked without a gap"),
+            "{text}"
+        );
+        assert!(text.contains("0..100, 200..210"), "{text}");
+    }
+
+    #[test]
+    fn other_options_are_another_soak() {
+        let mut other = part(50, 50, 1);
+        other.options[0].1 = "3".into();
+        let c = coverage(&[part(0, 50, 1), other]);
+        assert_eq!(c.len(), 2);
+        assert!(c.iter().all(|c| c.contiguous_from_zero() <= 50));
+    }
+}
