@@ -203,6 +203,12 @@ pub struct AgentSummary {
     pub win_rate_ci95: (f64, f64),
     /// Elo difference against the field implied by the score rate (wins + draws/2).
     pub elo: Option<f64>,
+    /// Decisions this agent was asked, and the mean fuel per decision (`None` for a native
+    /// agent or none asked): what a strategy costs, the same on every machine.
+    #[serde(default)]
+    pub decisions: u64,
+    #[serde(default)]
+    pub fuel_per_decision: Option<f64>,
 }
 
 /// What `--json` writes.
@@ -262,6 +268,9 @@ fn summarise(names: &[String], records: &[GameRecord]) -> (Vec<AgentSummary>, u6
                 draws: t.draws,
                 faults: t.faults,
                 faults_by_verdict: t.faults_by_verdict,
+                decisions: t.decisions,
+                fuel_per_decision: (t.decisions > 0 && t.fuel > 0)
+                    .then(|| t.fuel as f64 / t.decisions as f64),
             }
         })
         .collect();
@@ -277,8 +286,8 @@ pub fn table(agents: &[AgentSummary]) -> String {
         .unwrap_or(5)
         .max(5);
     let mut s = format!(
-        "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>6}  {:>15}  {:>6}  faults\n",
-        "agent", "games", "wins", "losses", "draws", "win%", "95% CI", "Elo"
+        "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>6}  {:>15}  {:>6}  {:>9}  faults\n",
+        "agent", "games", "wins", "losses", "draws", "win%", "95% CI", "Elo", "fuel/dec"
     );
     for a in agents {
         let faults = if a.faults == 0 {
@@ -291,7 +300,7 @@ pub fn table(agents: &[AgentSummary]) -> String {
                 .join(" ")
         };
         s += &format!(
-            "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:>6.1}% – {:>5.1}%  {:>6}  {}\n",
+            "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:>6.1}% – {:>5.1}%  {:>6}  {:>9}  {}\n",
             a.name,
             a.games,
             a.wins,
@@ -303,10 +312,23 @@ pub fn table(agents: &[AgentSummary]) -> String {
             a.elo
                 .map(|e| format!("{e:+.0}"))
                 .unwrap_or_else(|| "-".into()),
+            a.fuel_per_decision
+                .map(human_count)
+                .unwrap_or_else(|| "-".into()),
             faults
         );
     }
     s
+}
+
+/// `950`, `12.3k`, `4.56M`: fuel figures span six orders of magnitude between agents.
+fn human_count(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
+        x if x >= 1e4 => format!("{:.1}k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
 }
 
 struct Bar(Option<indicatif::ProgressBar>);

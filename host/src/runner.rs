@@ -6,7 +6,7 @@
 //! the number of threads. A failure of any agent ends at most that game.
 
 use crate::player::{Player, PlayerFactory, StartInfo, StartRules};
-use crate::sandbox::LogLine;
+use crate::sandbox::{CallStats, LogLine};
 use crate::verdict::{Fault, Verdict};
 use croupier_rules::{Game, GameRng, SeatResult};
 use serde::{Deserialize, Serialize};
@@ -120,6 +120,10 @@ pub struct GameRecord {
     pub builds: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<(u8, Vec<LogLine>)>,
+    /// Per seat: decisions its agent was asked and the fuel they burnt (0 for a native
+    /// agent). Fuel is deterministic, so it compares the cost of strategies across machines.
+    #[serde(default)]
+    pub calls: Vec<CallStats>,
 }
 
 /// The seed of game `index`'s deal and the seed of each seat's agent.
@@ -165,6 +169,7 @@ pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) ->
             .map(|&e| entrants[e].factory.build_id())
             .collect(),
         logs: Vec::new(),
+        calls: Vec::new(),
     };
     let mut game = match G::new(options, seed) {
         Ok(g) => g,
@@ -177,6 +182,7 @@ pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) ->
         }
     };
     let n = game.num_players();
+    rec.calls = vec![CallStats::default(); n];
     let teams: Vec<Option<u8>> = (0..n as u8).map(|s| game.team_of(s)).collect();
     if teams.iter().all(Option::is_some) {
         rec.teams = Some(teams.iter().map(|t| t.unwrap_or(0)).collect());
@@ -275,6 +281,7 @@ fn fault(seat: usize, f: Fault, at: usize) -> SeatFault {
     }
 }
 
+/// Takes a seat's log lines and call counters into the record (before the player is dropped).
 fn collect_log<G: Game>(
     rec: &mut GameRecord,
     players: &mut [Option<Box<dyn Player<G>>>],
@@ -284,6 +291,9 @@ fn collect_log<G: Game>(
         let lines = p.take_log();
         if !lines.is_empty() {
             rec.logs.push((seat as u8, lines));
+        }
+        if let Some(c) = rec.calls.get_mut(seat) {
+            *c = p.stats();
         }
     }
 }
@@ -332,8 +342,10 @@ pub struct EntrantTotals {
     pub draws: u64,
     pub faults: u64,
     pub faults_by_verdict: BTreeMap<String, u64>,
-    /// Decisions asked of this entrant and their total time (for the figures).
+    /// Decisions asked of this entrant's agents, in every seat they played.
     pub decisions: u64,
+    /// Fuel those decisions burnt.
+    pub fuel: u64,
 }
 
 /// Adds one game to the totals.
@@ -354,6 +366,13 @@ pub fn tally(totals: &mut [EntrantTotals], rec: &GameRecord) {
             Some(SeatResult::Win) => t.wins += 1,
             Some(SeatResult::Loss) => t.losses += 1,
             _ => t.draws += 1,
+        }
+    }
+    // Decisions and fuel per seat, not per side: each seat's agent was asked on its own.
+    for (c, &e) in rec.calls.iter().zip(&rec.seats) {
+        if let Some(t) = totals.get_mut(e) {
+            t.decisions += c.decisions;
+            t.fuel += c.fuel;
         }
     }
     for f in &rec.faults {
@@ -508,9 +527,18 @@ mod tests {
             teams: Some(vec![0, 1, 0, 1]),
             builds: vec![],
             logs: vec![],
+            calls: (1..=4)
+                .map(|k| CallStats {
+                    decisions: k,
+                    fuel: 100 * k,
+                })
+                .collect(),
         };
         tally(&mut t, &rec);
         assert_eq!((t[0].games, t[0].wins), (1, 1));
         assert_eq!((t[1].games, t[1].losses), (1, 1));
+        // Decisions and fuel add up over both seats of an entrant.
+        assert_eq!((t[0].decisions, t[0].fuel), (1 + 3, 100 + 300));
+        assert_eq!((t[1].decisions, t[1].fuel), (2 + 4, 200 + 400));
     }
 }

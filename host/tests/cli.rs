@@ -49,6 +49,16 @@ fn json_summary_has_the_documented_fields() {
     }
     // Two-player games: one side's wins are the other's losses.
     assert_eq!(agents[0]["wins"], agents[1]["losses"]);
+    // Every decision asked is counted for the agent that was asked, with the fuel it burnt.
+    let asked: u64 = agents
+        .iter()
+        .map(|a| a["decisions"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(Some(asked), v["decisions"].as_u64());
+    for a in agents {
+        let fuel = a["fuel_per_decision"].as_f64().unwrap_or(0.0);
+        assert!(fuel > 0.0, "{a}");
+    }
 }
 
 #[test]
