@@ -331,6 +331,27 @@ fn human_count(x: f64) -> String {
     }
 }
 
+/// A progress bar over `len` games on stderr (hidden when stderr is not a terminal).
+fn games_bar(len: u64) -> indicatif::ProgressBar {
+    let b = indicatif::ProgressBar::new(len);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {pos}/{len} games [{elapsed_precise}] {bar:30} {rate} eta {eta}",
+        )
+        .map(|style| {
+            style.with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", state.per_sec());
+                },
+            )
+        })
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    b
+}
+
 struct Bar(Option<indicatif::ProgressBar>);
 
 impl Progress for Bar {
@@ -473,15 +494,7 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         None => None,
     };
     let bar = if args.progress && todo.len() >= 200 {
-        let b = indicatif::ProgressBar::new(todo.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {pos}/{len} games [{elapsed_precise}] {bar:30} {per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        Bar(Some(b))
+        Bar(Some(games_bar(todo.len() as u64)))
     } else {
         Bar(None)
     };
@@ -865,15 +878,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     let start = std::time::Instant::now();
     // Drawn only on a terminal (indicatif hides it elsewhere), so logs stay clean.
     let bar = if progress {
-        let b = indicatif::ProgressBar::new(games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {pos}/{len} games [{elapsed_precise}] {bar:30} {per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        b
+        games_bar(games)
     } else {
         indicatif::ProgressBar::hidden()
     };
