@@ -90,8 +90,9 @@ pub fn play_checked<G: Game>(
         if legal.is_empty() {
             return Err(fail(step, format!("P{seat} to act with no legal action")));
         }
-        // The random draws happen in a fixed order (samples, hidden re-deal, the choice), so
-        // a seed names the same games in every mode of the same configuration.
+        // The random draws come in a fixed order (samples, hidden re-deal, the choice), so a
+        // seed and a configuration name the same games on every run and in every part of a
+        // soak. (`--sample` draws more, so its games are not the exact check's.)
         let copy = check_refusals(&game, &legal, cfg, &mut chooser, &mut scratch)
             .map_err(|e| fail(step, e))?;
         if cfg.observation {
