@@ -865,6 +865,9 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         progress,
         ..
     } = args;
+    if first.checked_add(games).is_none() {
+        return Err(user("--first K plus --games N is past the last game index"));
+    }
     let (preset, opts) = options::<G>(rules)?;
     // Opened before the run, so that a bad path fails now and not after hours of checking.
     let mut ledger = args.record.as_deref().map(ledger::open).transpose()?;
