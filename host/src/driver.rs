@@ -870,7 +870,11 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     }
     let (preset, opts) = options::<G>(rules)?;
     // Opened before the run, so that a bad path fails now and not after hours of checking.
-    let mut ledger = args.record.as_deref().map(ledger::open).transpose()?;
+    let mut ledger = args
+        .record
+        .as_deref()
+        .map(ledger::Ledger::open)
+        .transpose()?;
     // Exact by default: the issue asks for `legal_actions` to be exact in every state.
     let cfg = croupier_rules::check::CheckConfig {
         illegal_samples: if sample { Some(4) } else { None },
@@ -942,7 +946,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         println!("violation: {v}");
     }
     println!("{} violations", t.violations.len());
-    if let (Some(file), Some(path)) = (ledger.as_mut(), &args.record) {
+    if let Some(ledger) = ledger.as_mut() {
         let rec = ledger::SoakRecord {
             game: G::NAME.into(),
             preset,
@@ -963,7 +967,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
                 .map(|d| d.as_secs())
                 .unwrap_or(0),
         };
-        ledger::append(file, path, &rec)?;
+        ledger.append(&rec)?;
     }
     Ok(t.violations.len() as u64)
 }

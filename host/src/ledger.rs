@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One line of the ledger.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,21 +36,34 @@ pub struct SoakRecord {
     pub finished: u64,
 }
 
-/// Opens the ledger for appending (before a run, so that a bad path fails at once).
-pub fn open(path: &Path) -> Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("--record: cannot open {}", path.display()))
+/// A ledger open for appending.
+pub struct Ledger {
+    file: std::fs::File,
+    path: PathBuf,
 }
 
-/// Appends one record as one line (a single write, so a crash leaves whole lines).
-pub fn append(file: &mut std::fs::File, path: &Path, rec: &SoakRecord) -> Result<()> {
-    let mut line = serde_json::to_string(rec)?;
-    line.push('\n');
-    file.write_all(line.as_bytes())
-        .with_context(|| format!("--record: cannot write {}", path.display()))
+impl Ledger {
+    /// Opens the ledger (before a run, so that a bad path fails at once).
+    pub fn open(path: &Path) -> Result<Ledger> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("--record: cannot open {}", path.display()))?;
+        Ok(Ledger {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends one record as one line (a single write, so a crash leaves whole lines).
+    pub fn append(&mut self, rec: &SoakRecord) -> Result<()> {
+        let mut line = serde_json::to_string(rec)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .with_context(|| format!("--record: cannot write {}", self.path.display()))
+    }
 }
 
 /// Reads a ledger; a line that does not parse is an error naming the file and line.
@@ -77,8 +90,6 @@ pub struct Coverage {
     pub parts: usize,
     /// Disjoint, sorted ranges of game indices `[from, to)` checked at least once.
     pub ranges: Vec<(u64, u64)>,
-    /// Games played by all parts, overlaps counted twice.
-    pub games_played: u64,
     pub decisions: u64,
     pub aborted: u64,
     pub violations: u64,
@@ -132,7 +143,6 @@ pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
                 check,
                 parts: parts.len(),
                 ranges,
-                games_played: parts.iter().map(|p| p.games).sum(),
                 decisions: parts.iter().map(|p| p.decisions).sum(),
                 aborted: parts.iter().map(|p| p.aborted).sum(),
                 violations: parts.iter().map(|p| p.violations).sum(),
