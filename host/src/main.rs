@@ -14,6 +14,9 @@ use croupier_rules::uno::Uno;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "croupier",

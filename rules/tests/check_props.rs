@@ -14,6 +14,8 @@ enum Fault {
     ListsOnlyOne,
     /// Accepts an unlisted action as a no-op instead of rejecting it.
     AcceptsUnlisted,
+    /// Rejects an unlisted action but counts it as a step (the state changes).
+    RefusalChangesState,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -88,7 +90,12 @@ impl Game for Faulty {
                 Ok(())
             }
             Err(_) if self.fault == Fault::AcceptsUnlisted => Ok(()),
-            Err(e) => Err(e),
+            Err(e) => {
+                if self.fault == Fault::RefusalChangesState {
+                    self.steps += 1;
+                }
+                Err(e)
+            }
         }
     }
     fn outcome(&self) -> Option<&Outcome> {
@@ -142,25 +149,57 @@ fn soak_counts_a_panicking_game_as_a_violation_and_goes_on() {
     }
 }
 
+/// The sampled check (the default) and the exact one (every action of the space), which
+/// take different paths through the refusal check.
+fn configs() -> [CheckConfig; 2] {
+    [
+        CheckConfig::default(),
+        CheckConfig {
+            illegal_samples: None,
+            ..CheckConfig::default()
+        },
+    ]
+}
+
 #[test]
 fn checker_catches_a_listed_action_missing() {
     let opts = Durak::preset("classic").unwrap();
-    let v = with_fault(Fault::ListsOnlyOne, || {
-        play_checked::<Faulty>(&opts, 3, &CheckConfig::default())
-    })
-    .expect_err("an incomplete list must be caught");
-    assert!(v.what.contains("was accepted"), "{v}");
+    for cfg in configs() {
+        let v = with_fault(Fault::ListsOnlyOne, || {
+            play_checked::<Faulty>(&opts, 3, &cfg)
+        })
+        .expect_err("an incomplete list must be caught");
+        assert!(v.what.contains("was accepted"), "{v}");
+    }
 }
 
 #[test]
 fn checker_catches_an_unlisted_action_accepted() {
     let opts = Durak::preset("classic").unwrap();
-    let v = with_fault(Fault::AcceptsUnlisted, || {
-        play_checked::<Faulty>(&opts, 3, &CheckConfig::default())
-    })
-    .expect_err("an accepted unlisted action must be caught");
-    assert!(v.what.contains("unlisted action"), "{v}");
-    assert_eq!(v.step, 0, "caught in the first state");
+    for cfg in configs() {
+        let v = with_fault(Fault::AcceptsUnlisted, || {
+            play_checked::<Faulty>(&opts, 3, &cfg)
+        })
+        .expect_err("an accepted unlisted action must be caught");
+        assert!(v.what.contains("unlisted action"), "{v}");
+        assert_eq!(v.step, 0, "caught in the first state");
+    }
+}
+
+#[test]
+fn checker_catches_a_refusal_that_changes_the_state() {
+    let opts = Durak::preset("classic").unwrap();
+    for cfg in configs() {
+        let v = with_fault(Fault::RefusalChangesState, || {
+            play_checked::<Faulty>(&opts, 3, &cfg)
+        })
+        .expect_err("a refusal that changes the state must be caught");
+        assert!(
+            v.what.contains("a rejected action changed the state"),
+            "{v}"
+        );
+        assert_eq!(v.step, 0, "caught in the first state");
+    }
 }
 
 #[test]

@@ -18,10 +18,12 @@ const K_ACCEPT_PENALTY: u32 = 9;
 const K_CATCH: u32 = 10;
 const K_NO_CATCH: u32 = 11;
 
+#[inline]
 fn declare_code(d: Option<Color>) -> u32 {
     d.map_or(0, |c| 1 + c as u32)
 }
 
+#[inline]
 pub(crate) fn encode(a: Action) -> u32 {
     let pack = |kind: u32, card: u8, declare: Option<Color>, uno: bool| {
         kind | (card as u32) << 8 | declare_code(declare) << 16 | (uno as u32) << 24

@@ -102,7 +102,7 @@ pub(crate) fn groups(f: UnoCard) -> Option<(usize, usize)> {
 
 /// The hand as sorted faces.
 pub(crate) fn counts_to_vec(c: &[u8; FACES]) -> Vec<UnoCard> {
-    let mut v = Vec::new();
+    let mut v = Vec::with_capacity(c.iter().map(|&k| k as usize).sum());
     for (f, &k) in c.iter().enumerate() {
         for _ in 0..k {
             v.push(UnoCard(f as u8));

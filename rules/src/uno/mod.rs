@@ -166,6 +166,7 @@ impl Game for Uno {
         Uno::from_observation(opts, obs, rng)
     }
 
+    #[inline]
     fn encode_action(action: Action) -> u32 {
         display::encode(action)
     }
