@@ -837,12 +837,21 @@ pub fn replay<G: Game>(
     Ok(())
 }
 
+/// Where a soak starts in the seed's sequence of games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SoakStart {
+    /// Games `K..K + games`: game `i` always has seed `derive(seed, i)`, so a long soak can
+    /// be run in parts that check exactly the games one run would.
+    At(u64),
+    /// At the first game the `record` ledger has no part for (`--next`), stopping short of
+    /// games already checked and of game `until`: a long soak resumed by the same command.
+    Next { until: Option<u64> },
+}
+
 /// What `croupier soak` runs.
 pub struct SoakArgs {
-    /// Games `first..first + games` of the seed's sequence: game `i` always has seed
-    /// `derive(seed, i)`, so a long soak can be run in parts that check exactly the games one
-    /// run would.
-    pub first: u64,
+    pub start: SoakStart,
+    /// At most this many games.
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
@@ -857,7 +866,7 @@ pub struct SoakArgs {
 /// `croupier soak`: random games with every invariant checked in every state.
 pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     let &SoakArgs {
-        first,
+        start,
         games,
         seed,
         threads,
@@ -865,10 +874,50 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         progress,
         ..
     } = args;
-    if first.checked_add(games).is_none() {
-        return Err(user("--first K plus --games N is past the last game index"));
-    }
     let (preset, opts) = options::<G>(rules)?;
+    let check = if sample { "sample" } else { "exact" };
+    let (first, games) = match start {
+        SoakStart::At(first) => {
+            if first.checked_add(games).is_none() {
+                return Err(user("--first K plus --games N is past the last game index"));
+            }
+            (first, games)
+        }
+        SoakStart::Next { until } => {
+            let path = args
+                .record
+                .as_deref()
+                .ok_or_else(|| user("--next needs --record FILE, the ledger to continue"))?;
+            let records = if path.exists() {
+                ledger::read(path)?
+            } else {
+                Vec::new()
+            };
+            let option_pairs = G::option_pairs(&opts);
+            let key = ledger::SoakKey {
+                game: G::NAME,
+                preset: &preset,
+                options: &option_pairs,
+                seed,
+                check,
+            };
+            let (from, checked_from) = ledger::next_unchecked(&records, &key);
+            let stop = [Some(from.saturating_add(games)), checked_from, until]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(from);
+            if stop <= from {
+                println!(
+                    "{} ({preset}): nothing left to check, games 0..{from} are in {}",
+                    G::NAME,
+                    path.display()
+                );
+                return Ok(0);
+            }
+            (from, stop - from)
+        }
+    };
     // Opened before the run, so that a bad path fails now and not after hours of checking.
     let mut ledger = args
         .record
@@ -954,7 +1003,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
             seed,
             first,
             games: t.games,
-            check: if sample { "sample" } else { "exact" }.into(),
+            check: check.into(),
             decisions: t.decisions,
             aborted: t.aborted,
             violations: t.violations.len() as u64,

@@ -152,6 +152,39 @@ pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
         .collect()
 }
 
+/// Which soak a record belongs to: game, preset, every option, seed and check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SoakKey<'a> {
+    pub game: &'a str,
+    pub preset: &'a str,
+    pub options: &'a [(String, String)],
+    pub seed: u64,
+    pub check: &'a str,
+}
+
+impl SoakKey<'_> {
+    fn matches(&self, r: &SoakRecord) -> bool {
+        r.game == self.game
+            && r.preset == self.preset
+            && r.options == self.options
+            && r.seed == self.seed
+            && r.check == self.check
+    }
+}
+
+/// For `soak --next`: the first game of the soak that no part has checked (the end of the
+/// games checked from 0 without a gap), and where the next checked range after it starts,
+/// if any, so that a part can fill a gap without checking games twice.
+pub fn next_unchecked(records: &[SoakRecord], key: &SoakKey) -> (u64, Option<u64>) {
+    let mine: Vec<SoakRecord> = records.iter().filter(|r| key.matches(r)).cloned().collect();
+    let Some(c) = coverage(&mine).pop() else {
+        return (0, None);
+    };
+    let from = c.contiguous_from_zero();
+    let next = c.ranges.iter().map(|r| r.0).find(|&a| a > from);
+    (from, next)
+}
+
 /// The summary `croupier ledger` prints.
 pub fn summary(records: &[SoakRecord]) -> String {
     let mut s = String::new();
@@ -220,6 +253,33 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("0..100, 200..210"), "{text}");
+    }
+
+    #[test]
+    fn next_unchecked_fills_the_first_gap_of_this_soak_only() {
+        let recs = [part(0, 50, 1), part(80, 20, 1), part(0, 500, 2)];
+        let opts = recs[0].options.clone();
+        let key = |seed| SoakKey {
+            game: "uno",
+            preset: "official",
+            options: &opts,
+            seed,
+            check: "exact",
+        };
+        assert_eq!(next_unchecked(&recs, &key(1)), (50, Some(80)));
+        assert_eq!(next_unchecked(&recs, &key(2)), (500, None));
+        assert_eq!(
+            next_unchecked(&recs, &key(3)),
+            (0, None),
+            "a soak not begun"
+        );
+        let sampled = SoakKey {
+            check: "sample",
+            ..key(1)
+        };
+        assert_eq!(next_unchecked(&recs, &sampled), (0, None), "another check");
+        let gap_filled = [part(0, 50, 1), part(80, 20, 1), part(50, 30, 1)];
+        assert_eq!(next_unchecked(&gap_filled, &key(1)), (100, None));
     }
 
     #[test]

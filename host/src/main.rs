@@ -68,6 +68,15 @@ enum Command {
         /// 1000000`.
         #[arg(long, value_name = "K", default_value_t = 0)]
         first: u64,
+        /// Continue the soak in the --record ledger: start at its first game no part has
+        /// checked and check up to --games games, stopping short of games already checked.
+        /// Run the same command again to go on (one runner per soak at a time).
+        #[arg(long, requires = "record", conflicts_with = "first")]
+        next: bool,
+        /// With --next: the soak's whole size; games from N on are left alone, and once
+        /// 0..N are checked the command says so and checks nothing.
+        #[arg(long, value_name = "N", requires = "next")]
+        until: Option<u64>,
         /// Master seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -388,6 +397,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             rules,
             games,
             first,
+            next,
+            until,
             seed,
             threads: t,
             sample,
@@ -397,7 +408,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let r = rules.args();
             let args = driver::SoakArgs {
-                first,
+                start: if next {
+                    driver::SoakStart::Next { until }
+                } else {
+                    driver::SoakStart::At(first)
+                },
                 games,
                 seed,
                 threads: threads(t),

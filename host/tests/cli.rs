@@ -222,6 +222,46 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
         "{text}"
     );
     assert!(text.contains(&format!("{whole} decisions")), "{text}");
+    // `--next` goes on where the ledger ends, up to `--until`, then has nothing left to do.
+    let (c, text) = decisions(&[
+        "--next", "--until", "40", "--games", "25", "--record", ledger_arg,
+    ]);
+    assert!(text.contains("(games 30..40): 10 games in"), "{text}");
+    let (forty, _) = decisions(&["--games", "40"]);
+    assert_eq!(whole + c, forty, "--next played other games than one run");
+    let out = croupier()
+        .args(["soak", "toepen", "--rules", "plain", "--seed", "11"])
+        .args(["--next", "--until", "40", "--record", ledger_arg])
+        .output()
+        .expect("run soak");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("nothing left to check, games 0..40 are in"),
+        "{text}"
+    );
+    let lines = std::fs::read_to_string(&ledger)
+        .expect("ledger")
+        .lines()
+        .count();
+    assert_eq!(lines, 3, "a run with nothing to check records nothing");
+    // Another seed is another soak: it starts at game 0.
+    let out = croupier()
+        .args([
+            "soak", "toepen", "--rules", "plain", "--seed", "12", "--games", "3",
+        ])
+        .args(["--next", "--record", ledger_arg])
+        .output()
+        .expect("run soak");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("toepen (plain): 3 games in"), "{text}");
+    // --next without a ledger to continue is refused by the command line.
+    let out = croupier()
+        .args(["soak", "toepen", "--next"])
+        .output()
+        .expect("run soak");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--record"));
     // A ledger that cannot be written fails before any game is played.
     let out = croupier()
         .args(["soak", "toepen", "--games", "5", "--record"])
