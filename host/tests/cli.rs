@@ -276,3 +276,34 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("games in"));
 }
+
+/// The ledger the README's soak figures come from: every line parses, the parts found no
+/// violation, and `croupier ledger` puts each UNO soak together from game 0 without a gap.
+#[test]
+fn the_committed_soak_ledger_is_whole_and_clean() {
+    let ledger = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/soak-ledger.jsonl");
+    let out = croupier()
+        .arg("ledger")
+        .arg(&ledger)
+        .output()
+        .expect("run ledger");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for preset in ["official", "two-player"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("uno {preset} (seed 2026, exact check)")))
+            .unwrap_or_else(|| panic!("no uno {preset} soak in {text}"));
+        assert!(line.contains(", 0 violations"), "{line}");
+        // No part lies outside the run that starts at game 0.
+        let (_, covered) = line.split_once("covered ").expect("ranges");
+        assert!(
+            !covered.split(" in ").next().unwrap_or("").contains(','),
+            "{line}"
+        );
+    }
+}
