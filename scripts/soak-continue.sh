@@ -17,6 +17,8 @@ stop="$(dirname "$ledger")/STOP"
 while [ ! -e "$stop" ]; do
   out=$("$croupier" soak "$game" --rules "$preset" --seed 2026 --games "$part" --next \
     --until 1000000 --record "$ledger" --quiet) || { echo "$out"; exit 1; }
-  echo "$(date -u +%H:%M:%S) $out" | head -n 1
+  # The summary line only; no pipe into head, whose early exit would SIGPIPE the echo and,
+  # under pipefail, end the loop.
+  echo "$(date -u +%H:%M:%S) ${out%%$'\n'*}"
   case $out in *"nothing left to check"*) exit 0 ;; esac
 done
