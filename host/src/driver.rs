@@ -976,29 +976,12 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         t.aborted += r.aborted;
         t.violations.extend(r.violations);
     }
-    // A part of a longer run names its range, so the parts can be put together.
-    let range = if first > 0 {
-        format!(" (games {first}..{})", first + games)
-    } else {
-        String::new()
-    };
-    println!(
-        "{} ({preset}){range}: {} games in {:.2} s, {:.0} games/s, {} decisions, {} aborted by a safety limit",
-        G::NAME,
-        t.games,
-        elapsed,
-        t.games as f64 / elapsed.max(1e-9),
-        t.decisions,
-        t.aborted
-    );
-    for v in t.violations.iter().take(5) {
-        println!("violation: {v}");
-    }
-    println!("{} violations", t.violations.len());
+    // Recorded before anything is printed: a part can take hours, and a closed stdout (a
+    // killed pipeline) must not lose it.
     if let Some(ledger) = ledger.as_mut() {
         let rec = ledger::SoakRecord {
             game: G::NAME.into(),
-            preset,
+            preset: preset.clone(),
             options: G::option_pairs(&opts),
             seed,
             first,
@@ -1018,5 +1001,24 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         };
         ledger.append(&rec)?;
     }
+    // A part of a longer run names its range, so the parts can be put together.
+    let range = if first > 0 {
+        format!(" (games {first}..{})", first + games)
+    } else {
+        String::new()
+    };
+    println!(
+        "{} ({preset}){range}: {} games in {:.2} s, {:.0} games/s, {} decisions, {} aborted by a safety limit",
+        G::NAME,
+        t.games,
+        elapsed,
+        t.games as f64 / elapsed.max(1e-9),
+        t.decisions,
+        t.aborted
+    );
+    for v in t.violations.iter().take(5) {
+        println!("violation: {v}");
+    }
+    println!("{} violations", t.violations.len());
     Ok(t.violations.len() as u64)
 }

@@ -307,3 +307,29 @@ fn the_committed_soak_ledger_is_whole_and_clean() {
         );
     }
 }
+
+/// A part whose output nobody reads any more (its pipeline was killed) is still recorded:
+/// the ledger line is written before anything is printed.
+#[test]
+fn a_soak_part_is_recorded_even_when_its_output_is_lost() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = dir.path().join("ledger.jsonl");
+    let mut child = croupier()
+        .args([
+            "soak", "toepen", "--rules", "plain", "--games", "40", "--quiet",
+        ])
+        .arg("--record")
+        .arg(&ledger)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start soak");
+    // Closing the read end now makes the soak's first print fail (40 checked games take
+    // far longer than this).
+    drop(child.stdout.take());
+    let status = child.wait().expect("soak ends");
+    assert!(!status.success(), "printing to a closed pipe should fail");
+    let text = std::fs::read_to_string(&ledger).expect("the part is in the ledger");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("\"games\":40"), "{text}");
+}
