@@ -108,21 +108,13 @@ impl Coverage {
 
 /// Groups records into soaks and merges their ranges.
 pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
-    type Key = (String, String, Vec<(String, String)>, u64, String);
-    let mut groups: BTreeMap<Key, Vec<&SoakRecord>> = BTreeMap::new();
+    let mut groups: BTreeMap<SoakKey, Vec<&SoakRecord>> = BTreeMap::new();
     for r in records {
-        let key = (
-            r.game.clone(),
-            r.preset.clone(),
-            r.options.clone(),
-            r.seed,
-            r.check.clone(),
-        );
-        groups.entry(key).or_default().push(r);
+        groups.entry(SoakKey::of(r)).or_default().push(r);
     }
     groups
         .into_iter()
-        .map(|((game, preset, _, seed, check), parts)| {
+        .map(|(key, parts)| {
             let mut spans: Vec<(u64, u64)> = parts
                 .iter()
                 .filter(|p| p.games > 0)
@@ -137,10 +129,10 @@ pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
                 }
             }
             Coverage {
-                game,
-                preset,
-                seed,
-                check,
+                game: key.game.to_string(),
+                preset: key.preset.to_string(),
+                seed: key.seed,
+                check: key.check.to_string(),
                 parts: parts.len(),
                 ranges,
                 decisions: parts.iter().map(|p| p.decisions).sum(),
@@ -152,8 +144,9 @@ pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
         .collect()
 }
 
-/// Which soak a record belongs to: game, preset, every option, seed and check.
-#[derive(Clone, Debug, PartialEq)]
+/// Which soak a record belongs to: game, preset, every option, seed and check. Parts with
+/// the same key check games of one sequence (`coverage` groups by it, `--next` looks it up).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SoakKey<'a> {
     pub game: &'a str,
     pub preset: &'a str,
@@ -162,13 +155,15 @@ pub struct SoakKey<'a> {
     pub check: &'a str,
 }
 
-impl SoakKey<'_> {
-    fn matches(&self, r: &SoakRecord) -> bool {
-        r.game == self.game
-            && r.preset == self.preset
-            && r.options == self.options
-            && r.seed == self.seed
-            && r.check == self.check
+impl<'a> SoakKey<'a> {
+    fn of(r: &'a SoakRecord) -> SoakKey<'a> {
+        SoakKey {
+            game: &r.game,
+            preset: &r.preset,
+            options: &r.options,
+            seed: r.seed,
+            check: &r.check,
+        }
     }
 }
 
@@ -176,7 +171,11 @@ impl SoakKey<'_> {
 /// games checked from 0 without a gap), and where the next checked range after it starts,
 /// if any, so that a part can fill a gap without checking games twice.
 pub fn next_unchecked(records: &[SoakRecord], key: &SoakKey) -> (u64, Option<u64>) {
-    let mine: Vec<SoakRecord> = records.iter().filter(|r| key.matches(r)).cloned().collect();
+    let mine: Vec<SoakRecord> = records
+        .iter()
+        .filter(|r| SoakKey::of(r) == *key)
+        .cloned()
+        .collect();
     let Some(c) = coverage(&mine).pop() else {
         return (0, None);
     };
