@@ -500,6 +500,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -511,6 +512,21 @@ fn main() -> ExitCode {
             }
             ExitCode::from(2)
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so `croupier … | head -1` made every later `println!` panic with a
+/// backtrace once `head` had gone. A command-line tool whose reader has gone should end
+/// quietly, as `cat` does: the default action does that. Nothing is lost by it, since
+/// results, logs and ledgers are written to their files before anything is printed about
+/// them; and the default only matters for stdout and stderr, the only pipes this process
+/// writes to.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; SIG_DFL is a
+    // valid action for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -308,6 +308,27 @@ fn the_committed_soak_ledger_is_whole_and_clean() {
     }
 }
 
+/// `croupier … | head -1`: once the reader has gone, croupier ends quietly, killed by
+/// SIGPIPE as `cat` would be, not with a panic and a backtrace on stderr.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_croupier_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    const SIGPIPE: i32 = 13;
+    let ledger = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/soak-ledger.jsonl");
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    // No reader from the start, so the first print meets a closed pipe whatever the timing.
+    drop(reader);
+    let out = croupier()
+        .arg("ledger")
+        .arg(&ledger)
+        .stdout(writer)
+        .output()
+        .expect("run ledger");
+    assert_eq!(out.status.signal(), Some(SIGPIPE), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 /// A part whose output nobody reads any more (its pipeline was killed) is still recorded:
 /// the ledger line is written before anything is printed.
 #[test]
