@@ -279,9 +279,14 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
 
 /// The ledger the README's soak figures come from: every line parses, the parts found no
 /// violation, and `croupier ledger` puts each UNO soak together from game 0 without a gap.
+/// The soak ledger in the repository (docs/soak-ledger.jsonl).
+fn committed_ledger() -> std::path::PathBuf {
+    common::repo().join("docs/soak-ledger.jsonl")
+}
+
 #[test]
 fn the_committed_soak_ledger_is_whole_and_clean() {
-    let ledger = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/soak-ledger.jsonl");
+    let ledger = committed_ledger();
     let out = croupier()
         .arg("ledger")
         .arg(&ledger)
@@ -322,7 +327,7 @@ fn the_committed_soak_ledger_is_whole_and_clean() {
 fn a_closed_stdout_ends_croupier_quietly() {
     use std::os::unix::process::ExitStatusExt;
     const SIGPIPE: i32 = 13;
-    let ledger = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/soak-ledger.jsonl");
+    let ledger = committed_ledger();
     let (reader, writer) = std::io::pipe().expect("pipe");
     // No reader from the start, so the first print meets a closed pipe whatever the timing.
     drop(reader);
