@@ -107,7 +107,7 @@ impl Coverage {
 }
 
 /// Groups records into soaks and merges their ranges.
-pub fn coverage(records: &[SoakRecord]) -> Vec<Coverage> {
+pub fn coverage<'a>(records: impl IntoIterator<Item = &'a SoakRecord>) -> Vec<Coverage> {
     let mut groups: BTreeMap<SoakKey, Vec<&SoakRecord>> = BTreeMap::new();
     for r in records {
         groups.entry(SoakKey::of(r)).or_default().push(r);
@@ -171,12 +171,8 @@ impl<'a> SoakKey<'a> {
 /// games checked from 0 without a gap), and where the next checked range after it starts,
 /// if any, so that a part can fill a gap without checking games twice.
 pub fn next_unchecked(records: &[SoakRecord], key: &SoakKey) -> (u64, Option<u64>) {
-    let mine: Vec<SoakRecord> = records
-        .iter()
-        .filter(|r| SoakKey::of(r) == *key)
-        .cloned()
-        .collect();
-    let Some(c) = coverage(&mine).pop() else {
+    let mine = records.iter().filter(|r| SoakKey::of(r) == *key);
+    let Some(c) = coverage(mine).pop() else {
         return (0, None);
     };
     let from = c.contiguous_from_zero();

@@ -277,13 +277,13 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("games in"));
 }
 
-/// The ledger the README's soak figures come from: every line parses, the parts found no
-/// violation, and `croupier ledger` puts each UNO soak together from game 0 without a gap.
 /// The soak ledger in the repository (docs/soak-ledger.jsonl).
 fn committed_ledger() -> std::path::PathBuf {
     common::repo().join("docs/soak-ledger.jsonl")
 }
 
+/// The ledger the README's soak figures come from: every line parses, the parts found no
+/// violation, and `croupier ledger` puts each UNO soak together from game 0 without a gap.
 #[test]
 fn the_committed_soak_ledger_is_whole_and_clean() {
     let ledger = committed_ledger();
