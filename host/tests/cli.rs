@@ -304,13 +304,11 @@ fn the_committed_soak_ledger_is_whole_and_clean() {
             .find(|l| l.starts_with(&format!("uno {preset} (seed 2026, exact check)")))
             .unwrap_or_else(|| panic!("no uno {preset} soak in {text}"));
         assert!(line.contains(", 0 violations"), "{line}");
-        // The README says official is done at 10⁶.
-        if preset == "official" {
-            assert!(
-                line.contains("games 0..1000000 checked without a gap"),
-                "{line}"
-            );
-        }
+        // The README says both are done at 10⁶.
+        assert!(
+            line.contains("games 0..1000000 checked without a gap"),
+            "{line}"
+        );
         // No part lies outside the run that starts at game 0.
         let (_, covered) = line.split_once("covered ").expect("ranges");
         assert!(
