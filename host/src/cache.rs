@@ -7,6 +7,12 @@
 //! the SHA-256 of its own body, checked before deserialising; a stale, truncated or corrupt
 //! entry is recompiled and rewritten, never trusted. Writes go to a temporary file and are
 //! renamed into place, so a crash never leaves half an entry under a valid name.
+//!
+//! A hostile file can make a large artifact (hundreds of MB from a few MB), and every one-byte
+//! variant is another entry, so the cache is bounded by total size: after each write the
+//! least recently used entries (by modification time, which a hit refreshes) are evicted
+//! until the total is under [`Cache::max_bytes`] (`$CROUPIER_CACHE_MAX_MIB`, default
+//! [`DEFAULT_MAX_MIB`]).
 
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
@@ -28,15 +34,35 @@ pub enum CacheOutcome {
     Uncached,
 }
 
+/// The default bound on the cache's total size: room for a few dozen interpreted agents
+/// (an 18 MB Python component compiles to about 60 MB) and thousands of Rust ones.
+pub const DEFAULT_MAX_MIB: u64 = 2048;
+
+/// The compiled-component cache: a private directory of artifacts, bounded in total size.
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: Option<PathBuf>,
+    max_bytes: u64,
 }
 
 impl Cache {
     /// No caching at all.
     pub fn disabled() -> Cache {
-        Cache { dir: None }
+        Cache {
+            dir: None,
+            max_bytes: 0,
+        }
+    }
+
+    /// The bound on the total size of the entries.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// The same cache with another bound on its total size.
+    pub fn with_max_bytes(mut self, max_bytes: u64) -> Cache {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// The cache in `dir`, created private if missing; disabled (with a reason) if the
@@ -71,7 +97,14 @@ impl Cache {
                 ));
             }
         }
-        Ok(Cache { dir: Some(dir) })
+        let max_mib = std::env::var("CROUPIER_CACHE_MAX_MIB")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(DEFAULT_MAX_MIB);
+        Ok(Cache {
+            dir: Some(dir),
+            max_bytes: max_mib << 20,
+        })
     }
 
     /// `$CROUPIER_CACHE`, else `$XDG_CACHE_HOME/croupier`, else `~/.cache/croupier`.
@@ -97,39 +130,68 @@ impl Cache {
         Some(dir.join(format!("{}-{:016x}.cwasm", &content[..32], h.finish())))
     }
 
-    /// The compiled component for `bytes`, from the cache when a valid entry exists.
-    pub fn load_or_compile(
-        &self,
-        engine: &Engine,
-        bytes: &[u8],
-    ) -> wasmtime::Result<(Component, CacheOutcome)> {
+    /// The compiled component for `bytes`, when a valid entry exists. A hit refreshes the
+    /// entry's modification time, which orders eviction.
+    pub fn load(&self, engine: &Engine, bytes: &[u8]) -> Option<Component> {
+        let path = self.entry_path(engine, bytes)?;
+        let data = std::fs::read(&path).ok()?;
+        let body = verified_body(&data)?;
+        // SAFETY: the body's SHA-256 matches the digest this host wrote in front of it, in a
+        // private directory keyed by content and engine; wasmtime also checks the artifact's
+        // header against this engine.
+        let component = unsafe { Component::deserialize(engine, body) }.ok()?;
+        if let Ok(f) = std::fs::File::options().append(true).open(&path) {
+            let _ = f.set_modified(std::time::SystemTime::now());
+        }
+        Some(component)
+    }
+
+    /// Stores the artifact compiled from `bytes`, then evicts least recently used entries
+    /// until the cache is within its bound. Says whether it replaced an older entry.
+    pub fn store(&self, engine: &Engine, bytes: &[u8], artifact: &[u8]) -> CacheOutcome {
         let Some(path) = self.entry_path(engine, bytes) else {
-            return Ok((Component::new(engine, bytes)?, CacheOutcome::Uncached));
+            return CacheOutcome::Uncached;
         };
-        let mut existed = false;
-        if let Ok(data) = std::fs::read(&path) {
-            existed = true;
-            if let Some(body) = verified_body(&data) {
-                // SAFETY: the body's SHA-256 matches the digest this host wrote in front of
-                // it, in a private directory keyed by content and engine; wasmtime also
-                // checks the artifact's header against this engine.
-                if let Ok(c) = unsafe { Component::deserialize(engine, body) } {
-                    return Ok((c, CacheOutcome::Hit));
-                }
+        if artifact.len() as u64 > self.max_bytes {
+            return CacheOutcome::Uncached;
+        }
+        let existed = path.exists();
+        if write_entry(&path, artifact).is_err() {
+            return CacheOutcome::Uncached;
+        }
+        self.evict(&path);
+        if existed {
+            CacheOutcome::Replaced
+        } else {
+            CacheOutcome::Compiled
+        }
+    }
+
+    /// Removes the least recently used entries (never `keep`) until the total size of the
+    /// entries is at most the bound.
+    fn evict(&self, keep: &Path) {
+        let Some(dir) = &self.dir else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "cwasm"))
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                Some((m.modified().ok()?, m.len(), e.path()))
+            })
+            .collect();
+        let mut total: u64 = files.iter().map(|f| f.1).sum();
+        files.sort();
+        for (_, len, path) in files {
+            if total <= self.max_bytes {
+                break;
+            }
+            if path != keep && std::fs::remove_file(&path).is_ok() {
+                total = total.saturating_sub(len);
             }
         }
-        let component = Component::new(engine, bytes)?;
-        let outcome = match component.serialize() {
-            Ok(body) if write_entry(&path, &body).is_ok() => {
-                if existed {
-                    CacheOutcome::Replaced
-                } else {
-                    CacheOutcome::Compiled
-                }
-            }
-            _ => CacheOutcome::Uncached,
-        };
-        Ok((component, outcome))
     }
 }
 

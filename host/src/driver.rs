@@ -6,7 +6,7 @@ use crate::cache::Cache;
 use crate::ledger;
 use crate::limits::Limits;
 use crate::loader::{self, GameKind, LoadedComponent};
-use crate::player::{PlayerFactory, WasmFactory};
+use crate::player::{PlayerFactory, StartInfo, StartRules, WasmFactory};
 use crate::registry;
 use crate::runner::{self, Entrant, EntrantTotals, FaultPolicy, GameRecord, Progress, Schedule};
 use crate::sandbox;
@@ -91,10 +91,11 @@ impl Host {
         })
     }
 
-    /// Loads an agent argument for game `G`, checking its world and linking it.
-    pub fn entrant<G: Adapter>(&self, spec: &str) -> Result<Entrant<G>> {
+    /// Loads an agent argument for game `G`, checking its world, linking it and giving it
+    /// a trial run under `opts`.
+    pub fn entrant<G: Adapter>(&self, spec: &str, opts: &G::Options) -> Result<Entrant<G>> {
         let agent = registry::resolve(spec).map_err(|e| user(e.to_string()))?;
-        let loaded = loader::load(&self.engine, &self.cache, &agent.path)
+        let loaded = loader::load(&self.engine, &self.cache, &self.limits, &agent.path)
             .map_err(|e| user(e.to_string()))?;
         if loaded.game != G::KIND {
             return Err(user(
@@ -106,7 +107,7 @@ impl Host {
                 .to_string(),
             ));
         }
-        let factory = self.factory::<G>(&loaded)?;
+        let factory = self.factory::<G>(&loaded, opts, &agent.args)?;
         Ok(Entrant {
             name: spec.to_string(),
             args: agent.args,
@@ -114,35 +115,72 @@ impl Host {
         })
     }
 
+    /// Links a loaded component for game `G` and gives it one trial run: an instance is
+    /// made and `start` is called under the limits, with `opts` and `args` as in a game.
+    /// This type-checks every export against the world exactly (the bindings' typed
+    /// functions) and runs any core start function, so an agent that could never play (a
+    /// `decide` of the wrong type, a start function that traps or loops) is refused here,
+    /// with its reason, instead of faulting in every game.
     pub fn factory<G: Adapter>(
         &self,
         loaded: &LoadedComponent,
+        opts: &G::Options,
+        args: &str,
     ) -> Result<Arc<dyn PlayerFactory<G>>> {
+        let link_error = |e: wasmtime::Error| {
+            user(
+                loader::LoadError::Link {
+                    path: loaded.path.clone(),
+                    reason: crate::text::escape(&format!("{e:#}")),
+                }
+                .to_string(),
+            )
+        };
         let linker = sandbox::linker::<G>(&self.engine)?;
-        let pre = linker.instantiate_pre(&loaded.component).map_err(|e| {
-            user(
-                loader::LoadError::Link {
-                    path: loaded.path.clone(),
-                    reason: format!("{e:#}"),
-                }
-                .to_string(),
-            )
-        })?;
-        let pre = G::pre(pre, &loaded.version).map_err(|e| {
-            user(
-                loader::LoadError::Link {
-                    path: loaded.path.clone(),
-                    reason: format!("{e:#}"),
-                }
-                .to_string(),
-            )
-        })?;
-        Ok(Arc::new(WasmFactory::<G> {
+        let pre = linker
+            .instantiate_pre(&loaded.component)
+            .map_err(link_error)?;
+        let pre = G::pre(pre, &loaded.version).map_err(link_error)?;
+        let factory = WasmFactory::<G> {
             id: loaded.build.clone(),
             engine: self.engine.clone(),
             pre,
             limits: self.limits.clone(),
-        }))
+        };
+        let trial = |f: crate::verdict::Fault| {
+            user(
+                loader::LoadError::Trial {
+                    path: loaded.path.clone(),
+                    fault: f,
+                }
+                .to_string(),
+            )
+        };
+        let mut agent = match factory.make(0) {
+            Ok(a) => a,
+            Err(sandbox::MakeError::Agent(f)) => return Err(trial(f)),
+            Err(sandbox::MakeError::Host(e)) => bail!("the host ran out of resources: {e}"),
+        };
+        agent
+            .start(&StartInfo {
+                seat: 0,
+                players: G::seats(opts) as u8,
+                rules: StartRules::new::<G>(opts),
+                seed: 0,
+                args: args.to_string(),
+            })
+            .map_err(trial)?;
+        Ok(Arc::new(factory))
+    }
+
+    /// [`Host::factory`] under the game's default rules and no agent arguments: what
+    /// `croupier validate` checks.
+    pub fn factory_default<G: Adapter>(
+        &self,
+        loaded: &LoadedComponent,
+    ) -> Result<Arc<dyn PlayerFactory<G>>> {
+        let opts = options::<G>(&RulesArgs::default())?.1;
+        self.factory::<G>(loaded, &opts, "")
     }
 }
 
@@ -228,23 +266,43 @@ pub struct MatchSummary {
     pub elapsed_seconds: f64,
 }
 
-fn summarise(names: &[String], records: &[GameRecord]) -> (Vec<AgentSummary>, u64, u64) {
-    let mut totals: Vec<EntrantTotals> = names
-        .iter()
-        .map(|n| EntrantTotals {
-            name: n.clone(),
-            ..Default::default()
-        })
-        .collect();
-    let mut decisions = 0;
-    let mut aborted = 0;
-    for r in records {
-        runner::tally(&mut totals, r);
-        decisions += r.decisions;
-        aborted += u64::from(r.aborted);
+/// Running totals of a match, updated as each game ends, so that nothing per game is kept
+/// in memory (a 10⁶-game match holds no more than a 10-game one).
+struct Tally {
+    totals: Vec<EntrantTotals>,
+    games: u64,
+    decisions: u64,
+    aborted: u64,
+}
+
+impl Tally {
+    fn new(names: &[String]) -> Tally {
+        Tally {
+            totals: names
+                .iter()
+                .map(|n| EntrantTotals {
+                    name: n.clone(),
+                    ..Default::default()
+                })
+                .collect(),
+            games: 0,
+            decisions: 0,
+            aborted: 0,
+        }
     }
+
+    fn add(&mut self, r: &GameRecord) {
+        runner::tally(&mut self.totals, r);
+        self.games += 1;
+        self.decisions += r.decisions;
+        self.aborted += u64::from(r.aborted);
+    }
+}
+
+fn summarise(names: &[String], tally: Tally) -> Vec<AgentSummary> {
+    let totals = tally.totals;
     let two = names.len() == 2;
-    let agents = totals
+    totals
         .into_iter()
         .map(|t| {
             let (lo, hi) = stats::wilson(t.wins, t.games);
@@ -269,12 +327,11 @@ fn summarise(names: &[String], records: &[GameRecord]) -> (Vec<AgentSummary>, u6
                 faults: t.faults,
                 faults_by_verdict: t.faults_by_verdict,
                 decisions: t.decisions,
-                fuel_per_decision: (t.decisions > 0 && t.fuel > 0)
-                    .then(|| t.fuel as f64 / t.decisions as f64),
+                fuel_per_decision: (t.fuel_decisions > 0 && t.fuel > 0)
+                    .then(|| t.fuel as f64 / t.fuel_decisions as f64),
             }
         })
-        .collect();
-    (agents, decisions, aborted)
+        .collect()
 }
 
 /// Renders the per-agent table.
@@ -362,13 +419,16 @@ impl Progress for Bar {
     }
 }
 
-/// Reads the records of an earlier run of the same match from a log, for `--resume`, and
-/// cuts a torn last line so that appending continues cleanly.
-fn read_resume(path: &Path, header: &LogHeader) -> Result<Vec<GameRecord>> {
+/// Reads the records of an earlier run of the same match from a log, for `--resume`: adds
+/// them to `tally` one at a time and returns the indices played. Cuts a torn last line so
+/// that appending continues cleanly.
+fn read_resume(path: &Path, header: &LogHeader, tally: &mut Tally) -> Result<BTreeSet<u64>> {
     let Ok(file) = std::fs::File::open(path) else {
-        return Ok(Vec::new());
+        return Ok(BTreeSet::new());
     };
-    let mut records: Vec<GameRecord> = Vec::new();
+    // The latest matching run wins: an earlier one in the same file is forgotten.
+    let mut run = Tally::new(&header.agents);
+    let mut done: BTreeSet<u64> = BTreeSet::new();
     let mut in_run = false;
     let mut good_len = 0u64;
     let mut pos = 0u64;
@@ -397,13 +457,16 @@ fn read_resume(path: &Path, header: &LogHeader) -> Result<Vec<GameRecord>> {
                     .with_context(|| format!("{}: bad match header", path.display()))?;
                 in_run = h == *header;
                 if in_run {
-                    records.clear();
+                    run = Tally::new(&header.agents);
+                    done.clear();
                 }
             }
             Some("game") if in_run => {
                 let g: LogGame = serde_json::from_value(v)
                     .with_context(|| format!("{}: bad game record", path.display()))?;
-                records.push(g.record);
+                if done.insert(g.record.index) {
+                    run.add(&g.record);
+                }
             }
             _ => {}
         }
@@ -413,13 +476,14 @@ fn read_resume(path: &Path, header: &LogHeader) -> Result<Vec<GameRecord>> {
         let f = std::fs::OpenOptions::new().write(true).open(path)?;
         f.set_len(good_len)?;
     }
-    if records.is_empty() && !in_run {
+    if done.is_empty() && !in_run {
         bail!(user(format!(
             "{}: --resume found no earlier run of this match (same game, rules, seed, games and agents)",
             path.display()
         )));
     }
-    Ok(records)
+    *tally = run;
+    Ok(done)
 }
 
 /// `croupier match`: plays the games, prints the table, writes the JSON and the log.
@@ -431,7 +495,7 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
     let mut entrants: Vec<Entrant<G>> = args
         .agents
         .iter()
-        .map(|a| host.entrant::<G>(a))
+        .map(|a| host.entrant::<G>(a, &opts))
         .collect::<Result<_>>()?;
     let _watcher = if args.watch {
         let files = args
@@ -443,7 +507,7 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
                 Ok((path, e.factory.clone()))
             })
             .collect::<Result<Vec<_>>>()?;
-        let (slots, watcher) = crate::watch::watch::<G>(host.clone(), files);
+        let (slots, watcher) = crate::watch::watch::<G>(host.clone(), opts.clone(), files);
         for (e, slot) in entrants.iter_mut().zip(slots) {
             e.factory = slot;
         }
@@ -465,14 +529,14 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         limits: host.limits.clone(),
         policy: args.policy,
     };
-    let mut records: Vec<GameRecord> = Vec::new();
+    let mut tally = Tally::new(&args.agents);
+    let mut done = BTreeSet::new();
     if args.resume {
         let Some(path) = &args.log else {
             bail!(user("--resume needs --log FILE"));
         };
-        records = read_resume(path, &header)?;
+        done = read_resume(path, &header, &mut tally)?;
     }
-    let done: BTreeSet<u64> = records.iter().map(|r| r.index).collect();
     let todo: Vec<u64> = (0..schedule.games())
         .filter(|i| !done.contains(i))
         .collect();
@@ -499,11 +563,13 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         Bar(None)
     };
     let log_path = args.log.clone();
+    // Each record is written and counted as its game ends, then dropped: a match's memory
+    // does not grow with its length (hardening finding 4).
     let mut sink = |rec: GameRecord| -> Result<()> {
         if let Some(w) = log.as_mut() {
             let line = LogGame {
                 kind: "game".into(),
-                record: rec.clone(),
+                record: rec,
             };
             serde_json::to_writer(&mut *w, &line)?;
             w.write_all(b"\n")?;
@@ -514,8 +580,10 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
                     log_path.as_deref().unwrap_or(Path::new("")).display()
                 )
             })?;
+            tally.add(&line.record);
+        } else {
+            tally.add(&rec);
         }
-        records.push(rec);
         Ok(())
     };
     let plan = runner::Plan {
@@ -530,14 +598,14 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
     if let Some(b) = &bar.0 {
         b.finish_and_clear();
     }
-    records.sort_by_key(|r| r.index);
-    let (agents, decisions, aborted) = summarise(&args.agents, &records);
+    let (games, decisions, aborted) = (tally.games, tally.decisions, tally.aborted);
+    let agents = summarise(&args.agents, tally);
     let summary = MatchSummary {
         game: G::KIND,
         rules: preset,
         options: G::option_pairs(&opts),
         seed: args.seed,
-        games: records.len() as u64,
+        games,
         deals: args.games,
         duplicate: args.duplicate,
         limits: host.limits.clone(),

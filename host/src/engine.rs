@@ -1,7 +1,16 @@
 //! The one place that configures wasmtime, with the reason for each setting.
+//!
+//! Threat model for the pools: the pooling allocator's slots are shared by every agent of the
+//! process. A component may legally hold several core instances, memories and tables, so the
+//! pool is sized from the per-component maxima times the number of agents that can be alive
+//! at once: however an agent is built, it cannot run the pool dry for the others. A component
+//! over a per-component maximum is refused when it is loaded, and if a pool still runs dry
+//! that is reported as the host's error, never as an agent's verdict
+//! ([`crate::sandbox::MakeError::Host`]).
 
 use crate::limits::Limits;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use wasmtime::{
     Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
@@ -12,16 +21,34 @@ use wasmtime::{
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 
 /// Agent instances that may be alive at once: up to 64 threads × 10 seats, plus slack for
-/// validation. Pool slots are only virtual memory until touched.
-const POOL_INSTANCES: u32 = 1000;
+/// validation. Pool slots are only virtual memory until touched. The match runner keeps
+/// `threads × seats` within this (see [`max_threads`]).
+pub const POOL_INSTANCES: u32 = 1000;
+
+/// Per component: core instances, linear memories and tables. A Rust agent has 1 core
+/// instance (plus the adapter shims), 1 memory and 1 table; componentize-py's Python agent
+/// has about a dozen core instances. A component over any of these is refused at load.
+const MAX_CORE_INSTANCES_PER_COMPONENT: u32 = 64;
+const MAX_MEMORIES_PER_COMPONENT: u32 = 4;
+const MAX_TABLES_PER_COMPONENT: u32 = 8;
+
+/// Pool slots kept free for loading and trial runs while a match runs.
+const POOL_SLACK: u32 = 40;
+
+/// The most match threads that can run with `seats` sandboxed agents each without the pool
+/// running dry.
+pub fn max_threads(seats: usize) -> usize {
+    ((POOL_INSTANCES - POOL_SLACK) as usize / seats.max(1)).max(1)
+}
 
 /// Bytes per linear memory (and table) that a returned pool slot keeps mapped and resets by
 /// hand. A typical agent touches a few hundred KiB per game; bigger users pay madvise.
 const KEEP_RESIDENT: usize = 4 << 20;
 
-/// Builds the engine every agent runs in. Only the memory limit affects the engine itself
-/// (it sizes the pooling allocator's slots); the other limits are applied per store.
-pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
+/// The configuration every engine shares: the one agents run in, and the one a compiling
+/// child process uses ([`compiler`]), so that what the child compiles the parent can load.
+/// Only the memory limit affects it; the other limits are applied per store.
+fn config(limits: &Limits) -> Config {
     let mut config = Config::new();
     // Agents are components (WIT contract); core modules are refused before compilation.
     config.wasm_component_model(true);
@@ -56,6 +83,26 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
     }
     // Threads, shared memory and async are compiled out (Cargo features), which keeps the
     // sandbox small and the call path short: the features cut a call from 1.6 to 1.0 µs.
+    // `CROUPIER_PERFMAP=1` writes /tmp/perf-PID.map so that `perf report` names the agents'
+    // functions (how the figures in BENCHMARKS.md were profiled).
+    if std::env::var_os("CROUPIER_PERFMAP").is_some() {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
+    config
+}
+
+/// The engine of a compiling child process: the same code generation as [`build`], but no
+/// pool (it never instantiates) and no epoch ticker, so that it fits in a small address
+/// space limit.
+pub fn compiler(limits: &Limits) -> anyhow::Result<Engine> {
+    let mut config = config(limits);
+    config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
+    Ok(Engine::new(&config)?)
+}
+
+/// Builds the engine every agent runs in.
+pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
+    let mut config = config(limits);
     // Pooling allocator: instantiating a fresh instance per agent per game costs a few
     // microseconds instead of mmap/munmap per instance. Each slot is capped at the memory
     // limit, so a memory bomb cannot grow past it even before the store limiter sees it.
@@ -65,13 +112,16 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
         0
     };
     let mut pool = PoolingAllocationConfig::default();
+    // Totals are the per-component maxima times the live instances, so that no component,
+    // however built, can take another agent's slots (hardening finding 5). Core instances
+    // are only counted; memories and tables are virtual address space until touched.
     pool.total_component_instances(POOL_INSTANCES)
-        .total_core_instances(POOL_INSTANCES * 4)
-        .total_memories(POOL_INSTANCES * 2)
-        .total_tables(POOL_INSTANCES * 4)
-        .max_memories_per_component(4)
-        .max_tables_per_component(8)
-        .max_core_instances_per_component(64)
+        .total_core_instances(POOL_INSTANCES * MAX_CORE_INSTANCES_PER_COMPONENT)
+        .total_memories(POOL_INSTANCES * MAX_MEMORIES_PER_COMPONENT)
+        .total_tables(POOL_INSTANCES * MAX_TABLES_PER_COMPONENT)
+        .max_memories_per_component(MAX_MEMORIES_PER_COMPONENT)
+        .max_tables_per_component(MAX_TABLES_PER_COMPONENT)
+        .max_core_instances_per_component(MAX_CORE_INSTANCES_PER_COMPONENT)
         .max_memory_size(limits.memory_bytes())
         // Reset a returned slot by rewriting only the pages the agent touched (found with
         // Linux's PAGEMAP_SCAN, kernel 6.7 and later) instead of madvise: madvise and the
@@ -82,30 +132,54 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
         .table_keep_resident(keep_resident)
         .pagemap_scan(Enabled::Auto);
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-    // `CROUPIER_PERFMAP=1` writes /tmp/perf-PID.map so that `perf report` names the agents'
-    // functions (how the figures in BENCHMARKS.md were profiled).
-    if std::env::var_os("CROUPIER_PERFMAP").is_some() {
-        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
-    }
     let engine = Engine::new(&config)?;
-    start_epoch_ticker(&engine);
+    start_epoch_ticker(&engine)?;
     Ok(engine)
 }
 
-/// One background thread per engine advances the epoch every tick. It holds only a weak
-/// handle, so it stops by itself when the engine is dropped.
-fn start_epoch_ticker(engine: &Engine) {
-    let weak = engine.weak();
-    std::thread::Builder::new()
-        .name("croupier-epoch".into())
-        .spawn(move || {
-            while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
-                drop(engine);
-                std::thread::sleep(EPOCH_TICK);
-            }
-        })
-        .ok();
+/// Ticks counted by the ticker since it started: a clock with the epoch's resolution that
+/// costs an atomic load to read (the per-game wall budget is kept in it).
+static TICKS: AtomicU64 = AtomicU64::new(0);
+
+/// Epoch ticks since the process's first engine was built.
+pub fn ticks() -> u64 {
+    TICKS.load(Ordering::Relaxed)
+}
+
+/// One background thread for the process advances every engine's epoch and [`ticks`] once a
+/// tick. It holds only weak handles, so a dropped engine is simply forgotten.
+fn start_epoch_ticker(engine: &Engine) -> anyhow::Result<()> {
+    type Engines = std::sync::Mutex<Vec<wasmtime::EngineWeak>>;
+    static ENGINES: OnceLock<Engines> = OnceLock::new();
+    let mut started = None;
+    let list = ENGINES.get_or_init(|| {
+        started = Some(());
+        Default::default()
+    });
+    list.lock()
+        .map_err(|_| anyhow::anyhow!("epoch ticker poisoned"))?
+        .push(engine.weak());
+    if started.is_some() {
+        std::thread::Builder::new()
+            .name("croupier-epoch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(EPOCH_TICK);
+                    TICKS.fetch_add(1, Ordering::Relaxed);
+                    let Ok(mut engines) = list.lock() else {
+                        return;
+                    };
+                    engines.retain(|w| match w.upgrade() {
+                        Some(e) => {
+                            e.increment_epoch();
+                            true
+                        }
+                        None => false,
+                    });
+                }
+            })?;
+    }
+    Ok(())
 }
 
 /// Process-wide engines keyed by memory limit, so that validation and matches share

@@ -34,5 +34,6 @@ pub mod runner;
 pub mod sandbox;
 pub mod scaffold;
 pub mod stats;
+pub mod text;
 pub mod verdict;
 pub mod watch;

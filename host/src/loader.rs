@@ -7,9 +7,22 @@
 //! here with an error naming the file and saying what was expected. The imports check is the
 //! capability check: the host offers exactly `croupier:agent/host` (log, seeded random) plus
 //! the types-only interfaces of the agent's own world, and nothing else is ever linked.
+//!
+//! The file may also be built to hurt the host itself: types nested thousands deep that make
+//! a recursive validator overflow its stack, or code that makes Cranelift spend minutes and
+//! gigabytes (wasmtime's security model leaves compile-time cost to the embedder). So the
+//! host process reads only the file's top-level sections, with an iterative parser, to check
+//! its size, world, version and imports; validation and compilation run in a child process
+//! (`croupier compile-agent`) under CPU-time, address-space and wall-clock limits
+//! ([`Limits`]). A bomb ends that child and becomes a one-line refusal naming the file and
+//! the limit hit. The parent then loads the artifact its own child wrote.
 
 use crate::cache::{Cache, CacheOutcome};
+use crate::limits::Limits;
+use crate::text::escape;
+use crate::verdict::Fault;
 use std::fmt;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
@@ -92,6 +105,24 @@ pub enum LoadError {
     },
     #[error("{path}: exports agents for more than one game ({games}); an agent plays one game")]
     Ambiguous { path: PathBuf, games: String },
+    #[error(
+        "{path}: exports the {game} agent in more than one contract version ({versions}); an agent implements exactly one"
+    )]
+    TwoVersions {
+        path: PathBuf,
+        game: GameKind,
+        versions: String,
+    },
+    #[error("{path}: the file is {size} bytes; agent files may be at most {limit} bytes")]
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    #[error("{path}: refused while compiling: {reason}")]
+    Compile { path: PathBuf, reason: String },
+    #[error("{path}: fails its trial run ({fault}); it could not play a game")]
+    Trial { path: PathBuf, fault: Fault },
     #[error("{path}: is a {found} agent, but this is a {expected} match")]
     WrongGame {
         path: PathBuf,
@@ -109,39 +140,125 @@ pub enum LoadError {
 /// A compiled component that passed every check.
 #[derive(Clone)]
 pub struct LoadedComponent {
+    /// The file it was read from.
     pub path: PathBuf,
+    /// The game whose agent world it exports.
     pub game: GameKind,
+    /// The contract version of that world.
     pub version: String,
+    /// The compiled component.
     pub component: Component,
-    /// Source language from the producers section (`Rust`, `Python`, ...), when recorded.
+    /// Source language from the producers section (`Rust`, `Python`, ...), when recorded;
+    /// escaped.
     pub language: Option<String>,
+    /// Whether it came from the compile cache.
     pub cache: CacheOutcome,
+    /// Reading, checking and compiling (or loading from the cache).
     pub load_time: Duration,
+    /// The file's size in bytes.
     pub size: usize,
     /// First 12 hex digits of the file's SHA-256: names the build in game records.
     pub build: String,
 }
 
-/// Reads and checks an agent file, compiling it (or loading it from the cache).
-pub fn load(engine: &Engine, cache: &Cache, path: &Path) -> Result<LoadedComponent, LoadError> {
+/// Reads and checks an agent file, compiling it (or loading it from the cache). The file's
+/// size is checked before it is read.
+pub fn load(
+    engine: &Engine,
+    cache: &Cache,
+    limits: &Limits,
+    path: &Path,
+) -> Result<LoadedComponent, LoadError> {
     let start = Instant::now();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
+    let read = |source| LoadError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    let mut loaded = check_and_compile(engine, cache, path, &bytes)?;
+    };
+    let file = std::fs::File::open(path).map_err(read)?;
+    let size = file.metadata().map_err(read)?.len();
+    if size > limits.max_file_bytes {
+        return Err(LoadError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit: limits.max_file_bytes,
+        });
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    // `take` also bounds a file that grows while it is read.
+    file.take(limits.max_file_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read)?;
+    let mut loaded = check_and_compile(engine, cache, limits, path, &bytes)?;
     loaded.load_time = start.elapsed();
     Ok(loaded)
 }
 
-/// The checks of [`load`] on bytes already in memory.
+/// What the top level of a component says about itself, read without validating it.
+#[derive(Debug, Default)]
+struct Outline {
+    imports: Vec<String>,
+    exports: Vec<String>,
+    language: Option<String>,
+}
+
+/// Reads the top-level import and export names and the producers' language. The parser is
+/// iterative (nested modules and components are walked with a heap stack, and their
+/// contents are not read), so no file can overflow the host's stack here.
+fn outline(bytes: &[u8]) -> Result<Outline, String> {
+    use wasmparser::{KnownCustom, Parser, Payload};
+    let mut out = Outline::default();
+    let mut depth = 0usize;
+    for payload in Parser::new(0).parse_all(bytes) {
+        let payload = payload.map_err(|e| e.to_string())?;
+        match payload {
+            Payload::ModuleSection { .. } | Payload::ComponentSection { .. } => depth += 1,
+            Payload::End(_) => depth = depth.saturating_sub(1),
+            Payload::ComponentImportSection(reader) if depth == 0 => {
+                for import in reader {
+                    out.imports
+                        .push(import.map_err(|e| e.to_string())?.name.0.to_string());
+                }
+            }
+            Payload::ComponentExportSection(reader) if depth == 0 => {
+                for export in reader {
+                    out.exports
+                        .push(export.map_err(|e| e.to_string())?.name.0.to_string());
+                }
+            }
+            Payload::CustomSection(reader) if out.language.is_none() => {
+                if let KnownCustom::Producers(fields) = reader.as_known() {
+                    for field in fields.into_iter().flatten() {
+                        if field.name == "language"
+                            && let Some(Ok(v)) = field.values.into_iter().next()
+                        {
+                            out.language = Some(escape(v.name));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The checks of [`load`] on bytes already in memory: size, encoding, world, version and
+/// imports with the parser alone; then the compile cache, or a compile in a child process.
 pub fn check_and_compile(
     engine: &Engine,
     cache: &Cache,
+    limits: &Limits,
     path: &Path,
     bytes: &[u8],
 ) -> Result<LoadedComponent, LoadError> {
     let p = || path.to_path_buf();
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Err(LoadError::TooLarge {
+            path: p(),
+            size: bytes.len() as u64,
+            limit: limits.max_file_bytes,
+        });
+    }
     if bytes.is_empty() {
         return Err(LoadError::Empty { path: p() });
     }
@@ -157,30 +274,45 @@ pub fn check_and_compile(
             reason: "unknown WebAssembly encoding version".into(),
         });
     }
-    let (component, cache_outcome) =
-        cache
-            .load_or_compile(engine, bytes)
-            .map_err(|e| LoadError::Invalid {
-                path: p(),
-                reason: format!("{e:#}"),
-            })?;
-    let ty = component.component_type();
-    let exports: Vec<String> = ty.exports(engine).map(|(n, _)| n.to_string()).collect();
-    let (game, version) = find_world(path, &exports)?;
-    for (name, _) in ty.imports(engine) {
+    let outline = outline(bytes).map_err(|reason| LoadError::Invalid {
+        path: p(),
+        reason: escape(&reason),
+    })?;
+    let (game, version) = find_world(path, &outline.exports)?;
+    for name in &outline.imports {
         if !import_allowed(game, name) {
             return Err(LoadError::Capability {
                 path: p(),
-                import: name.to_string(),
+                import: escape(name),
             });
         }
     }
+    let (component, cache_outcome) = match cache.load(engine, bytes) {
+        Some(c) => (c, CacheOutcome::Hit),
+        None => {
+            let artifact =
+                compile_in_child(limits, bytes).map_err(|reason| LoadError::Compile {
+                    path: p(),
+                    reason: escape(&reason),
+                })?;
+            // SAFETY: the artifact was written by this very executable (the child runs
+            // `croupier compile-agent`) for an engine of the same configuration, and
+            // wasmtime checks its header against this engine.
+            let component = unsafe { Component::deserialize(engine, &artifact) }.map_err(|e| {
+                LoadError::Invalid {
+                    path: p(),
+                    reason: escape(&format!("{e:#}")),
+                }
+            })?;
+            (component, cache.store(engine, bytes, &artifact))
+        }
+    };
     Ok(LoadedComponent {
         path: p(),
         game,
         version,
         component,
-        language: producers_language(bytes),
+        language: outline.language,
         cache: cache_outcome,
         load_time: Duration::ZERO,
         size: bytes.len(),
@@ -195,6 +327,222 @@ pub fn check_and_compile(
     })
 }
 
+/// The executable that compiles agents in a child process: `$CROUPIER_EXE`, this process if
+/// it is `croupier`, or a `croupier` beside it or one directory up (where Cargo puts it for
+/// test binaries in `target/*/deps`).
+pub fn compiler_exe() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("CROUPIER_EXE") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    if exe.file_stem().is_some_and(|s| s == "croupier") {
+        return Ok(exe);
+    }
+    let name = format!("croupier{}", std::env::consts::EXE_SUFFIX);
+    exe.ancestors()
+        .skip(1)
+        .take(2)
+        .map(|d| d.join(&name))
+        .find(|c| c.is_file())
+        .ok_or_else(|| {
+            format!(
+                "cannot find the `croupier` executable that compiles agents in a child process beside {} (set CROUPIER_EXE)",
+                exe.display()
+            )
+        })
+}
+
+/// Exit code of `croupier compile-agent` when wasmtime refuses the component (invalid, or
+/// over a per-component maximum): its message is the one line on stderr.
+const REFUSED: i32 = 3;
+
+/// Most bytes of the child's stderr kept: enough for wasmtime's message and a panic line.
+const STDERR_KEEP: usize = 16 * 1024;
+
+/// Validates and compiles `bytes` in a child process under `limits`' compile limits and
+/// returns the serialized component, or a one-line reason naming the limit hit.
+pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use std::process::{Command, Stdio};
+    let exe = compiler_exe()?;
+    let mut cmd = Command::new(&exe);
+    cmd.arg("compile-agent")
+        .arg("--memory")
+        .arg(limits.memory_mib.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let cpu = u64::from(limits.compile_cpu_seconds.max(1));
+    let address_space = u64::from(limits.compile_memory_mib) << 20;
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                let set = |what, soft: u64, hard: u64| {
+                    let lim = libc::rlimit {
+                        rlim_cur: soft as libc::rlim_t,
+                        rlim_max: hard as libc::rlim_t,
+                    };
+                    if libc::setrlimit(what, &lim) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                };
+                // SIGXCPU at the soft limit, SIGKILL a second later if it is ignored.
+                set(libc::RLIMIT_CPU, cpu, cpu + 1)?;
+                set(libc::RLIMIT_AS, address_space, address_space)?;
+                // A crashing compiler must not leave gigabytes of core dump behind.
+                set(libc::RLIMIT_CORE, 0, 0)?;
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start the compiler process {}: {e}", exe.display()))?;
+    let (Some(mut stdin), Some(mut stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("cannot talk to the compiler process".into());
+    };
+    let started = Instant::now();
+    let outcome = std::thread::scope(|s| {
+        // The pipes are served on their own threads so that a child that stops reading
+        // (or writes a lot) cannot block the wall-clock watch below.
+        let feed = s.spawn(move || {
+            let _ = stdin.write_all(bytes);
+        });
+        let out = s.spawn(move || {
+            let mut v = Vec::new();
+            stdout.read_to_end(&mut v).map(|_| v)
+        });
+        let err = s.spawn(move || {
+            let mut v = Vec::new();
+            let _ = stderr.take(STDERR_KEEP as u64).read_to_end(&mut v);
+            String::from_utf8_lossy(&v).into_owned()
+        });
+        let wall = limits.compile_wall();
+        let mut timed_out = false;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Ok(status),
+                Ok(None) if started.elapsed() > wall => {
+                    timed_out = true;
+                    let _ = child.kill();
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => {
+                    let _ = child.kill();
+                    break Err(e);
+                }
+            }
+        };
+        let _ = feed.join();
+        let out = out.join().ok().and_then(Result::ok);
+        let err = err.join().unwrap_or_default();
+        (status, timed_out, out, err)
+    });
+    let (status, timed_out, out, err) = outcome;
+    let status = status.map_err(|e| format!("lost the compiler process: {e}"))?;
+    if timed_out {
+        return Err(format!(
+            "compiling took longer than {} s of wall-clock time (the limit)",
+            limits.compile_wall().as_secs()
+        ));
+    }
+    if status.success() {
+        return out.ok_or_else(|| "the compiler process's output was lost".to_string());
+    }
+    Err(explain_failure(status, &err, limits))
+}
+
+/// One line on why the compiling child failed.
+fn explain_failure(status: std::process::ExitStatus, stderr: &str, limits: &Limits) -> String {
+    let first_line = |s: &str| {
+        s.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .chars()
+            .take(400)
+            .collect::<String>()
+    };
+    if status.code() == Some(REFUSED) {
+        return first_line(stderr);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if matches!(status.signal(), Some(libc::SIGXCPU) | Some(libc::SIGKILL)) {
+            return format!(
+                "compiling used more than {} s of CPU time (the limit)",
+                limits.compile_cpu_seconds
+            );
+        }
+    }
+    if stderr.contains("overflowed its stack") {
+        return "the file nests too deeply: validating it overflowed the compiler's stack"
+            .to_string();
+    }
+    if stderr.contains("memory allocation of") || stderr.contains("out of memory") {
+        return format!(
+            "compiling needed more than {} MiB of memory (the limit)",
+            limits.compile_memory_mib
+        );
+    }
+    format!(
+        "the compiler process failed ({status}){}",
+        match first_line(stderr) {
+            l if l.is_empty() => String::new(),
+            l => format!(": {l}"),
+        }
+    )
+}
+
+/// `croupier compile-agent --memory MIB`: the child side of [`compile_in_child`]. Reads a
+/// component from stdin, validates and compiles it for an engine with that memory limit,
+/// and writes the serialized artifact to stdout. A refusal by wasmtime is one line on
+/// stderr and exit code 3; a limit hit ends the process by signal.
+pub fn compile_agent_main(memory_mib: u32) -> std::process::ExitCode {
+    let limits = Limits {
+        memory_mib,
+        ..Limits::default()
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin()
+        .take(limits.max_file_bytes.max(1 << 30))
+        .read_to_end(&mut bytes)
+    {
+        eprintln!("cannot read the component: {e}");
+        return std::process::ExitCode::from(REFUSED as u8);
+    }
+    let result = crate::engine::compiler(&limits)
+        .map_err(|e| format!("{e:#}"))
+        .and_then(|engine| {
+            engine
+                .precompile_component(&bytes)
+                .map_err(|e| format!("{e:#}"))
+        });
+    match result {
+        Ok(artifact) => match std::io::stdout().lock().write_all(&artifact) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("cannot write the artifact: {e}");
+                std::process::ExitCode::from(REFUSED as u8)
+            }
+        },
+        Err(e) => {
+            // One line: the parent shows the first line only.
+            eprintln!("{}", e.replace('\n', "; "));
+            std::process::ExitCode::from(REFUSED as u8)
+        }
+    }
+}
+
 /// `croupier:agent/durak-agent@0.1.0` → (Durak, "0.1.0").
 fn parse_agent_export(name: &str) -> Option<(GameKind, &str)> {
     let rest = name.strip_prefix(PACKAGE)?.strip_prefix('/')?;
@@ -204,10 +552,11 @@ fn parse_agent_export(name: &str) -> Option<(GameKind, &str)> {
 }
 
 fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), LoadError> {
-    let found: Vec<(GameKind, &str)> = exports
+    let mut found: Vec<(GameKind, &str)> = exports
         .iter()
         .filter_map(|e| parse_agent_export(e))
         .collect();
+    found.dedup();
     let expected = || {
         GameKind::ALL
             .iter()
@@ -222,7 +571,7 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
             found: if exports.is_empty() {
                 "no exports".to_string()
             } else {
-                format!("exports [{}]", exports.join(", "))
+                escape(&format!("exports [{}]", exports.join(", ")))
             },
         }),
         [(game, version)] => {
@@ -232,16 +581,21 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
                 Err(LoadError::Version {
                     path: path.to_path_buf(),
                     world: format!("{PACKAGE}/{game}"),
-                    found: version.to_string(),
+                    found: escape(version),
                     supported: SUPPORTED_VERSIONS.join(", "),
                 })
             }
         }
+        many if many.iter().all(|(g, _)| *g == many[0].0) => Err(LoadError::TwoVersions {
+            path: path.to_path_buf(),
+            game: many[0].0,
+            versions: escape(&many.iter().map(|(_, v)| *v).collect::<Vec<_>>().join(", ")),
+        }),
         many => Err(LoadError::Ambiguous {
             path: path.to_path_buf(),
             games: many
                 .iter()
-                .map(|(g, v)| format!("{g}@{v}"))
+                .map(|(g, v)| escape(&format!("{g}@{v}")))
                 .collect::<Vec<_>>()
                 .join(", "),
         }),
@@ -261,24 +615,10 @@ fn import_allowed(game: GameKind, name: &str) -> bool {
         && (iface == "host" || iface == "common" || iface == types)
 }
 
-/// The `language` field of the first producers section, if any (nested modules included).
+/// The `language` field of the first producers section, if any (nested modules included),
+/// escaped; `None` also for a file that does not parse.
 pub fn producers_language(bytes: &[u8]) -> Option<String> {
-    use wasmparser::{KnownCustom, Parser, Payload};
-    for payload in Parser::new(0).parse_all(bytes) {
-        let Ok(Payload::CustomSection(reader)) = payload else {
-            continue;
-        };
-        if let KnownCustom::Producers(fields) = reader.as_known() {
-            for field in fields.into_iter().flatten() {
-                if field.name == "language"
-                    && let Some(Ok(v)) = field.values.into_iter().next()
-                {
-                    return Some(v.name.to_string());
-                }
-            }
-        }
-    }
-    None
+    outline(bytes).ok()?.language
 }
 
 #[cfg(test)]

@@ -138,6 +138,14 @@ enum Command {
         /// The crate's name (lower-case, digits, dashes).
         name: String,
     },
+    /// Internal: validate and compile a component read from stdin, in a child process under
+    /// resource limits (see the loader's module documentation).
+    #[command(name = "compile-agent", hide = true)]
+    CompileAgent {
+        /// The memory limit (MiB) of the engine the artifact is for.
+        #[arg(long)]
+        memory: u32,
+    },
     /// Build agent crates into components (default: every crate in example-agents/).
     Build {
         /// Agent crate directories.
@@ -218,9 +226,15 @@ struct MatchCmd {
     /// Memory per agent instance, in MiB.
     #[arg(long, value_name = "MIB")]
     memory: Option<u32>,
-    /// Log bytes per agent per game.
+    /// Log bytes per agent per game (each line also costs 16 bytes).
     #[arg(long, value_name = "BYTES")]
     log_bytes: Option<u32>,
+    /// Log lines per agent per game.
+    #[arg(long, value_name = "N")]
+    log_lines: Option<u32>,
+    /// Wall-clock milliseconds one agent may spend on all its decisions in one game.
+    #[arg(long, value_name = "MS")]
+    game_millis: Option<u32>,
     /// A per-game time bank in milliseconds, on top of the per-decision limit.
     #[arg(long, value_name = "MS")]
     time_bank: Option<u32>,
@@ -249,6 +263,12 @@ impl MatchCmd {
         }
         if let Some(v) = self.log_bytes {
             l.log_bytes_per_game = v;
+        }
+        if let Some(v) = self.log_lines {
+            l.log_lines_per_game = v;
+        }
+        if let Some(v) = self.game_millis {
+            l.game_millis = v;
         }
         l.time_bank_millis = self.time_bank;
         l
@@ -308,13 +328,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Validate { agent } => {
             let host = Host::new(Limits::default(), true)?;
             let spec = registry::resolve(&agent).map_err(|e| driver::user(e.to_string()))?;
-            let loaded = loader::load(&host.engine, &host.cache, &spec.path)
+            let loaded = loader::load(&host.engine, &host.cache, &host.limits, &spec.path)
                 .map_err(|e| driver::user(e.to_string()))?;
-            // Linking is the last check: it proves the host can instantiate it.
+            // Linking and a trial run are the last checks: they prove the host can
+            // instantiate it and that its exports have the world's exact types.
             match loaded.game {
-                GameKind::Durak => host.factory::<Durak>(&loaded).map(drop),
-                GameKind::Toepen => host.factory::<Toepen>(&loaded).map(drop),
-                GameKind::Uno => host.factory::<Uno>(&loaded).map(drop),
+                GameKind::Durak => host.factory_default::<Durak>(&loaded).map(drop),
+                GameKind::Toepen => host.factory_default::<Toepen>(&loaded).map(drop),
+                GameKind::Uno => host.factory_default::<Uno>(&loaded).map(drop),
             }?;
             println!(
                 "{}: ok: {} agent, {}/{}-agent@{} ({}, {} KB, loaded in {:.1} ms, {})",
@@ -343,16 +364,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "agent", "game", "language", "size"
             );
             for ex in all {
-                let bytes = std::fs::read(&ex.path).unwrap_or_default();
-                let lang = loader::producers_language(&bytes).unwrap_or_else(|| "?".into());
-                let ok =
-                    loader::check_and_compile(&host.engine, &host.cache, &ex.path, &bytes).is_ok();
+                let loaded = loader::load(&host.engine, &host.cache, &host.limits, &ex.path);
+                let (lang, size, ok) = match &loaded {
+                    Ok(l) => (
+                        l.language.clone().unwrap_or_else(|| "?".into()),
+                        l.size,
+                        true,
+                    ),
+                    Err(_) => (
+                        "?".into(),
+                        std::fs::metadata(&ex.path).map_or(0, |m| m.len() as usize),
+                        false,
+                    ),
+                };
                 println!(
                     "{:<24} {:<7} {:<9} {:>6}KB  {}{}",
                     ex.id(),
                     ex.game,
                     lang,
-                    bytes.len() / 1024,
+                    size / 1024,
                     ex.path.display(),
                     if ok {
                         ""
@@ -475,6 +505,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 driver::write_json(&path, &figures)?;
             }
         }
+        Command::CompileAgent { memory } => return Ok(loader::compile_agent_main(memory)),
         Command::Build { dirs, out, verbose } => {
             let all = dirs.is_empty();
             let dirs = if all {

@@ -130,7 +130,7 @@ pub fn play<G: Adapter + Describe>(
     }
     let entrants = opponents
         .iter()
-        .map(|a| host.entrant::<G>(a))
+        .map(|a| host.entrant::<G>(a, &opts))
         .collect::<Result<Vec<_>>>()?;
     let mut game = G::new(&opts, seed).map_err(|e| user(e.to_string()))?;
     let rules = crate::player::StartRules::new::<G>(&opts);

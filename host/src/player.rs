@@ -3,7 +3,7 @@
 
 use crate::adapters::Adapter;
 use crate::limits::Limits;
-use crate::sandbox::{CallStats, LogLine, WasmAgent};
+use crate::sandbox::{CallStats, LogLine, MakeError, WasmAgent};
 use crate::verdict::Fault;
 use croupier_rules::Game;
 use std::sync::Arc;
@@ -85,7 +85,8 @@ impl<G: Adapter> Player<G> for WasmAgent<G> {
 
 /// Makes a fresh player for a seat in a game: a new sandbox instance, or a native agent.
 pub trait PlayerFactory<G: Game>: Send + Sync {
-    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, Fault>;
+    /// A player for one game; `seed` seeds its random stream.
+    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, MakeError>;
     /// Which build plays (a content hash for components), for the game records.
     fn build_id(&self) -> String {
         String::new()
@@ -102,7 +103,7 @@ pub struct WasmFactory<G: Adapter> {
 }
 
 impl<G: Adapter> PlayerFactory<G> for WasmFactory<G> {
-    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, Fault> {
+    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, MakeError> {
         Ok(Box::new(WasmAgent::<G>::instantiate(
             &self.engine,
             &self.pre,
@@ -210,12 +211,12 @@ impl<G: Game, A: croupier_sdk::Agent<G> + Send + 'static> PlayerFactory<G> for N
 where
     G::Options: Send,
 {
-    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, Fault> {
+    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, MakeError> {
         Ok(Box::new(NativePlayer::<G, A> {
             agent: None,
             services: NativeServices {
                 rng: croupier_rules::GameRng::new(seed),
-                log: crate::sandbox::AgentLog::with_budget(self.limits.log_bytes_per_game as usize),
+                log: crate::sandbox::AgentLog::for_limits(&self.limits),
             },
             limits: self.limits.clone(),
             stats: CallStats::default(),

@@ -6,7 +6,7 @@
 //! the number of threads. A failure of any agent ends at most that game.
 
 use crate::player::{Player, PlayerFactory, StartInfo, StartRules};
-use crate::sandbox::{CallStats, LogLine};
+use crate::sandbox::{CallStats, LogLine, MakeError};
 use crate::verdict::{Fault, Verdict};
 use croupier_rules::{Game, GameRng, SeatResult};
 use serde::{Deserialize, Serialize};
@@ -135,9 +135,24 @@ pub fn agent_seed(master: u64, index: u64, seat: usize) -> u64 {
     GameRng::derive(GameRng::derive(master ^ 0x5EA7_5EA7, index), seat as u64)
 }
 
+/// The host could not provide what a game needs (an instance slot, a memory): the game is
+/// not scored, and is played again or the match stops. Never an agent's verdict.
+#[derive(Debug, thiserror::Error)]
+#[error("game {index}: the host ran out of resources: {reason}")]
+pub struct HostError {
+    /// The game that could not be played.
+    pub index: u64,
+    /// What ran out.
+    pub reason: String,
+}
+
 /// Plays game `index` of a match. `rules` are the options as agents are sent them,
 /// computed once per match.
-pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) -> GameRecord {
+pub fn play_game<G: Game>(
+    plan: &Plan<'_, G>,
+    rules: &StartRules,
+    index: u64,
+) -> Result<GameRecord, HostError> {
     let Plan {
         options,
         entrants,
@@ -178,7 +193,7 @@ pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) ->
             rec.summary = format!("could not deal: {e}");
             rec.aborted = true;
             rec.results = vec![SeatResult::Draw; seats.len()];
-            return rec;
+            return Ok(rec);
         }
     };
     let n = game.num_players();
@@ -192,23 +207,26 @@ pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) ->
     for (seat, &e) in seats.iter().enumerate() {
         let entrant = &entrants[e];
         let aseed = agent_seed(master_seed, index, seat);
-        let started = entrant.factory.make(aseed).and_then(|mut p| {
-            p.start(&StartInfo {
-                seat: seat as u8,
-                players: n as u8,
-                rules: rules.clone(),
-                seed: aseed,
-                args: entrant.args.clone(),
-            })?;
-            Ok(p)
-        });
+        let started = match entrant.factory.make(aseed) {
+            Ok(mut p) => p
+                .start(&StartInfo {
+                    seat: seat as u8,
+                    players: n as u8,
+                    rules: rules.clone(),
+                    seed: aseed,
+                    args: entrant.args.clone(),
+                })
+                .map(|()| p),
+            Err(MakeError::Agent(f)) => Err(f),
+            Err(MakeError::Host(reason)) => return Err(HostError { index, reason }),
+        };
         match started {
             Ok(p) => players.push(Some(p)),
             Err(f) => {
                 rec.faults.push(fault(seat, f, 0));
                 players.push(None);
                 if policy == FaultPolicy::Forfeit {
-                    return forfeit(rec, &mut players, seat as u8, &teams);
+                    return Ok(forfeit(rec, &mut players, seat as u8, &teams));
                 }
             }
         }
@@ -234,7 +252,7 @@ pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) ->
                         !matches!(f.verdict, Verdict::IllegalAction | Verdict::MalformedAction);
                     rec.faults.push(fault(seat as usize, f, rec.actions.len()));
                     if policy == FaultPolicy::Forfeit {
-                        return forfeit(rec, &mut players, seat, &teams);
+                        return Ok(forfeit(rec, &mut players, seat, &teams));
                     }
                     if dead {
                         collect_log(&mut rec, &mut players, seat as usize);
@@ -269,7 +287,31 @@ pub fn play_game<G: Game>(plan: &Plan<'_, G>, rules: &StartRules, index: u64) ->
             rec.results = vec![SeatResult::Draw; n];
         }
     }
-    rec
+    Ok(rec)
+}
+
+/// Tries of a game that hit a host error before the match stops: pool slots free up as
+/// other games end, so a retry after a short wait usually succeeds, and the replay is
+/// exact because a game depends only on its seed.
+const HOST_RETRIES: u32 = 5;
+
+/// [`play_game`], retried on a host error.
+fn play_with_retries<G: Game>(
+    plan: &Plan<'_, G>,
+    rules: &StartRules,
+    index: u64,
+) -> Result<GameRecord, HostError> {
+    let mut attempt = 0;
+    loop {
+        match play_game(plan, rules, index) {
+            Err(e) if attempt < HOST_RETRIES => {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(20 << attempt));
+                let _ = e;
+            }
+            other => return other,
+        }
+    }
 }
 
 fn fault(seat: usize, f: Fault, at: usize) -> SeatFault {
@@ -344,8 +386,11 @@ pub struct EntrantTotals {
     pub faults_by_verdict: BTreeMap<String, u64>,
     /// Decisions asked of this entrant's agents, in every seat they played.
     pub decisions: u64,
-    /// Fuel those decisions burnt.
+    /// Fuel those decisions burnt (over the decisions whose fuel is known).
     pub fuel: u64,
+    /// Decisions whose fuel is known: the denominator of fuel per decision.
+    #[serde(default)]
+    pub fuel_decisions: u64,
 }
 
 /// Adds one game to the totals.
@@ -373,6 +418,7 @@ pub fn tally(totals: &mut [EntrantTotals], rec: &GameRecord) {
         if let Some(t) = totals.get_mut(e) {
             t.decisions += c.decisions;
             t.fuel += c.fuel;
+            t.fuel_decisions += c.fuel_decisions();
         }
     }
     for f in &rec.faults {
@@ -421,7 +467,12 @@ pub fn run<G: Game>(
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let threads = plan.threads.max(1).min(todo.len().max(1));
+    // Within what the engine's pools hold, so that instances never run dry.
+    let threads = plan
+        .threads
+        .max(1)
+        .min(todo.len().max(1))
+        .min(crate::engine::max_threads(G::seats(plan.options)));
     let rules = StartRules::new::<G>(plan.options);
     let delivery = std::sync::Mutex::new(Delivery {
         pending: BTreeMap::new(),
@@ -439,11 +490,23 @@ pub fn run<G: Game>(
                     }
                     let k = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&i) = todo.get(k) else { break };
-                    let rec = play_game(plan, rules, i);
-                    progress.game_done(&rec);
+                    let rec = play_with_retries(plan, rules, i);
+                    if let Ok(rec) = &rec {
+                        progress.game_done(rec);
+                    }
                     // A poisoned lock means another worker panicked in the sink; stop.
                     let Ok(mut d) = delivery.lock() else { break };
-                    if d.deliver(rec, todo).is_err() {
+                    let delivered = match rec {
+                        Ok(rec) => d.deliver(rec, todo),
+                        Err(e) => {
+                            // Not scored, and nothing after it can be delivered in order.
+                            if d.result.is_ok() {
+                                d.result = Err(e.into());
+                            }
+                            Err(())
+                        }
+                    };
+                    if delivered.is_err() {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -531,6 +594,7 @@ mod tests {
                 .map(|k| CallStats {
                     decisions: k,
                     fuel: 100 * k,
+                    fuel_unknown: 0,
                 })
                 .collect(),
         };

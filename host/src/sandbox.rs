@@ -7,14 +7,14 @@
 use crate::adapters::Adapter;
 use crate::bindings::{v0_1, v0_2};
 use crate::engine::EPOCH_TICK;
-use crate::limits::Limits;
+use crate::limits::{LOG_LINE_OVERHEAD, Limits};
 use crate::player::StartInfo;
 use crate::verdict::{Fault, Verdict};
 use croupier_rules::GameRng;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
-use wasmtime::component::{HasSelf, Linker};
-use wasmtime::{Engine, ResourceLimiter, Store, Trap};
+use wasmtime::component::{HasSelf, Linker, WasmStr};
+use wasmtime::{Engine, ResourceLimiter, Store, StoreContextMut, Trap};
 
 /// One line an agent logged, already escaped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,38 +23,66 @@ pub struct LogLine {
     pub text: String,
 }
 
-/// The per-game log of one agent, bounded in bytes.
+/// The per-game log of one agent, bounded in bytes and in lines.
 #[derive(Debug, Default)]
 pub struct AgentLog {
+    /// The lines kept so far, escaped.
     pub lines: Vec<LogLine>,
     used: usize,
     budget: usize,
+    /// Lines charged so far (`lines` may have been taken out).
+    count: usize,
+    max_lines: usize,
     /// The agent tried to log past its budget.
     pub flooded: bool,
 }
 
 impl AgentLog {
-    pub fn with_budget(budget: usize) -> AgentLog {
+    /// A log that holds at most `budget` bytes (each line charged
+    /// [`LOG_LINE_OVERHEAD`] on top of its text) in at most `max_lines` lines.
+    pub fn new(budget: usize, max_lines: usize) -> AgentLog {
         AgentLog {
             budget,
+            max_lines,
             ..Default::default()
         }
     }
 
+    /// The log an agent gets under `limits`.
+    pub fn for_limits(limits: &Limits) -> AgentLog {
+        AgentLog::new(
+            limits.log_bytes_per_game as usize,
+            limits.log_lines_per_game as usize,
+        )
+    }
+
+    /// How many bytes of text the next line may still carry: what `log` copies into the
+    /// host at most, whatever length the agent passes.
+    pub fn room(&self) -> usize {
+        self.budget.saturating_sub(self.used + LOG_LINE_OVERHEAD)
+    }
+
     /// Adds a line; `false` (and `flooded`) once the budget would be exceeded.
     pub fn push(&mut self, level: &str, message: &str) -> bool {
+        self.push_measured(level, message, message.len())
+    }
+
+    /// Adds a line whose text was `len` bytes long, of which `message` holds at most the
+    /// first [`AgentLog::room`] bytes (the rest was never copied out of the agent).
+    pub fn push_measured(&mut self, level: &str, message: &str, len: usize) -> bool {
         if self.flooded {
             return false;
         }
-        // Count the raw bytes, so escaping cannot be used to smuggle a larger log past it.
-        if self.used + message.len() > self.budget {
+        // Count the raw bytes plus a fixed cost per line, so that neither escaping nor
+        // empty lines smuggle a larger log past the budget.
+        let charge = len.saturating_add(LOG_LINE_OVERHEAD);
+        if self.count >= self.max_lines || self.used.saturating_add(charge) > self.budget {
             self.flooded = true;
-            let keep = self.budget.saturating_sub(self.used);
-            let mut cut = keep.min(message.len());
+            let mut cut = self.room().min(message.len());
             while !message.is_char_boundary(cut) {
                 cut -= 1;
             }
-            if cut > 0 {
+            if cut > 0 && self.count < self.max_lines {
                 self.lines.push(LogLine {
                     level: level.to_string(),
                     text: escape(&message[..cut]) + " [truncated]",
@@ -63,7 +91,8 @@ impl AgentLog {
             self.used = self.budget;
             return false;
         }
-        self.used += message.len();
+        self.used += charge;
+        self.count += 1;
         self.lines.push(LogLine {
             level: level.to_string(),
             text: escape(message),
@@ -71,24 +100,25 @@ impl AgentLog {
         true
     }
 
+    /// Takes the lines out, leaving the counters as they are.
     pub fn take(&mut self) -> Vec<LogLine> {
         std::mem::take(&mut self.lines)
     }
-}
 
-/// Makes agent text safe to print: control characters (terminal escape sequences, carriage
-/// returns, bells, newlines) are shown as `\u{..}` escapes instead of being interpreted.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}') {
-            out.extend(c.escape_unicode());
+    /// Why the log ended the agent's call.
+    pub fn flood_message(&self) -> String {
+        if self.count >= self.max_lines {
+            format!("logged more than {} lines in one game", self.max_lines)
         } else {
-            out.push(c);
+            format!(
+                "logged past the budget of {} bytes per game ({} bytes charged per line)",
+                self.budget, LOG_LINE_OVERHEAD
+            )
         }
     }
-    out
 }
+
+pub use crate::text::escape;
 
 /// Caps linear memory and tables per store, and remembers a refused growth so that the
 /// trap that follows (Rust aborts on allocation failure) is reported as `MEMORY`.
@@ -143,44 +173,57 @@ pub struct StoreData {
     rng: GameRng,
 }
 
-impl StoreData {
-    fn host_log(&mut self, level: &str, message: &str) -> wasmtime::Result<()> {
-        if self.log.push(level, message) {
-            Ok(())
-        } else {
-            Err(wasmtime::Error::msg(format!(
-                "log budget of {} bytes per game exceeded",
-                self.log.budget
-            )))
+/// The host's `log`: copies at most what the log still has room for out of the agent's
+/// memory (the string is borrowed in place, so a call that passes the whole linear memory
+/// costs the host no allocation), then charges the line.
+fn host_log(
+    mut cx: StoreContextMut<'_, StoreData>,
+    level: &'static str,
+    message: &WasmStr,
+) -> wasmtime::Result<()> {
+    let room = cx.data().log.room();
+    let (prefix, len) = {
+        let text = message.to_str(&cx)?;
+        let mut cut = room.min(text.len());
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
         }
+        (text[..cut].to_string(), text.len())
+    };
+    let log = &mut cx.data_mut().log;
+    if log.push_measured(level, &prefix, len) {
+        Ok(())
+    } else {
+        Err(wasmtime::Error::msg(log.flood_message()))
     }
 }
 
-/// The host services, once per contract version (the records are the same; the generated
-/// types differ).
-macro_rules! host_services {
-    ($v:ident) => {
-        impl $v::durak::croupier::agent::host::Host for StoreData {
-            fn log(&mut self, level: $v::Level, message: String) -> wasmtime::Result<()> {
-                let level = match level {
-                    $v::Level::Error => "error",
-                    $v::Level::Warn => "warn",
-                    $v::Level::Info => "info",
-                    $v::Level::Debug => "debug",
-                };
-                self.host_log(level, &message)
-            }
-
-            fn random(&mut self) -> u64 {
-                self.rng.next_u64()
-            }
-        }
-
-        impl $v::durak::croupier::agent::common::Host for StoreData {}
-    };
+/// Defines `croupier:agent/host@VERSION` by hand rather than through the bindings, so that
+/// `log` receives the agent's string in place ([`WasmStr`]) instead of a host `String` lifted
+/// before any budget check. The `level` enum is the same in every version.
+fn add_host_version(linker: &mut Linker<StoreData>, version: &str) -> wasmtime::Result<()> {
+    let mut host = linker.instance(&format!("{}/host@{version}", crate::loader::PACKAGE))?;
+    host.func_wrap(
+        "log",
+        |cx: StoreContextMut<'_, StoreData>, (level, message): (v0_2::Level, WasmStr)| {
+            let level = match level {
+                v0_2::Level::Error => "error",
+                v0_2::Level::Warn => "warn",
+                v0_2::Level::Info => "info",
+                v0_2::Level::Debug => "debug",
+            };
+            host_log(cx, level, &message)
+        },
+    )?;
+    host.func_wrap(
+        "random",
+        |mut cx: StoreContextMut<'_, StoreData>, (): ()| Ok((cx.data_mut().rng.next_u64(),)),
+    )?;
+    Ok(())
 }
-host_services!(v0_1);
-host_services!(v0_2);
+
+impl v0_1::durak::croupier::agent::common::Host for StoreData {}
+impl v0_2::durak::croupier::agent::common::Host for StoreData {}
 
 /// A linker holding exactly what agents may import for game `G`, in every supported
 /// contract version.
@@ -193,24 +236,69 @@ pub fn linker<G: Adapter>(engine: &Engine) -> wasmtime::Result<Linker<StoreData>
 /// Adds the shared host interfaces of every version (used by each adapter's
 /// `add_to_linker`).
 pub fn add_host_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-    {
-        use v0_1::durak::croupier::agent as w;
-        w::host::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
-        w::common::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
+    for version in crate::loader::SUPPORTED_VERSIONS {
+        add_host_version(linker, version)?;
     }
-    {
-        use v0_2::durak::croupier::agent as w;
-        w::host::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
-        w::common::add_to_linker::<StoreData, HasSelf<StoreData>>(linker, |s| s)?;
-    }
-    Ok(())
+    v0_1::durak::croupier::agent::common::add_to_linker::<StoreData, HasSelf<StoreData>>(
+        linker,
+        |s| s,
+    )?;
+    v0_2::durak::croupier::agent::common::add_to_linker::<StoreData, HasSelf<StoreData>>(
+        linker,
+        |s| s,
+    )
 }
 
 /// Counters for one agent in one game.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CallStats {
+    /// Decisions the agent was asked.
     pub decisions: u64,
+    /// Fuel those decisions burnt, over the decisions whose fuel is known.
     pub fuel: u64,
+    /// Decisions whose fuel is unknown: stopped by the wall-clock deadline inside pure wasm
+    /// code, where wasmtime 48 keeps the fuel counter in a register and does not write it
+    /// back before the epoch check traps (cranelift `epoch_check_full` calls `new_epoch`
+    /// without `fuel_save_from_var`). Such a decision is left out of the fuel figures
+    /// rather than counted at the few dozen units the stale counter shows.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fuel_unknown: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl CallStats {
+    /// Decisions whose fuel is counted in `fuel`.
+    pub fn fuel_decisions(&self) -> u64 {
+        self.decisions.saturating_sub(self.fuel_unknown)
+    }
+}
+
+/// Why an agent instance could not be made: the agent's fault, or the host's.
+#[derive(Debug)]
+pub enum MakeError {
+    /// The agent failed (its start function trapped, ran out of fuel, ...): a verdict.
+    Agent(Fault),
+    /// The host ran out of one of its own resources (a pool of instances, memories or
+    /// tables shared by every agent). Never an agent's verdict: the game is not scored.
+    Host(String),
+}
+
+impl std::fmt::Display for MakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MakeError::Agent(fault) => write!(f, "{fault}"),
+            MakeError::Host(e) => write!(f, "host error: {e}"),
+        }
+    }
+}
+
+impl From<Fault> for MakeError {
+    fn from(f: Fault) -> Self {
+        MakeError::Agent(f)
+    }
 }
 
 /// A live agent instance for one game.
@@ -219,10 +307,13 @@ pub struct WasmAgent<G: Adapter> {
     bindings: G::Bindings,
     limits: Limits,
     bank_left: Option<Duration>,
+    /// Epoch ticks left of the game's wall-time budget (`Limits::game_millis`).
+    game_ticks_left: u64,
     legal: Vec<u32>,
     scratch: G::Scratch,
     /// Set after any trap: the store is poisoned and must not be entered again.
     pub dead: bool,
+    /// Decisions asked and fuel burnt so far in this game.
     pub stats: CallStats,
 }
 
@@ -233,20 +324,35 @@ impl<G: Adapter> WasmAgent<G> {
         pre: &G::Pre,
         limits: &Limits,
         seed: u64,
-    ) -> Result<Self, Fault> {
+    ) -> Result<Self, MakeError> {
         let data = StoreData {
             limiter: Limiter {
                 max_memory: limits.memory_bytes(),
                 denied: None,
             },
-            log: AgentLog::with_budget(limits.log_bytes_per_game as usize),
+            log: AgentLog::for_limits(limits),
             rng: GameRng::new(seed),
         };
         let mut store = Store::new(engine, data);
         store.limiter(|d| &mut d.limiter);
         store.epoch_deadline_trap();
-        set_budget(&mut store, limits.start_fuel, limits.millis_per_decision);
-        let bindings = G::instantiate(pre, &mut store).map_err(|e| classify(e, &store))?;
+        set_budget(
+            &mut store,
+            limits.start_fuel,
+            ticks_for(limits.millis_per_decision),
+        );
+        let bindings = match G::instantiate(pre, &mut store) {
+            Ok(b) => b,
+            // The engine's pools are shared by all agents: running dry is the host's
+            // problem, and an innocent agent must not forfeit for it.
+            Err(e)
+                if e.downcast_ref::<wasmtime::PoolConcurrencyLimitError>()
+                    .is_some() =>
+            {
+                return Err(MakeError::Host(format!("{e:#}")));
+            }
+            Err(e) => return Err(MakeError::Agent(classify(e, &store))),
+        };
         Ok(WasmAgent {
             store,
             bindings,
@@ -254,6 +360,7 @@ impl<G: Adapter> WasmAgent<G> {
             bank_left: limits
                 .time_bank_millis
                 .map(|ms| Duration::from_millis(ms.into())),
+            game_ticks_left: ticks_for(limits.game_millis),
             legal: Vec::new(),
             scratch: Default::default(),
             dead: false,
@@ -261,11 +368,12 @@ impl<G: Adapter> WasmAgent<G> {
         })
     }
 
+    /// Calls the agent's `start` under the start budget.
     pub fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
         set_budget(
             &mut self.store,
             self.limits.start_fuel,
-            self.limits.millis_per_decision,
+            ticks_for(self.limits.millis_per_decision),
         );
         let r = G::call_start(&self.bindings, &mut self.store, info);
         r.map_err(|e| self.fail(e))
@@ -290,13 +398,17 @@ impl<G: Adapter> WasmAgent<G> {
             bank_millis: self.bank_left.map(|b| b.as_millis() as u32),
         };
         let wall = Duration::from_millis(millis.into()) + bank;
+        let decision_ticks = ticks_for(wall.as_millis().min(u32::MAX as u128) as u32);
+        // The game's budget caps the deadline; when it is what binds, a TIMEOUT says so.
+        let game_binds = self.game_ticks_left < decision_ticks;
         set_budget(
             &mut self.store,
             self.limits.fuel_per_decision,
-            wall.as_millis() as u32,
+            decision_ticks.min(self.game_ticks_left),
         );
-        // The clock is read only for a time bank: the epoch deadline already bounds every
-        // call, and two clock reads were 2% of a match.
+        // The game budget is counted in epoch ticks (an atomic load, no clock read); the
+        // clock is read only for a time bank, as two clock reads were 2% of a match.
+        let tick0 = crate::engine::ticks();
         let t0 = self.bank_left.map(|_| Instant::now());
         let r = G::call_decide(
             &self.bindings,
@@ -306,12 +418,33 @@ impl<G: Adapter> WasmAgent<G> {
             budget,
             &mut self.scratch,
         );
+        let used = crate::engine::ticks().saturating_sub(tick0);
+        self.game_ticks_left = self.game_ticks_left.saturating_sub(used);
         self.stats.decisions += 1;
-        self.stats.fuel += self
-            .limits
-            .fuel_per_decision
-            .saturating_sub(self.store.get_fuel().unwrap_or(0));
-        let code = r.map_err(|e| self.fail(e))?;
+        let left = self.store.get_fuel().unwrap_or(0);
+        let code = match r {
+            Ok(code) => {
+                self.stats.fuel += self.limits.fuel_per_decision.saturating_sub(left);
+                code
+            }
+            Err(e) => {
+                let interrupted = matches!(e.downcast_ref::<Trap>(), Some(Trap::Interrupt));
+                // After an epoch interrupt the store's fuel is stale (see `fuel_unknown`).
+                if interrupted {
+                    self.stats.fuel_unknown += 1;
+                } else {
+                    self.stats.fuel += self.limits.fuel_per_decision.saturating_sub(left);
+                }
+                let mut fault = self.fail(e);
+                if interrupted && game_binds {
+                    fault.message = format!(
+                        "used up its wall-time budget of {} ms for this game",
+                        self.limits.game_millis
+                    );
+                }
+                return Err(fault);
+            }
+        };
         if let (Some(b), Some(t0)) = (self.bank_left.as_mut(), t0) {
             let elapsed = t0.elapsed();
             let over = elapsed.saturating_sub(Duration::from_millis(millis.into()));
@@ -356,11 +489,16 @@ impl<G: Adapter> WasmAgent<G> {
     }
 }
 
-fn set_budget(store: &mut Store<StoreData>, fuel: u64, millis: u32) {
+/// Epoch ticks for a wall-clock allowance, rounded up, plus one: the tick under way when a
+/// call starts may be nearly over.
+fn ticks_for(millis: u32) -> u64 {
+    u64::from(millis).div_ceil(EPOCH_TICK.as_millis().max(1) as u64) + 1
+}
+
+fn set_budget(store: &mut Store<StoreData>, fuel: u64, ticks: u64) {
     // Setting fuel only fails when fuel is not enabled, which engine::build always does.
     let _ = store.set_fuel(fuel);
-    let ticks = u64::from(millis).div_ceil(EPOCH_TICK.as_millis().max(1) as u64) + 1;
-    store.set_epoch_deadline(ticks);
+    store.set_epoch_deadline(ticks.max(1));
 }
 
 /// Turns a wasmtime error into the agent's verdict.
@@ -385,13 +523,7 @@ fn classify(e: wasmtime::Error, store: &Store<StoreData>) -> Fault {
         escape(&s.chars().take(300).collect::<String>())
     };
     if data.log.flooded {
-        return Fault::new(
-            Verdict::LogFlood,
-            format!(
-                "logged past the budget of {} bytes per game",
-                data.log.budget
-            ),
-        );
+        return Fault::new(Verdict::LogFlood, data.log.flood_message());
     }
     let memory = |d: &StoreData| {
         d.limiter.denied.map(|(cur, want)| {
@@ -422,20 +554,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escape_neutralises_terminal_sequences() {
-        assert_eq!(escape("a\x1b[2Jb"), "a\\u{1b}[2Jb");
-        assert_eq!(escape("x\ny\r"), "x\\u{a}y\\u{d}");
-        assert_eq!(escape("ok ✓"), "ok ✓");
-    }
-
-    #[test]
     fn log_is_bounded() {
-        let mut log = AgentLog::with_budget(10);
+        let mut log = AgentLog::new(10 + 2 * LOG_LINE_OVERHEAD, 100);
         assert!(log.push("info", "12345"));
         assert!(!log.push("info", "abcdefgh"));
         assert!(log.flooded);
         assert_eq!(log.lines.len(), 2);
         assert_eq!(log.lines[1].text, "abcde [truncated]");
         assert!(!log.push("info", "x"));
+    }
+
+    /// Regression (hardening finding 2): an empty line is not free.
+    #[test]
+    fn empty_lines_are_charged_and_counted() {
+        let mut log = AgentLog::new(64 * 1024, 1_000_000);
+        let mut n = 0;
+        while log.push("info", "") {
+            n += 1;
+        }
+        assert_eq!(n, 64 * 1024 / LOG_LINE_OVERHEAD);
+        let mut capped = AgentLog::new(1 << 30, 3);
+        assert!(capped.push("info", ""));
+        assert!(capped.push("info", ""));
+        assert!(capped.push("info", ""));
+        assert!(!capped.push("info", ""));
+        assert!(capped.flood_message().contains("3 lines"));
     }
 }

@@ -7,7 +7,7 @@ use crate::adapters::Adapter;
 use crate::driver::Host;
 use crate::loader;
 use crate::player::{Player, PlayerFactory};
-use crate::verdict::Fault;
+use crate::sandbox::MakeError;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -23,7 +23,7 @@ pub struct Swappable<G: Adapter> {
 }
 
 impl<G: Adapter> PlayerFactory<G> for Swappable<G> {
-    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, Fault> {
+    fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, MakeError> {
         let f = match self.current.read() {
             Ok(g) => g.clone(),
             Err(p) => p.into_inner().clone(),
@@ -61,6 +61,7 @@ fn stamp(path: &PathBuf) -> Option<(SystemTime, u64)> {
 /// Wraps each `(path, factory)` so it can be swapped, and starts the watcher thread.
 pub fn watch<G: Adapter>(
     host: Host,
+    opts: G::Options,
     agents: Vec<(PathBuf, Arc<dyn PlayerFactory<G>>)>,
 ) -> (Vec<Arc<Swappable<G>>>, Watcher) {
     let slots: Vec<Arc<Swappable<G>>> = agents
@@ -91,7 +92,9 @@ pub fn watch<G: Adapter>(
                         continue;
                     }
                     seen[i] = now;
-                    let result = loader::load(&host.engine, &host.cache, path)
+                    // The same path as the first load: size cap, outline checks, compile in a
+                    // child process, trial run. A bomb is refused here like anywhere else.
+                    let result = loader::load(&host.engine, &host.cache, &host.limits, path)
                         .map_err(|e| e.to_string())
                         .and_then(|l| {
                             if l.game != G::KIND {
@@ -102,7 +105,7 @@ pub fn watch<G: Adapter>(
                                     G::KIND
                                 ))
                             } else {
-                                host.factory::<G>(&l).map_err(|e| e.to_string())
+                                host.factory::<G>(&l, &opts, "").map_err(|e| e.to_string())
                             }
                         });
                     match result {

@@ -21,6 +21,7 @@ fn load_bytes(bytes: &[u8]) -> Result<loader::LoadedComponent, LoadError> {
     loader::check_and_compile(
         &h.engine,
         &Cache::disabled(),
+        &h.limits,
         Path::new("agent.wasm"),
         bytes,
     )
@@ -111,13 +112,14 @@ fn right_name_wrong_shape_cannot_link() {
     let loaded = loader::check_and_compile(
         &h.engine,
         &Cache::disabled(),
+        &h.limits,
         Path::new("hollow.wasm"),
         &wat(r#"(component (instance $i) (export "croupier:agent/durak-agent@0.1.0" (instance $i)))"#),
     )
     .expect("names check out");
     assert_eq!(loaded.game, GameKind::Durak);
     let e = h
-        .factory::<Durak>(&loaded)
+        .factory_default::<Durak>(&loaded)
         .err()
         .expect("cannot link")
         .to_string();
@@ -146,10 +148,12 @@ fn cache_hits_and_recovers_from_corruption() {
     let cache = Cache::at(dir.path()).expect("cache");
     let h = host();
     let bytes = std::fs::read(hostile()).expect("hostile");
-    let (_, first) = cache.load_or_compile(&h.engine, &bytes).expect("compile");
-    assert_eq!(first, CacheOutcome::Compiled);
-    let (_, second) = cache.load_or_compile(&h.engine, &bytes).expect("load");
-    assert_eq!(second, CacheOutcome::Hit);
+    let load = || {
+        loader::check_and_compile(&h.engine, &cache, &h.limits, Path::new("h.wasm"), &bytes)
+            .expect("loads")
+    };
+    assert_eq!(load().cache, CacheOutcome::Compiled);
+    assert_eq!(load().cache, CacheOutcome::Hit);
     // Flip bytes in the middle of every entry: it must be recompiled, never trusted.
     for entry in std::fs::read_dir(dir.path()).expect("list").flatten() {
         let mut data = std::fs::read(entry.path()).expect("read");
@@ -158,23 +162,11 @@ fn cache_hits_and_recovers_from_corruption() {
         data[mid + 1] ^= 0x55;
         std::fs::write(entry.path(), data).expect("write");
     }
-    let (component, third) = cache.load_or_compile(&h.engine, &bytes).expect("recompile");
-    assert_eq!(third, CacheOutcome::Replaced);
+    let loaded = load();
+    assert_eq!(loaded.cache, CacheOutcome::Replaced);
     // The recompiled component really works.
-    let loaded = loader::LoadedComponent {
-        path: "hostile.wasm".into(),
-        game: GameKind::Durak,
-        version: "0.2.0".into(),
-        component,
-        language: None,
-        cache: third,
-        load_time: Default::default(),
-        size: bytes.len(),
-        build: "test".into(),
-    };
-    assert!(h.factory::<Durak>(&loaded).is_ok());
-    let (_, fourth) = cache.load_or_compile(&h.engine, &bytes).expect("load");
-    assert_eq!(fourth, CacheOutcome::Hit);
+    assert!(h.factory_default::<Durak>(&loaded).is_ok());
+    assert_eq!(load().cache, CacheOutcome::Hit);
 }
 
 fn cli_error(args: &[&str]) -> String {

@@ -38,6 +38,7 @@ fn test_limits() -> Limits {
         memory_mib: 16,
         log_bytes_per_game: 4096,
         time_bank_millis: None,
+        ..Limits::default()
     }
 }
 

@@ -67,6 +67,29 @@ fn misbehave(mode: &str, ctx: &mut Ctx) -> Option<u32> {
                 ctx.log(Level::Info, &line);
             }
         }
+        "log-empty" => {
+            // Empty lines: free under a budget that counts only bytes.
+            loop {
+                ctx.log(Level::Info, "");
+            }
+        }
+        "log-chatty" => {
+            // Twenty one-byte lines per decision: inside the budget for a whole game, so
+            // the agent plays on while the host keeps its lines.
+            for _ in 0..20 {
+                ctx.log(Level::Debug, "x");
+            }
+            None
+        }
+        "dawdle" => {
+            // About 10 ms of host calls per decision: cheap in fuel, slow on the clock.
+            let mut acc = 0u64;
+            for _ in 0..200_000 {
+                acc = acc.wrapping_add(ctx.host_random());
+            }
+            std::hint::black_box(acc);
+            None
+        }
         "huge-output" => {
             ctx.log(Level::Info, "y".repeat(4 << 20));
             None
@@ -173,7 +196,8 @@ mod export {
         STATE.with(|s| {
             let mut st = s.borrow_mut();
             let (mode, rng) = &mut *st;
-            let mode_now = if mode == "random" {
+            // These modes misbehave at every decision; the others once.
+            let mode_now = if matches!(mode.as_str(), "random" | "log-chatty" | "dawdle") {
                 mode.clone()
             } else {
                 std::mem::take(mode)
