@@ -323,6 +323,9 @@ fn determinize_matches_observation() {
     assert!(states > 1000);
 }
 
+/// Re-dealing the cards hidden from a seat leaves its observation unchanged, and the re-deal
+/// really moves hidden cards: without the second half, a re-deal that does nothing passes,
+/// and then so does an observation that leaks another seat's hand.
 #[test]
 fn shuffle_hidden_keeps_observations_of_every_seat() {
     let opts = capped(&with(
@@ -330,6 +333,7 @@ fn shuffle_hidden_keeps_observations_of_every_seat() {
         &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
     ));
     let mut legal = Vec::new();
+    let (mut redeals, mut moved) = (0u64, 0u64);
     for g in 0..scale(2, 40) {
         let mut game = Uno::new(&opts, g).unwrap();
         let mut rng = GameRng::new(g + 100);
@@ -340,11 +344,20 @@ fn shuffle_hidden_keeps_observations_of_every_seat() {
                 c.shuffle_hidden(s, &mut rng);
                 c.check_invariants().unwrap();
                 assert_eq!(c.observe(s), before);
+                redeals += 1;
+                let others_changed = (0..4u8).any(|o| o != s && c.hand(o) != game.hand(o))
+                    || c.draw_pile() != game.draw_pile();
+                moved += u64::from(others_changed);
             }
             game.legal_actions(&mut legal);
             game.apply(legal[rng.below(legal.len())]).unwrap();
         }
     }
+    // Measured: nearly every re-deal moves a card; a half leaves room and none for a no-op.
+    assert!(
+        moved * 2 > redeals,
+        "only {moved} of {redeals} re-deals moved a hidden card"
+    );
 }
 
 #[test]
