@@ -3,7 +3,7 @@
 
 use croupier_rules::check::{CheckConfig, play_checked, soak};
 use croupier_rules::durak::{Action, Durak, Event, Observation, Options};
-use croupier_rules::{ConfigError, Game, GameRng, Logged, Outcome, Preset, Refusal, Seat};
+use croupier_rules::{CardSet, ConfigError, Game, GameRng, Logged, Outcome, Preset, Refusal, Seat};
 
 /// What `Faulty` gets wrong.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -207,5 +207,146 @@ fn the_real_engine_passes() {
     let opts = Durak::preset("classic").unwrap();
     for seed in 0..20 {
         play_checked::<Durak>(&opts, seed, &CheckConfig::default()).unwrap();
+    }
+}
+
+/// What `Leaky` gets wrong about hidden information.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Leak {
+    /// The observation shows the left neighbour's hand; the re-deal is the real one.
+    NeighbourHand,
+    /// The same leak, and a re-deal of hidden cards that does nothing: together they passed
+    /// an observation check that only compared observations.
+    NeighbourHandAndNoRedeal,
+    /// No leak, but a re-deal that does nothing (the observation check proves nothing).
+    NoRedeal,
+}
+
+thread_local! {
+    static LEAK: std::cell::Cell<Leak> = const { std::cell::Cell::new(Leak::NeighbourHand) };
+}
+
+/// Durak with a leaky observation and/or a no-op `shuffle_hidden`.
+#[derive(Clone, Debug, PartialEq)]
+struct Leaky {
+    inner: Durak,
+    leak: Leak,
+}
+
+impl Leaky {
+    fn leaks(&self) -> bool {
+        self.leak != Leak::NoRedeal
+    }
+}
+
+impl Game for Leaky {
+    type Options = Options;
+    type Action = Action;
+    /// The real observation, plus what leaks: the left neighbour's hand.
+    type Observation = (Observation, CardSet);
+    type Event = Event;
+    type Why = <Durak as Game>::Why;
+    const NAME: &'static str = "leaky";
+
+    fn presets() -> &'static [Preset] {
+        Durak::presets()
+    }
+    fn preset(name: &str) -> Result<Options, ConfigError> {
+        Durak::preset(name)
+    }
+    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
+        Durak::set_option(opts, key, value)
+    }
+    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
+        Durak::option_pairs(opts)
+    }
+    fn validate(opts: &Options) -> Result<(), ConfigError> {
+        Durak::validate(opts)
+    }
+    fn seats(opts: &Options) -> usize {
+        Durak::seats(opts)
+    }
+    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
+        Durak::set_players(opts, n)
+    }
+    fn new(opts: &Options, seed: u64) -> Result<Self, ConfigError> {
+        Ok(Leaky {
+            inner: Durak::new(opts, seed)?,
+            leak: LEAK.with(|f| f.get()),
+        })
+    }
+    fn options(&self) -> &Options {
+        self.inner.options()
+    }
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    fn to_act(&self) -> Option<Seat> {
+        self.inner.to_act()
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.inner.legal_actions(out)
+    }
+    fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
+        self.inner.apply(action)
+    }
+    fn outcome(&self) -> Option<&Outcome> {
+        self.inner.outcome()
+    }
+    fn observe(&self, seat: Seat) -> (Observation, CardSet) {
+        let left = (seat as usize + 1) % self.inner.num_players();
+        let leaked = if self.leaks() {
+            self.inner.hand(left as Seat)
+        } else {
+            CardSet::EMPTY
+        };
+        (self.inner.observe(seat), leaked)
+    }
+    fn events(&self) -> &[Logged<Event>] {
+        self.inner.events()
+    }
+    fn action_space(&self) -> Vec<Action> {
+        self.inner.action_space()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.inner.check_invariants()
+    }
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
+        if self.leak == Leak::NeighbourHand {
+            self.inner.shuffle_hidden(seat, rng)
+        }
+    }
+    fn determinize(opts: &Options, obs: &(Observation, CardSet), rng: &mut GameRng) -> Self {
+        Leaky {
+            inner: Durak::determinize(opts, &obs.0, rng),
+            leak: LEAK.with(|f| f.get()),
+        }
+    }
+    fn encode_action(action: Action) -> u32 {
+        Durak::encode_action(action)
+    }
+    fn decode_action(code: u32) -> Option<Action> {
+        Durak::decode_action(code)
+    }
+}
+
+/// An observation that shows another seat's hand is caught, with a real re-deal and with a
+/// re-deal that does nothing; and a re-deal that does nothing is caught on its own.
+#[test]
+fn checker_catches_a_leaking_observation_and_a_no_op_redeal() {
+    let opts = Durak::preset("classic").unwrap();
+    for (leak, says) in [
+        (Leak::NeighbourHand, "changed when only hidden cards moved"),
+        (Leak::NeighbourHandAndNoRedeal, "no re-deal of hidden cards"),
+        (Leak::NoRedeal, "no re-deal of hidden cards"),
+    ] {
+        for cfg in configs() {
+            LEAK.with(|c| c.set(leak));
+            let t = soak::<Leaky>(&opts, 11, 0, 5, &cfg);
+            assert_eq!(t.violations.len(), 5, "{leak:?}: {:?}", t.violations);
+            for v in &t.violations {
+                assert!(v.what.contains(says), "{leak:?}: {v}");
+            }
+        }
     }
 }
