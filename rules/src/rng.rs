@@ -72,7 +72,8 @@ mod tests {
     use super::*;
 
     /// Literal outputs: comparing a seed with itself proved nothing. If this fails, every
-    /// recorded game and published figure changes with it (ChaCha8 is RULES.md §0.3's).
+    /// recorded game and published figure changes with it (RULES.md §0.3: replays are
+    /// bit-for-bit on any machine).
     #[test]
     fn stream_is_pinned() {
         let mut r = GameRng::new(42);
