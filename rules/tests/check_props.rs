@@ -16,7 +16,16 @@ enum Fault {
     AcceptsUnlisted,
     /// Rejects an unlisted action but counts it as a step (the state changes).
     RefusalChangesState,
+    /// Leaves one legal action out of the list in a rare state (the seat to act holds
+    /// exactly `RARE_HAND` cards); `apply` still accepts it.
+    OmitsOneInARareState,
+    /// Lists one action that `apply` refuses, in the same rare state.
+    ListsARefusedOneInARareState,
 }
+
+/// The hand size of the rare state of `OmitsOneInARareState` and
+/// `ListsARefusedOneInARareState`: in 200 classic games the exact check meets it in 7.
+const RARE_HAND: usize = 18;
 
 #[derive(Clone, Debug, PartialEq)]
 struct Faulty {
@@ -25,8 +34,18 @@ struct Faulty {
     steps: usize,
 }
 
+impl Faulty {
+    fn in_rare_state(&self) -> bool {
+        self.inner
+            .to_act()
+            .is_some_and(|s| self.inner.hand(s).len() == RARE_HAND)
+    }
+}
+
 thread_local! {
     static FAULT: std::cell::Cell<Fault> = const { std::cell::Cell::new(Fault::PanicAtStep10) };
+    /// States in which a rare-state fault fired, on this thread.
+    static FIRED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl Game for Faulty {
@@ -78,6 +97,22 @@ impl Game for Faulty {
         self.inner.legal_actions(out);
         if self.fault == Fault::ListsOnlyOne {
             out.truncate(1);
+        }
+        if self.fault == Fault::OmitsOneInARareState && self.in_rare_state() && out.len() >= 2 {
+            out.pop();
+            FIRED.with(|c| c.set(c.get() + 1));
+        }
+        if self.fault == Fault::ListsARefusedOneInARareState && self.in_rare_state() {
+            let listed = out.clone();
+            if let Some(a) = self
+                .inner
+                .action_space()
+                .into_iter()
+                .find(|a| !listed.contains(a))
+            {
+                out.push(a);
+                FIRED.with(|c| c.set(c.get() + 1));
+            }
         }
     }
     fn apply(&mut self, action: Action) -> Result<(), Refusal<Self>> {
@@ -348,5 +383,61 @@ fn checker_catches_a_leaking_observation_and_a_no_op_redeal() {
                 assert!(v.what.contains(says), "{leak:?}: {v}");
             }
         }
+    }
+}
+
+/// The soak's exact check (`croupier soak` without `--sample`: every action of the space
+/// tried, every listed action applied) catches a list that is wrong in one rare state, either
+/// way: a legal action left out, or an action listed that `apply` refuses. The soak's
+/// `--sample` check (4 unlisted tries, 1 listed apply per state) can miss both, which is why
+/// the ledger records which check ran.
+#[test]
+fn exact_check_catches_a_rare_wrong_list_that_sampling_misses() {
+    let opts = Durak::preset("classic").unwrap();
+    // `croupier soak`'s two checks.
+    let exact = CheckConfig {
+        illegal_samples: None,
+        legal_samples: None,
+        ..CheckConfig::default()
+    };
+    let sample = CheckConfig {
+        illegal_samples: Some(4),
+        legal_samples: Some(1),
+        ..CheckConfig::default()
+    };
+    let games = 200;
+    for (fault, says) in [
+        (Fault::OmitsOneInARareState, "was accepted"),
+        (Fault::ListsARefusedOneInARareState, "refused"),
+    ] {
+        let run = |cfg: &CheckConfig| {
+            FIRED.with(|c| c.set(0));
+            let t = with_fault(fault, || soak::<Faulty>(&opts, 5, 0, games, cfg));
+            (t, FIRED.with(|c| c.get()))
+        };
+        let (t_exact, fired_exact) = run(&exact);
+        // Rare: a handful of states in all these games (the exact check stops a game at its
+        // first one, so each caught game counts one).
+        assert!(
+            (1..=games / 10).contains(&fired_exact),
+            "{fault:?} fired in {fired_exact} states; pick a rarer state"
+        );
+        assert_eq!(
+            t_exact.violations.len() as u64,
+            fired_exact,
+            "{fault:?}: the exact check catches every state with the fault: {:?}",
+            t_exact.violations
+        );
+        for v in &t_exact.violations {
+            assert!(v.what.contains(says), "{fault:?}: {v}");
+        }
+        // The sampled check: these games are fixed by their seeds, so this is deterministic.
+        // It met the fault and let some of it through.
+        let (t_sample, fired_sample) = run(&sample);
+        assert!(
+            (t_sample.violations.len() as u64) < fired_sample,
+            "{fault:?}: sampling caught {} of {fired_sample}",
+            t_sample.violations.len()
+        );
     }
 }
