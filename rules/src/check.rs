@@ -12,7 +12,8 @@ use crate::game::{Game, Outcome};
 use crate::rng::GameRng;
 use std::fmt;
 
-/// How thoroughly to check each state.
+/// How thoroughly to check each state. The default is exact (nothing sampled), as `croupier
+/// soak` records its default check; sampling is asked for by name.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
     /// A game that has not ended after this many decisions is a violation.
@@ -34,7 +35,7 @@ impl Default for CheckConfig {
     fn default() -> Self {
         CheckConfig {
             max_steps: 200_000,
-            illegal_samples: Some(8),
+            illegal_samples: None,
             legal_samples: None,
             observation: true,
             replay: true,

@@ -184,15 +184,15 @@ fn soak_counts_a_panicking_game_as_a_violation_and_goes_on() {
     }
 }
 
-/// The sampled check (the default) and the exact one (every action of the space), which
-/// take different paths through the refusal check.
+/// A sampled check and the exact one (the default: every action of the space), which take
+/// different paths through the refusal check.
 fn configs() -> [CheckConfig; 2] {
     [
-        CheckConfig::default(),
         CheckConfig {
-            illegal_samples: None,
+            illegal_samples: Some(8),
             ..CheckConfig::default()
         },
+        CheckConfig::default(),
     ]
 }
 
@@ -440,4 +440,21 @@ fn exact_check_catches_a_rare_wrong_list_that_sampling_misses() {
             t_sample.violations.len()
         );
     }
+}
+
+/// The default check is the exact one: every action of the action space tried and every
+/// listed action applied in every state, with the observation and replay checks on. A default
+/// that only sampled would let a caller (a soak recorded as exact) check less than it says.
+#[test]
+fn default_check_config_is_exact() {
+    let cfg = CheckConfig::default();
+    assert_eq!(
+        cfg.illegal_samples, None,
+        "default tries only a sample of unlisted actions"
+    );
+    assert_eq!(
+        cfg.legal_samples, None,
+        "default applies only a sample of listed actions"
+    );
+    assert!(cfg.observation && cfg.replay);
 }
