@@ -13,7 +13,7 @@ use crate::rng::GameRng;
 use std::fmt;
 
 /// How thoroughly to check each state. The default is exact (nothing sampled), as `croupier
-/// soak` records its default check; sampling is asked for by name.
+/// soak` records its default check; a caller that wants sampling sets the sample fields.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
     /// A game that has not ended after this many decisions is a violation.
