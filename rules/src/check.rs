@@ -3,14 +3,17 @@
 //! In every state of a random game it checks: the game's own invariants (cards conserved);
 //! that every legal action applies; that actions of the action space that are not legal are
 //! rejected and leave the state unchanged; that the acting seat's observation does not change
-//! when the cards hidden from it are re-dealt; that the game ends within a step limit; and, at
-//! the end, that replaying (options, seed, actions) gives the same events and final state.
+//! when the cards hidden from it are re-dealt, and that those re-deals do move cards (another
+//! seat's observation changes in at least one state of the game); that the game ends within a
+//! step limit; and, at the end, that replaying (options, seed, actions) gives the same events
+//! and final state.
 
 use crate::game::{Game, Outcome};
 use crate::rng::GameRng;
 use std::fmt;
 
-/// How thoroughly to check each state.
+/// How thoroughly to check each state. The default is exact (nothing sampled), as `croupier
+/// soak` records its default check; a caller that wants sampling sets the sample fields.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
     /// A game that has not ended after this many decisions is a violation.
@@ -21,7 +24,8 @@ pub struct CheckConfig {
     /// Listed actions applied to a copy per state: `None` = all of them, `Some(k)` = `k`
     /// drawn at random (the one actually played is always applied for real).
     pub legal_samples: Option<usize>,
-    /// Re-deal hidden cards and compare the observation, in every state.
+    /// Re-deal hidden cards and compare the observation, in every state; and require that
+    /// some re-deal of the game moved a card (changed another seat's observation).
     pub observation: bool,
     /// Replay the game at the end and compare.
     pub replay: bool,
@@ -31,7 +35,7 @@ impl Default for CheckConfig {
     fn default() -> Self {
         CheckConfig {
             max_steps: 200_000,
-            illegal_samples: Some(8),
+            illegal_samples: None,
             legal_samples: None,
             observation: true,
             replay: true,
@@ -73,6 +77,9 @@ pub fn play_checked<G: Game>(
     let mut scratch = Scratch::default();
     let mut actions = Vec::new();
     let mut step = 0;
+    // Whether some re-deal of this game has moved a hidden card: a re-deal that moves nothing
+    // would let any leak of hidden cards into the observation through unseen.
+    let mut redeal_moved = false;
     loop {
         game.check_invariants()
             .map_err(|e| fail(step, format!("invariant: {e}")))?;
@@ -96,7 +103,8 @@ pub fn play_checked<G: Game>(
         let copy = check_refusals(&game, &legal, cfg, &mut chooser, &mut scratch)
             .map_err(|e| fail(step, e))?;
         if cfg.observation {
-            check_observation(&game, seat, &mut chooser).map_err(|e| fail(step, e))?;
+            check_observation(&game, seat, &mut chooser, &mut redeal_moved)
+                .map_err(|e| fail(step, e))?;
         }
         let a = legal[chooser.below(legal.len())];
         check_listed_apply(&game, copy, a, &scratch.applied).map_err(|e| fail(step, e))?;
@@ -113,6 +121,14 @@ pub fn play_checked<G: Game>(
         .ok_or_else(|| fail(step, "no seat to act but no outcome".into()))?;
     if outcome.results.len() != game.num_players() {
         return Err(fail(step, "outcome has the wrong number of seats".into()));
+    }
+    if cfg.observation && step > 0 && !redeal_moved {
+        return Err(fail(
+            step,
+            "no re-deal of hidden cards (shuffle_hidden) changed any other seat's observation \
+             in the whole game: the observation check proved nothing"
+                .into(),
+        ));
     }
     if cfg.replay {
         let again = replay::<G>(opts, seed, &actions).map_err(|e| fail(step, e))?;
@@ -304,7 +320,16 @@ fn check_listed_apply<G: Game>(
     Ok(())
 }
 
-fn check_observation<G: Game>(game: &G, seat: u8, rng: &mut GameRng) -> Result<(), String> {
+/// Re-deals the cards hidden from `seat` and requires its observation unchanged. Until some
+/// re-deal of the game has moved a card (`moved`), also looks whether this one did: whether
+/// another seat's observation changed. Only until then, so that it costs a state or two per
+/// game; and it draws nothing, so the games a seed names stay the same.
+fn check_observation<G: Game>(
+    game: &G,
+    seat: u8,
+    rng: &mut GameRng,
+    moved: &mut bool,
+) -> Result<(), String> {
     let before = game.observe(seat);
     let mut g = game.clone();
     g.shuffle_hidden(seat, rng);
@@ -315,6 +340,10 @@ fn check_observation<G: Game>(game: &G, seat: u8, rng: &mut GameRng) -> Result<(
         return Err(format!(
             "observation of P{seat} changed when only hidden cards moved:\n before {before:?}\n after  {after:?}"
         ));
+    }
+    if !*moved {
+        *moved = (0..game.num_players() as u8)
+            .any(|other| other != seat && g.observe(other) != game.observe(other));
     }
     Ok(())
 }

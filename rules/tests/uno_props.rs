@@ -161,6 +161,15 @@ fn short(name: &str) -> Options {
     with(preset(name), &[("target_score", "60")])
 }
 
+/// The sampled check (the checker's default until it became exact): 8 unlisted actions
+/// tried per state, every listed one applied. Enough here, where many games are played.
+fn sampled() -> CheckConfig {
+    CheckConfig {
+        illegal_samples: Some(8),
+        ..CheckConfig::default()
+    }
+}
+
 #[test]
 fn presets_random_games_full_action_space() {
     run("house", &preset("house"), scale(15, 300), &exhaustive());
@@ -192,35 +201,25 @@ fn presets_random_games_full_action_space() {
 
 #[test]
 fn presets_random_games_sampled() {
-    run(
-        "house",
-        &preset("house"),
-        scale(60, 1000),
-        &CheckConfig::default(),
-    );
+    run("house", &preset("house"), scale(60, 1000), &sampled());
     run(
         "official/1",
         &one_hand("official"),
         scale(15, 300),
-        &CheckConfig::default(),
+        &sampled(),
     );
     run(
         "two-player/1",
         &one_hand("two-player"),
         scale(15, 200),
-        &CheckConfig::default(),
+        &sampled(),
     );
-    run(
-        "official/60",
-        &short("official"),
-        scale(5, 40),
-        &CheckConfig::default(),
-    );
+    run("official/60", &short("official"), scale(5, 40), &sampled());
     run(
         "two-player/60",
         &short("two-player"),
         scale(5, 20),
-        &CheckConfig::default(),
+        &sampled(),
     );
 }
 
@@ -231,7 +230,7 @@ fn full_presets_play_to_the_end() {
     for p in Uno::presets() {
         let opts = preset(p.name);
         for seed in 0..scale(1, 30) {
-            let r = play_checked::<Uno>(&opts, seed, &CheckConfig::default())
+            let r = play_checked::<Uno>(&opts, seed, &sampled())
                 .unwrap_or_else(|v| panic!("{}: {v}", p.name));
             let out = r.outcome;
             assert_eq!(out.results.len(), opts.num_players as usize);
@@ -256,7 +255,7 @@ fn house_single_hand_many_players() {
     for n in [2u8, 3, 7, 10] {
         let mut o = preset("house");
         Uno::set_players(&mut o, n as usize).unwrap();
-        run("house-n", &o, scale(10, 200), &CheckConfig::default());
+        run("house-n", &o, scale(10, 200), &sampled());
     }
 }
 
@@ -266,7 +265,7 @@ fn unusual_options_random_games() {
         // Hands of random players run to ~1000 turns; 500 reach every kind of state.
         opts.turn_limit = opts.turn_limit.min(500);
         run(label, &opts, scale(2, 10), &exhaustive());
-        let (_, aborted) = run(label, &opts, scale(8, 60), &CheckConfig::default());
+        let (_, aborted) = run(label, &opts, scale(8, 60), &sampled());
         if label == "turn-limit" {
             assert!(aborted > 0, "a 15-turn cap must abort some games");
         }
@@ -323,6 +322,9 @@ fn determinize_matches_observation() {
     assert!(states > 1000);
 }
 
+/// Re-dealing the cards hidden from a seat leaves its observation unchanged, and the re-deal
+/// really moves hidden cards: without the second half, a re-deal that does nothing passes,
+/// and then so does an observation that leaks another seat's hand.
 #[test]
 fn shuffle_hidden_keeps_observations_of_every_seat() {
     let opts = capped(&with(
@@ -330,6 +332,7 @@ fn shuffle_hidden_keeps_observations_of_every_seat() {
         &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
     ));
     let mut legal = Vec::new();
+    let (mut redeals, mut moved) = (0u64, 0u64);
     for g in 0..scale(2, 40) {
         let mut game = Uno::new(&opts, g).unwrap();
         let mut rng = GameRng::new(g + 100);
@@ -340,11 +343,20 @@ fn shuffle_hidden_keeps_observations_of_every_seat() {
                 c.shuffle_hidden(s, &mut rng);
                 c.check_invariants().unwrap();
                 assert_eq!(c.observe(s), before);
+                redeals += 1;
+                let others_changed = (0..4u8).any(|o| o != s && c.hand(o) != game.hand(o))
+                    || c.draw_pile() != game.draw_pile();
+                moved += u64::from(others_changed);
             }
             game.legal_actions(&mut legal);
             game.apply(legal[rng.below(legal.len())]).unwrap();
         }
     }
+    // Measured: nearly every re-deal moves a card; a half leaves room and none for a no-op.
+    assert!(
+        moved * 2 > redeals,
+        "only {moved} of {redeals} re-deals moved a hidden card"
+    );
 }
 
 #[test]
