@@ -187,8 +187,8 @@ fn trivial_wasm() -> Option<std::path::PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Runs every benchmark and prints the figures.
-pub fn run(quick: bool) -> Result<Vec<Figure>> {
+/// Runs every benchmark (or the one section `only` names) and prints the figures.
+pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     let rounds = if quick { 3 } else { 7 };
     let mut figs: Vec<Figure> = Vec::new();
     let mut put = |name: &str, value: f64, unit: &str| {
@@ -203,6 +203,11 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
         "croupier bench · {} cores · medians of {rounds} rounds",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
+    if only == Some("fuel") {
+        println!("\nfuel against wall time: ns per unit of fuel, by access pattern (sandboxed)");
+        fuel_rates(&mut put, if quick { 1 } else { 4 }, rounds)?;
+        return Ok(figs);
+    }
 
     // Issue: how much does crossing into the sandbox cost per decision?
     println!(
@@ -383,7 +388,132 @@ pub fn run(quick: bool) -> Result<Vec<Figure>> {
 
     println!("\nrules engines alone: random play, native, 1 thread");
     rules_rates(&mut put, if quick { 300 } else { 3000 }, rounds);
+
+    // Hardening finding 6: fuel is the deterministic budget, but the wall clock is the
+    // backstop; the default deadline must sit above the slowest code fuel allows.
+    println!("\nfuel against wall time: ns per unit of fuel, by access pattern (sandboxed)");
+    fuel_rates(&mut put, if quick { 1 } else { 4 }, rounds)?;
     Ok(figs)
+}
+
+/// Guest code for [`fuel_rates`]: an array of 12 Mi `u32` (48 MiB) made into one random
+/// cycle (Sattolo's shuffle), and loops that each take `steps` steps of one pattern.
+const FUEL_PATTERNS: &str = r#"(module
+  (memory (export "mem") 769)
+  (func (export "init") (param $n i32)
+    (local $i i32) (local $j i32) (local $x i32) (local $t i32)
+    ;; a[i] = the byte address of a[i], for i in 1..n
+    (local.set $i (i32.const 1))
+    (loop $fill
+      (i32.store (i32.shl (local.get $i) (i32.const 2)) (i32.shl (local.get $i) (i32.const 2)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $fill (i32.lt_u (local.get $i) (local.get $n))))
+    ;; Sattolo over 1..n: one cycle through every element, never through address 0
+    (local.set $x (i32.const 12345))
+    (local.set $i (i32.sub (local.get $n) (i32.const 1)))
+    (loop $shuffle
+      (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 1103515245)) (i32.const 12345)))
+      (local.set $j (i32.add (i32.const 1)
+        (i32.rem_u (i32.shr_u (local.get $x) (i32.const 1)) (i32.sub (local.get $i) (i32.const 1)))))
+      (local.set $t (i32.load (i32.shl (local.get $i) (i32.const 2))))
+      (i32.store (i32.shl (local.get $i) (i32.const 2)) (i32.load (i32.shl (local.get $j) (i32.const 2))))
+      (i32.store (i32.shl (local.get $j) (i32.const 2)) (local.get $t))
+      (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+      (br_if $shuffle (i32.gt_u (local.get $i) (i32.const 1)))))
+  ;; The cheapest miss fuel can buy: 4 operators per dependent load, until fuel runs out.
+  (func (export "chase") (param $p i32) (result i32)
+    (loop $l (br_if $l (local.tee $p (i32.load (local.get $p)))))
+    (local.get $p))
+  (func (export "arith") (param $steps i32) (result i32)
+    (local $x i32)
+    (loop $l
+      (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 31)) (i32.const 7)))
+      (br_if $l (local.tee $steps (i32.sub (local.get $steps) (i32.const 1)))))
+    (local.get $x))
+  (func (export "divide") (param $steps i32) (result i32)
+    (local $x i64)
+    (loop $l
+      (local.set $x (i64.div_u (i64.const -1) (i64.or (local.get $x) (i64.const 3))))
+      (br_if $l (local.tee $steps (i32.sub (local.get $steps) (i32.const 1)))))
+    (i32.wrap_i64 (local.get $x)))
+  (func (export "fill") (param $steps i32) (result i32)
+    (loop $l
+      (memory.fill (i32.const 0) (local.get $steps) (i32.const 1048576))
+      (br_if $l (local.tee $steps (i32.sub (local.get $steps) (i32.const 1)))))
+    (i32.const 0)))"#;
+
+/// Wall time per unit of fuel for the access patterns fuel is cheapest on: what a decision
+/// that stays within its fuel budget can cost in time (the reasoning in `limits.rs`).
+fn fuel_rates(put: &mut dyn FnMut(&str, f64, &str), scale: u32, rounds: usize) -> Result<()> {
+    use wasmtime::{Instance, Module, Store};
+    let limits = crate::limits::Limits::default();
+    let engine = crate::engine::shared(&limits)?;
+    let module = Module::new(&engine, FUEL_PATTERNS)?;
+    let mut store = Store::new(&engine, ());
+    store.set_epoch_deadline(u64::MAX / 2);
+    store.set_fuel(u64::MAX / 2)?;
+    let instance = Instance::new(&mut store, &module, &[])?;
+    instance
+        .get_typed_func::<i32, ()>(&mut store, "init")?
+        .call(&mut store, 12 << 20)?;
+    let mut worst: f64 = 0.0;
+    let chase = instance.get_typed_func::<i32, i32>(&mut store, "chase")?;
+    let mut per = Vec::new();
+    for _ in 0..rounds {
+        // The chase runs until its fuel is gone (it has no other end).
+        let fuel = 5_000_000 * u64::from(scale);
+        store.set_fuel(fuel)?;
+        let t = Instant::now();
+        let r = chase.call(&mut store, 4);
+        let ns = t.elapsed().as_nanos() as f64;
+        if !matches!(
+            r.as_ref()
+                .err()
+                .and_then(|e| e.downcast_ref::<wasmtime::Trap>()),
+            Some(wasmtime::Trap::OutOfFuel)
+        ) {
+            anyhow::bail!("the pointer chase should have run out of fuel");
+        }
+        per.push(ns / fuel as f64);
+    }
+    let m = median(per);
+    worst = worst.max(m);
+    put(
+        "pointer chase (48 MiB): wall time per unit of fuel",
+        m,
+        "ns/fuel",
+    );
+    store.set_fuel(u64::MAX / 2)?;
+    for (name, steps) in [
+        ("arith", 20_000_000 * scale),
+        ("divide", 5_000_000 * scale),
+        ("fill", 200 * scale),
+    ] {
+        let f = instance.get_typed_func::<i32, i32>(&mut store, name)?;
+        let mut per = Vec::new();
+        for _ in 0..rounds {
+            let fuel0 = store.get_fuel()?;
+            let t = Instant::now();
+            f.call(&mut store, steps as i32)?;
+            let ns = t.elapsed().as_nanos() as f64;
+            let fuel = fuel0.saturating_sub(store.get_fuel()?).max(1);
+            per.push(ns / fuel as f64);
+        }
+        let m = median(per);
+        worst = worst.max(m);
+        put(&format!("{name}: wall time per unit of fuel"), m, "ns/fuel");
+    }
+    put(
+        "worst pattern: wall time of a whole default fuel budget",
+        worst * limits.fuel_per_decision as f64 / 1e6,
+        "ms",
+    );
+    put(
+        "default deadline over that worst case (margin)",
+        f64::from(limits.millis_per_decision) * 1e6 / (worst * limits.fuel_per_decision as f64),
+        "×",
+    );
+    Ok(())
 }
 
 fn rules_rates(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) {

@@ -7,15 +7,18 @@
 //!
 //! Play time, per agent instance:
 //! - `fuel_per_decision` (200 M): fuel is the deterministic budget, so a search agent that
-//!   plans by it replays bit for bit. Typical Rust agent code runs 1–3 fuel per ns (0.1 s for
-//!   200 M), room for a few thousand Monte Carlo playouts, while a busy loop ends quickly.
-//! - `millis_per_decision` (10 000): the wall-clock backstop for what fuel cannot see (a guest
-//!   stuck in slow host calls, a machine under load). Fuel does not bound time: the worst
-//!   pattern measured, pointer chasing through a 48 MiB array, costs about 30 ns per fuel
-//!   (a cache and TLB miss every few instructions), so 200 M fuel can take 6 s. The deadline
-//!   is set above that worst case with a margin of 1.6×, so that on an idle machine a
-//!   decision that stays within its fuel never reaches it, and the wall clock never decides
-//!   a game that fuel would not have.
+//!   plans by it replays bit for bit. Typical agent code runs 3–10 fuel per ns (`croupier
+//!   bench --only fuel`: 0.1 ns per fuel for arithmetic, 0.35 for division), so 200 M is
+//!   well under a second and room for thousands of Monte Carlo playouts, while a busy loop
+//!   ends quickly.
+//! - `millis_per_decision` (15 000): the wall-clock backstop for what fuel cannot see (a
+//!   guest stuck in slow host calls, a machine under load). Fuel does not bound time: the
+//!   worst pattern measured, a pointer chase through a 48 MiB array at 4 operators per
+//!   dependent load (a cache and TLB miss each), costs [`WORST_NS_PER_FUEL`] ns per fuel, so
+//!   200 M fuel can take 9 s. The deadline is that worst case with a margin of 1.7×, so
+//!   that on an idle machine a decision that stays within its fuel never reaches it, and
+//!   the wall clock does not decide a game that fuel would not have. (Bulk memory
+//!   operations are charged per byte, so they are not worse.)
 //! - `game_millis` (60 000): the wall time one agent may spend on all its decisions in one
 //!   game. A normal game takes milliseconds; without this an agent that stays just inside
 //!   fuel and deadline every decision stretches a 5 ms game to minutes, a thousandfold.
@@ -36,12 +39,19 @@
 //! - `max_file_bytes` (32 MiB): the largest real agents are interpreted ones, 12 MB (JS) and
 //!   18 MB (Python); a Rust agent is about 100 KB.
 //! - `compile_cpu_seconds` (60): CPU time of the compiling child. The Python agent (18 MB)
-//!   takes about 12 s of CPU; a compile bomb is stopped here. The child's wall clock is
-//!   capped at twice this plus 5 s, for a loaded machine.
+//!   takes about 20 s of CPU on a loaded 2-core machine; a Rust agent 0.1 s. A compile bomb
+//!   is stopped here (a 1.3 KB file of nested instantiations doubles its compile time and
+//!   memory with every level). The child's wall clock is capped at twice this plus 5 s, for
+//!   a loaded machine.
 //! - `compile_memory_mib` (4096): address space of the compiling child. Compiling the Python
-//!   agent peaks near 1 GiB.
+//!   agent peaks at 800 MB resident.
 
 use serde::{Deserialize, Serialize};
+
+/// The worst wall time per unit of fuel measured on the 2-core development machine
+/// (`croupier bench --only fuel`, pointer chase, median of 7: 44.7 ns). The default deadline
+/// is checked against it in a test.
+pub const WORST_NS_PER_FUEL: f64 = 45.0;
 
 /// Bytes every logged line is charged on top of its text: what a stored line costs the host
 /// beyond its characters (its level and record), so that empty lines are not free.
@@ -99,7 +109,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             fuel_per_decision: 200_000_000,
-            millis_per_decision: 10_000,
+            millis_per_decision: 15_000,
             memory_mib: 64,
             log_bytes_per_game: 64 * 1024,
             log_lines_per_game: 4096,
@@ -123,5 +133,22 @@ impl Limits {
     /// loaded machine does not refuse a file an idle one accepts.
     pub fn compile_wall(&self) -> std::time::Duration {
         std::time::Duration::from_secs(u64::from(self.compile_cpu_seconds) * 2 + 5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reasoning above, held: a whole fuel budget at the worst measured rate fits the
+    /// default deadline with a margin of at least 1.5×, and the game budget holds several
+    /// such decisions.
+    #[test]
+    fn the_deadline_covers_the_slowest_fuel() {
+        let l = Limits::default();
+        let worst_ms = l.fuel_per_decision as f64 * WORST_NS_PER_FUEL / 1e6;
+        assert!(f64::from(l.millis_per_decision) >= 1.5 * worst_ms, "{worst_ms} ms");
+        assert!(l.game_millis >= 4 * l.millis_per_decision);
+        assert!(LOG_LINE_OVERHEAD > 0 && l.log_lines_per_game > 0);
     }
 }

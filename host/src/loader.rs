@@ -364,11 +364,15 @@ const STDERR_KEEP: usize = 16 * 1024;
 pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String> {
     use std::process::{Command, Stdio};
     let exe = compiler_exe()?;
+    // The component goes to the child as a file on its stdin, not through a pipe: a child
+    // that dies before reading everything would make a pipe write raise SIGPIPE, whose
+    // default action (restored by `croupier`'s main) would end this process.
+    let input = input_file(bytes).map_err(|e| format!("cannot stage the component: {e}"))?;
     let mut cmd = Command::new(&exe);
     cmd.arg("compile-agent")
         .arg("--memory")
         .arg(limits.memory_mib.to_string())
-        .stdin(Stdio::piped())
+        .stdin(Stdio::from(input))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let cpu = u64::from(limits.compile_cpu_seconds.max(1));
@@ -402,20 +406,15 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start the compiler process {}: {e}", exe.display()))?;
-    let (Some(mut stdin), Some(mut stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
+    let (Some(mut stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
         let _ = child.kill();
         let _ = child.wait();
         return Err("cannot talk to the compiler process".into());
     };
     let started = Instant::now();
     let outcome = std::thread::scope(|s| {
-        // The pipes are served on their own threads so that a child that stops reading
-        // (or writes a lot) cannot block the wall-clock watch below.
-        let feed = s.spawn(move || {
-            let _ = stdin.write_all(bytes);
-        });
+        // The pipes are drained on their own threads so that a child that writes a lot
+        // cannot block the wall-clock watch below.
         let out = s.spawn(move || {
             let mut v = Vec::new();
             stdout.read_to_end(&mut v).map(|_| v)
@@ -441,7 +440,6 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
                 }
             }
         };
-        let _ = feed.join();
         let out = out.join().ok().and_then(Result::ok);
         let err = err.join().unwrap_or_default();
         (status, timed_out, out, err)
@@ -458,6 +456,27 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
         return out.ok_or_else(|| "the compiler process's output was lost".to_string());
     }
     Err(explain_failure(status, &err, limits))
+}
+
+/// `bytes` in an unlinked temporary file, opened for reading from the start.
+fn input_file(bytes: &[u8]) -> std::io::Result<std::fs::File> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "croupier-compile-{}-{}.wasm",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        f.write_all(bytes)?;
+        std::fs::File::open(&path)
+    })();
+    let _ = std::fs::remove_file(&path);
+    result
 }
 
 /// One line on why the compiling child failed.

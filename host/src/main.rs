@@ -114,6 +114,10 @@ enum Command {
         /// Also write the figures as JSON to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Run one section only: `fuel` (wall time per unit of fuel, the reasoning behind
+        /// the default deadline).
+        #[arg(long, value_name = "SECTION", value_parser = ["fuel"])]
+        only: Option<String>,
     },
     /// Play a game yourself in the terminal against agents.
     Play {
@@ -499,8 +503,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::Bench { quick, json } => {
-            let figures = croupier_host::bench::run(quick)?;
+        Command::Bench { quick, json, only } => {
+            let figures = croupier_host::bench::run(quick, only.as_deref())?;
             if let Some(path) = json {
                 driver::write_json(&path, &figures)?;
             }
