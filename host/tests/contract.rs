@@ -58,8 +58,9 @@ fn play_and_check<G: Game>(game: &str, rules: &str, a: &Path, b: &Path, games: u
             "--seed",
             "11",
         ])
-        // Every decision logs 16 bytes; long UNO games need more than the default budget.
-        .args(["--log-bytes", "4000000"])
+        // Every decision logs a line of 16 bytes; long UNO games need more than the default
+        // budget of bytes and lines.
+        .args(["--log-bytes", "40000000", "--log-lines", "1000000"])
         .arg("--log")
         .arg(&log)
         .output()
