@@ -856,7 +856,7 @@ pub fn replay<G: Game>(
         writeln!(
             out,
             "  P{s}: {}",
-            header.agents.get(*e).map(String::as_str).unwrap_or("?")
+            crate::text::escape(header.agents.get(*e).map(String::as_str).unwrap_or("?"))
         )?;
     }
     let visible = |vis: croupier_rules::Visibility| match seat {
@@ -893,12 +893,26 @@ pub fn replay<G: Game>(
             .iter()
             .filter(|f| f.at == i + 1 && rec.forfeit.is_none())
         {
-            writeln!(out, "  ! P{} fault {}: {}", f.seat, f.verdict, f.message)?;
+            writeln!(
+                out,
+                "  ! P{} fault {}: {}",
+                f.seat,
+                f.verdict,
+                // Escaped when recorded; again here, since a log file may come from anywhere.
+                crate::text::escape(&f.message)
+            )?;
         }
     }
     for f in &rec.faults {
         if rec.forfeit.is_some() || f.at == 0 {
-            writeln!(out, "  ! P{} fault {}: {}", f.seat, f.verdict, f.message)?;
+            writeln!(
+                out,
+                "  ! P{} fault {}: {}",
+                f.seat,
+                f.verdict,
+                // Escaped when recorded; again here, since a log file may come from anywhere.
+                crate::text::escape(&f.message)
+            )?;
         }
     }
     writeln!(out, "result: {}", rec.summary)?;

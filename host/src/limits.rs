@@ -31,7 +31,9 @@
 //!   a record; the line cap bounds the number of records whatever their size. Past either
 //!   the agent is faulted (`LOG_FLOOD`).
 //! - `time_bank_millis` (none): an optional per-game bank on top of the per-decision limit.
-//! - `start_fuel` (1 G): `start` may precompute tables once per game.
+//! - `start_fuel` (200 M): instantiation and `start`, once per game, get the same budget as a
+//!   decision, so the same deadline covers them with the same margin (it was 1 G, which at
+//!   the worst rate could outlast the deadline). Their time counts against `game_millis`.
 //!
 //! Load time, per agent file (compiling is not covered by wasmtime's security model: a small
 //! file can make Cranelift spend minutes and gigabytes, so it runs in a child process under
@@ -114,7 +116,7 @@ impl Default for Limits {
             log_bytes_per_game: 64 * 1024,
             log_lines_per_game: 4096,
             time_bank_millis: None,
-            start_fuel: 1_000_000_000,
+            start_fuel: 200_000_000,
             game_millis: 60_000,
             max_file_bytes: 32 << 20,
             compile_cpu_seconds: 60,
@@ -147,7 +149,14 @@ mod tests {
     fn the_deadline_covers_the_slowest_fuel() {
         let l = Limits::default();
         let worst_ms = l.fuel_per_decision as f64 * WORST_NS_PER_FUEL / 1e6;
-        assert!(f64::from(l.millis_per_decision) >= 1.5 * worst_ms, "{worst_ms} ms");
+        assert!(
+            f64::from(l.millis_per_decision) >= 1.5 * worst_ms,
+            "{worst_ms} ms"
+        );
+        assert!(
+            l.start_fuel <= l.fuel_per_decision,
+            "start has the same deadline"
+        );
         assert!(l.game_millis >= 4 * l.millis_per_decision);
         assert!(LOG_LINE_OVERHEAD > 0 && l.log_lines_per_game > 0);
     }

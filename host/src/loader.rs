@@ -283,7 +283,7 @@ pub fn check_and_compile(
         if !import_allowed(game, name) {
             return Err(LoadError::Capability {
                 path: p(),
-                import: escape(name),
+                import: escape(&shorten(name)),
             });
         }
     }
@@ -359,6 +359,11 @@ const REFUSED: i32 = 3;
 /// Most bytes of the child's stderr kept: enough for wasmtime's message and a panic line.
 const STDERR_KEEP: usize = 16 * 1024;
 
+/// The largest compiled artifact taken from the child: about 9× the largest real agent's
+/// (the 18 MB Python agent compiles to 56 MB). A file that compiles within the CPU and
+/// memory limits to more than this is refused, so the host never maps more than it.
+pub const MAX_ARTIFACT_BYTES: u64 = 512 << 20;
+
 /// Validates and compiles `bytes` in a child process under `limits`' compile limits and
 /// returns the serialized component, or a one-line reason naming the limit hit.
 pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String> {
@@ -417,7 +422,10 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
         // cannot block the wall-clock watch below.
         let out = s.spawn(move || {
             let mut v = Vec::new();
-            stdout.read_to_end(&mut v).map(|_| v)
+            (&mut stdout)
+                .take(MAX_ARTIFACT_BYTES + 1)
+                .read_to_end(&mut v)
+                .map(|_| v)
         });
         let err = s.spawn(move || {
             let mut v = Vec::new();
@@ -453,7 +461,14 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
         ));
     }
     if status.success() {
-        return out.ok_or_else(|| "the compiler process's output was lost".to_string());
+        let out = out.ok_or_else(|| "the compiler process's output was lost".to_string())?;
+        if out.len() as u64 > MAX_ARTIFACT_BYTES {
+            return Err(format!(
+                "the compiled code is larger than {} MiB (the limit)",
+                MAX_ARTIFACT_BYTES >> 20
+            ));
+        }
+        return Ok(out);
     }
     Err(explain_failure(status, &err, limits))
 }
@@ -562,6 +577,16 @@ pub fn compile_agent_main(memory_mib: u32) -> std::process::ExitCode {
     }
 }
 
+/// A name from the file, cut to 120 characters: a refusal quotes names, and a file may hold
+/// names megabytes long.
+fn shorten(name: &str) -> String {
+    const KEEP: usize = 120;
+    match name.char_indices().nth(KEEP) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &name[..cut], name.len()),
+        None => name.to_string(),
+    }
+}
+
 /// `croupier:agent/durak-agent@0.1.0` → (Durak, "0.1.0").
 fn parse_agent_export(name: &str) -> Option<(GameKind, &str)> {
     let rest = name.strip_prefix(PACKAGE)?.strip_prefix('/')?;
@@ -590,7 +615,17 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
             found: if exports.is_empty() {
                 "no exports".to_string()
             } else {
-                escape(&format!("exports [{}]", exports.join(", ")))
+                let shown: Vec<String> = exports.iter().take(8).map(|e| shorten(e)).collect();
+                let more = exports.len().saturating_sub(shown.len());
+                escape(&format!(
+                    "exports [{}{}]",
+                    shown.join(", "),
+                    if more > 0 {
+                        format!(", and {more} more")
+                    } else {
+                        String::new()
+                    }
+                ))
             },
         }),
         [(game, version)] => {
@@ -600,7 +635,7 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
                 Err(LoadError::Version {
                     path: path.to_path_buf(),
                     world: format!("{PACKAGE}/{game}"),
-                    found: escape(version),
+                    found: escape(&shorten(version)),
                     supported: SUPPORTED_VERSIONS.join(", "),
                 })
             }
@@ -608,13 +643,21 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
         many if many.iter().all(|(g, _)| *g == many[0].0) => Err(LoadError::TwoVersions {
             path: path.to_path_buf(),
             game: many[0].0,
-            versions: escape(&many.iter().map(|(_, v)| *v).collect::<Vec<_>>().join(", ")),
+            versions: escape(
+                &many
+                    .iter()
+                    .take(8)
+                    .map(|(_, v)| shorten(v))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
         }),
         many => Err(LoadError::Ambiguous {
             path: path.to_path_buf(),
             games: many
                 .iter()
-                .map(|(g, v)| escape(&format!("{g}@{v}")))
+                .take(8)
+                .map(|(g, v)| escape(&format!("{g}@{}", shorten(v))))
                 .collect::<Vec<_>>()
                 .join(", "),
         }),

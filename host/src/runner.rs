@@ -480,9 +480,15 @@ pub fn run<G: Game>(
         sink,
         result: Ok(()),
     });
+    let advanced = std::sync::Condvar::new();
+    // How far ahead of the oldest undelivered game a worker may start one. Records finished
+    // early wait in memory for their predecessors; without a bound, one slow game (up to
+    // the game wall budget) would let the other threads pile up thousands of records.
+    let window = LOOKAHEAD_PER_THREAD * threads;
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (next, stop, delivery, rules) = (&next, &stop, &delivery, &rules);
+            let (next, stop, delivery, rules, advanced) =
+                (&next, &stop, &delivery, &rules, &advanced);
             scope.spawn(move || {
                 loop {
                     if stop.load(Ordering::Relaxed) {
@@ -490,6 +496,20 @@ pub fn run<G: Game>(
                     }
                     let k = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&i) = todo.get(k) else { break };
+                    // The worker holding the oldest game never waits here, so this cannot
+                    // deadlock.
+                    {
+                        let Ok(mut d) = delivery.lock() else { break };
+                        while k >= d.want + window && !stop.load(Ordering::Relaxed) {
+                            d = match advanced.wait(d) {
+                                Ok(d) => d,
+                                Err(_) => return,
+                            };
+                        }
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let rec = play_with_retries(plan, rules, i);
                     if let Ok(rec) = &rec {
                         progress.game_done(rec);
@@ -509,6 +529,8 @@ pub fn run<G: Game>(
                     if delivered.is_err() {
                         stop.store(true, Ordering::Relaxed);
                     }
+                    drop(d);
+                    advanced.notify_all();
                 }
             });
         }
@@ -518,6 +540,9 @@ pub fn run<G: Game>(
         .map_err(|_| anyhow::anyhow!("a match worker panicked while saving a result"))?;
     d.result.map(|_| start.elapsed())
 }
+
+/// Games a worker may run ahead of the oldest undelivered one, per thread.
+const LOOKAHEAD_PER_THREAD: usize = 64;
 
 /// Records that finished early, waiting for their predecessors.
 struct Delivery<'s> {

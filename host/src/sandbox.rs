@@ -368,14 +368,18 @@ impl<G: Adapter> WasmAgent<G> {
         })
     }
 
-    /// Calls the agent's `start` under the start budget.
+    /// Calls the agent's `start` under the start budget. Its time counts against the game's
+    /// wall budget like a decision's.
     pub fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
         set_budget(
             &mut self.store,
             self.limits.start_fuel,
-            ticks_for(self.limits.millis_per_decision),
+            ticks_for(self.limits.millis_per_decision).min(self.game_ticks_left),
         );
+        let tick0 = crate::engine::ticks();
         let r = G::call_start(&self.bindings, &mut self.store, info);
+        let used = crate::engine::ticks().saturating_sub(tick0);
+        self.game_ticks_left = self.game_ticks_left.saturating_sub(used);
         r.map_err(|e| self.fail(e))
     }
 

@@ -459,6 +459,88 @@ fn f04_match_memory_does_not_grow_with_its_games() {
     );
 }
 
+/// A factory whose player for one seed is made a second late (the slow game).
+struct SlowFor<G: Game> {
+    inner: Arc<dyn PlayerFactory<G>>,
+    seed: u64,
+}
+
+impl<G: Game> PlayerFactory<G> for SlowFor<G> {
+    fn make(&self, seed: u64) -> Result<Box<dyn croupier_host::player::Player<G>>, MakeError> {
+        if seed == self.seed {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+        self.inner.make(seed)
+    }
+}
+
+/// Counts the games finished while game 0 is still under way.
+#[derive(Default)]
+struct Overtaken {
+    first_done: std::sync::atomic::AtomicBool,
+    overtaken: AtomicU32,
+}
+
+impl runner::Progress for Overtaken {
+    fn game_done(&self, rec: &runner::GameRecord) {
+        if rec.index == 0 {
+            self.first_done.store(true, Ordering::SeqCst);
+        } else if !self.first_done.load(Ordering::SeqCst) {
+            self.overtaken.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Finding 4, the same class: records that finish early wait in memory for their
+/// predecessors, so one slow game let the other threads pile up every later game's record.
+/// Workers now stay within a window of the oldest undelivered game.
+#[test]
+fn f04_a_slow_game_does_not_let_records_pile_up() {
+    let host = Host::new(test_limits(), false).expect("host");
+    let opts = Durak::preset("classic").expect("preset");
+    let fast = host
+        .entrant::<Durak>(&hostile_as("ok"), &opts)
+        .expect("entrant");
+    let slow = host
+        .entrant::<Durak>(&hostile_as("random"), &opts)
+        .expect("entrant");
+    let entrants = [
+        Entrant {
+            name: slow.name,
+            args: slow.args,
+            factory: Arc::new(SlowFor {
+                inner: slow.factory,
+                seed: runner::agent_seed(3, 0, 0),
+            }),
+        },
+        fast,
+    ];
+    let schedule = Schedule::new(2, 2, 3000, false);
+    let plan = Plan {
+        options: &opts,
+        entrants: &entrants,
+        schedule: &schedule,
+        seed: 3,
+        policy: FaultPolicy::Forfeit,
+        threads: 2,
+    };
+    let progress = Overtaken::default();
+    let todo: Vec<u64> = (0..3000).collect();
+    let mut delivered = 0u64;
+    let mut sink = |_: runner::GameRecord| {
+        delivered += 1;
+        Ok(())
+    };
+    runner::run(&plan, &todo, &progress, &mut sink).expect("runs");
+    assert_eq!(delivered, 3000);
+    let overtaken = progress.overtaken.load(Ordering::SeqCst);
+    // The window is 64 games per thread; without it the other thread finished thousands.
+    assert!(
+        overtaken <= 2 * 64,
+        "{overtaken} games finished while game 0 ran"
+    );
+}
+
 /// A component of `instances` core instances of one module (with a memory when `memory`),
 /// exporting an empty instance under the agent's name.
 fn many_instances(instances: usize, memory: bool) -> Vec<u8> {
