@@ -694,15 +694,14 @@ fn replay_shows_each_viewer_only_what_it_may_see() {
                 .collect()
         })
         .collect();
-    for s in 0..2usize {
+    for (s, own_deal) in dealt.iter().enumerate() {
         let other = 1 - s;
         let view = replay(Some(&s.to_string()));
         assert!(view.contains("result:"), "{view}");
         // Its own deal, and every event it may see.
         assert!(
-            has_line(&view, &dealt[s]),
-            "seat {s} misses its hand `{}`:\n{view}",
-            dealt[s]
+            has_line(&view, own_deal),
+            "seat {s} misses its hand `{own_deal}`:\n{view}"
         );
         for line in public_text.lines() {
             assert!(
