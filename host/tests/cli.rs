@@ -61,6 +61,121 @@ fn json_summary_has_the_documented_fields() {
     }
 }
 
+fn wilson95(k: u64, n: u64) -> (f64, f64) {
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, k as f64 / n as f64);
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((c - h).max(0.0), (c + h).min(1.0))
+}
+
+/// `--json FILE` writes every field the README documents, each with a value that agrees with
+/// the others: rates from counts, intervals around rates, Elo from the score, the limits and
+/// options the match ran with.
+#[test]
+fn json_file_has_every_documented_field_with_a_sane_value() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("summary.json");
+    let out = croupier()
+        .args(["match", "durak"])
+        .arg(hostile_as("random"))
+        .arg(hostile_as("ok"))
+        .args([
+            "--games", "30", "--seed", "11", "--quiet", "--millis", "1500", "--json",
+        ])
+        .arg(&path)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("json file")).expect("json");
+    assert_eq!(v["game"], "durak", "{v}");
+    assert_eq!(v["rules"], "classic", "{v}");
+    assert_eq!(v["seed"], 11, "{v}");
+    assert_eq!(v["games"], 30, "{v}");
+    // Every option of the rules, as name/value pairs.
+    let options = v["options"].as_array().expect("options");
+    assert!(options.len() >= 3, "{v}");
+    for o in options {
+        let pair = o.as_array().expect("an option is a pair");
+        assert_eq!(pair.len(), 2, "{o}");
+        assert!(
+            pair.iter()
+                .all(|x| x.as_str().is_some_and(|t| !t.is_empty())),
+            "{o}"
+        );
+    }
+    // The limits the match ran with, the one set on the command line included.
+    let limits = &v["limits"];
+    assert_eq!(limits["fuel_per_decision"], 200_000_000, "{limits}");
+    assert_eq!(limits["millis_per_decision"], 1500, "{limits}");
+    assert_eq!(limits["memory_mib"], 64, "{limits}");
+    assert_eq!(limits["log_bytes_per_game"], 65536, "{limits}");
+    assert!(
+        limits["start_fuel"].as_u64().is_some_and(|f| f > 0),
+        "{limits}"
+    );
+    assert!(
+        limits
+            .as_object()
+            .expect("limits")
+            .contains_key("time_bank_millis"),
+        "{limits}"
+    );
+    let agents = v["agents"].as_array().expect("agents");
+    assert_eq!(agents.len(), 2);
+    let mut elo = Vec::new();
+    let mut score = Vec::new();
+    for a in agents {
+        let n = |k: &str| a[k].as_u64().unwrap_or_else(|| panic!("{k} in {a}"));
+        let f = |k: &str| a[k].as_f64().unwrap_or_else(|| panic!("{k} in {a}"));
+        assert!(
+            a["name"]
+                .as_str()
+                .is_some_and(|s| s.contains("hostile.wasm#")),
+            "{a}"
+        );
+        let (games, wins, losses, draws) = (n("games"), n("wins"), n("losses"), n("draws"));
+        assert_eq!(games, 30, "{a}");
+        assert_eq!(wins + losses + draws, games, "{a}");
+        assert_eq!(n("faults"), 0, "{a}");
+        assert_eq!(a["faults_by_verdict"], serde_json::json!({}), "{a}");
+        let rate = f("win_rate");
+        assert!((rate - wins as f64 / games as f64).abs() < 1e-9, "{a}");
+        let ci = a["win_rate_ci95"].as_array().expect("ci95");
+        assert_eq!(ci.len(), 2, "{a}");
+        let (lo, hi) = (ci[0].as_f64().expect("lo"), ci[1].as_f64().expect("hi"));
+        assert!(0.0 <= lo && lo <= rate && rate <= hi && hi <= 1.0, "{a}");
+        let (wlo, whi) = wilson95(wins, games);
+        assert!(
+            (lo - wlo).abs() < 1e-9 && (hi - whi).abs() < 1e-9,
+            "not Wilson's: {a}"
+        );
+        assert!(n("decisions") > 0, "{a}");
+        assert!(f("fuel_per_decision") > 0.0, "{a}");
+        elo.push(f("elo"));
+        score.push((wins as f64 + draws as f64 / 2.0) / games as f64);
+    }
+    assert!(
+        agents[0]["wins"] != agents[1]["wins"],
+        "a test with a tie shows little: {v}"
+    );
+    // Two agents: the Elo difference is the one implied by the first agent's score rate.
+    let s = score[0].clamp(0.001, 0.999);
+    let implied = 400.0 * (s / (1.0 - s)).log10();
+    assert!(
+        (elo[0] - elo[1] - implied).abs() < 1e-6,
+        "Elo {elo:?}, score {score:?}"
+    );
+    assert!((elo[0] + elo[1]).abs() < 1e-6, "Elo {elo:?}");
+    assert_eq!(elo[0] > 0.0, score[0] > 0.5, "Elo {elo:?}, score {score:?}");
+}
+
 #[test]
 fn log_replays_and_resume_finishes_the_same_match() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -106,11 +221,54 @@ fn log_replays_and_resume_finishes_the_same_match() {
     assert_eq!(after, log, "the resumed log is the uninterrupted log");
 }
 
+/// `--duplicate`: every deal is played once per rotation, and each replay of a deal starts
+/// from the same deal (the same seed) with the seats rotated.
 #[test]
 fn duplicate_plays_every_deal_in_every_rotation() {
-    let v = run_json(&["--duplicate"]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("dup.jsonl");
+    let v = run_json(&["--duplicate", "--log", log.to_str().expect("path")]);
     assert_eq!(v["games"], 60);
     assert_eq!(v["deals"], 30);
+    let records: Vec<Value> = std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
+        .filter(|r| r["type"] == "game")
+        .collect();
+    assert_eq!(records.len(), 60);
+    let mut by_deal: std::collections::BTreeMap<u64, Vec<&Value>> = Default::default();
+    for r in &records {
+        by_deal
+            .entry(r["deal"].as_u64().expect("deal"))
+            .or_default()
+            .push(r);
+    }
+    let rotations = 2; // two agents, two seats
+    assert_eq!(by_deal.len(), 30, "deals");
+    assert_eq!(records.len(), by_deal.len() * rotations);
+    let mut seeds = std::collections::BTreeSet::new();
+    for (deal, games) in &by_deal {
+        assert_eq!(games.len(), rotations, "deal {deal}");
+        let seed = &games[0]["seed"];
+        assert!(
+            games.iter().all(|g| g["seed"] == *seed),
+            "deal {deal} is dealt differently in its rotations: {:?}",
+            games.iter().map(|g| &g["seed"]).collect::<Vec<_>>()
+        );
+        let rots: std::collections::BTreeSet<u64> = games
+            .iter()
+            .map(|g| g["rotation"].as_u64().expect("rotation"))
+            .collect();
+        assert_eq!(rots.len(), rotations, "deal {deal}: rotations {rots:?}");
+        assert_ne!(
+            games[0]["seats"], games[1]["seats"],
+            "deal {deal}: same seats"
+        );
+        seeds.insert(seed.as_u64().expect("seed"));
+    }
+    // And different deals are different deals.
+    assert_eq!(seeds.len(), 30);
 }
 
 #[test]
@@ -175,10 +333,37 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
             .unwrap_or_else(|| panic!("no decision count in {text}"));
         (n, text)
     };
+    // What each game of the soak is, from the rules crate: game `i` of seed 11 is the
+    // checked random game of seed `derive(11, i)`. Its decisions say which game was played.
+    let per_game: Vec<u64> = {
+        use croupier_rules::Game;
+        use croupier_rules::check::{CheckConfig, soak};
+        use croupier_rules::toepen::Toepen;
+        let opts = Toepen::preset("plain").expect("plain");
+        let cfg = CheckConfig {
+            illegal_samples: None,
+            legal_samples: None,
+            ..Default::default()
+        };
+        (0..41)
+            .map(|i| {
+                let t = soak::<Toepen>(&opts, 11, i, 1, &cfg);
+                assert!(t.violations.is_empty(), "{:?}", t.violations);
+                t.decisions
+            })
+            .collect()
+    };
+    let games = |r: std::ops::Range<usize>| -> u64 { per_game[r].iter().sum() };
+    // The checks below can tell these ranges from the same ranges shifted by one game
+    // (decisions per game vary, from 184 to 220 here).
+    assert_ne!(games(0..30), games(1..31));
+    assert_ne!(games(12..30), games(13..31));
     let dir = tempfile::tempdir().expect("tempdir");
     let ledger = dir.path().join("ledger.jsonl");
     let ledger_arg = ledger.to_str().expect("utf-8 path");
-    let (whole, _) = decisions(&["--games", "30"]);
+    let (whole, text) = decisions(&["--games", "30"]);
+    assert!(text.contains("toepen (plain): 30 games in"), "{text}");
+    assert_eq!(whole, games(0..30), "the whole run is not games 0..30");
     let (a, _) = decisions(&["--games", "12", "--record", ledger_arg]);
     let (b, text) = decisions(&[
         "--first",
@@ -191,6 +376,8 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
         ledger_arg,
     ]);
     assert!(text.contains("(games 12..30): 18 games in"), "{text}");
+    assert_eq!(a, games(0..12), "the first part is not games 0..12");
+    assert_eq!(b, games(12..30), "--first 12 did not check games 12..30");
     assert_eq!(
         a + b,
         whole,
@@ -210,6 +397,10 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
     assert_eq!(lines[1]["preset"], "plain");
     assert_eq!(lines[1]["violations"], 0);
     assert_eq!(lines[0]["decisions"], a);
+    assert_eq!(lines[0]["first"], 0);
+    assert_eq!(lines[0]["games"], 12);
+    assert_eq!(lines[0]["seed"], 11);
+    assert_eq!(lines[1]["seed"], 11);
     // `croupier ledger` puts the two parts together as one run of 30 games.
     let out = croupier()
         .args(["ledger", ledger_arg])
@@ -227,6 +418,7 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
         "--next", "--until", "40", "--games", "25", "--record", ledger_arg,
     ]);
     assert!(text.contains("(games 30..40): 10 games in"), "{text}");
+    assert_eq!(c, games(30..40), "--next did not check games 30..40");
     let (forty, _) = decisions(&["--games", "40"]);
     assert_eq!(whole + c, forty, "--next played other games than one run");
     let out = croupier()
@@ -363,4 +555,381 @@ fn a_soak_part_is_recorded_even_when_its_output_is_lost() {
     let text = std::fs::read_to_string(&ledger).expect("the part is in the ledger");
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains("\"games\":40"), "{text}");
+}
+
+/// The words of a text that name a card (`10H`, `QS`), as written by the replay.
+fn card_words(text: &str) -> std::collections::BTreeSet<String> {
+    text.split(|c: char| {
+        c.is_whitespace() || c == ',' || c == ':' || c == ';' || c == '(' || c == ')'
+    })
+    // ASCII words only: `Card::from_str` panics on a word that starts with a multi-byte
+    // character, such as the header's `·`.
+    .filter(|w| w.is_ascii() && w.parse::<croupier_rules::Card>().is_ok())
+    .map(String::from)
+    .collect()
+}
+
+/// `croupier replay` shows a spectator only the public events and `--seat S` only what seat
+/// S saw. The expected views come from the rules engine: the logged game is dealt again from
+/// its seed and replayed, and every event's visibility tag says who may see its line.
+#[test]
+fn replay_shows_each_viewer_only_what_it_may_see() {
+    use croupier_rules::durak::Durak;
+    use croupier_rules::{Card, Game};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("games.jsonl");
+    let out = croupier()
+        .args(["match", "durak"])
+        .arg(hostile_as("random"))
+        .arg(hostile_as("ok"))
+        .args(["--games", "2", "--seed", "5", "--quiet", "--log"])
+        .arg(&log)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    let header = &lines[0];
+    let rec = lines
+        .iter()
+        .find(|l| l["type"] == "game" && l["index"] == 1)
+        .expect("game 1");
+
+    // The game again, from the record: options, seed, actions.
+    let pairs: Vec<(String, String)> =
+        serde_json::from_value(header["options"].clone()).expect("options");
+    let opts = croupier_sdk::options_from_pairs::<Durak>(&pairs).expect("options");
+    let mut game = Durak::new(&opts, rec["seed"].as_u64().expect("seed")).expect("deal");
+    let dealt: Vec<String> = (0..2u8)
+        .map(|s| {
+            let hand = game.observe(s).hand;
+            assert!(!hand.is_empty());
+            let cards: Vec<String> = hand.iter().map(|c: Card| c.to_string()).collect();
+            format!("P{s} is dealt {}", cards.join(" "))
+        })
+        .collect();
+    let initial: Vec<std::collections::BTreeSet<String>> = (0..2u8)
+        .map(|s| game.observe(s).hand.iter().map(|c| c.to_string()).collect())
+        .collect();
+    for code in rec["actions"].as_array().expect("actions") {
+        let a = Durak::decode_action(code.as_u64().expect("code") as u32).expect("decodes");
+        game.apply(a).expect("replays");
+    }
+    let public_text: String = game
+        .events()
+        .iter()
+        .filter(|e| e.vis.is_public())
+        .map(|e| format!("{}\n", e.event))
+        .collect();
+    let private: Vec<(croupier_rules::Visibility, String)> = game
+        .events()
+        .iter()
+        .filter(|e| !e.vis.is_public())
+        .map(|e| (e.vis, e.event.to_string()))
+        .collect();
+    assert!(
+        private
+            .iter()
+            .filter(|(_, t)| t.contains("is dealt"))
+            .count()
+            >= 2,
+        "{private:?}"
+    );
+
+    let replay = |seat: Option<&str>| -> String {
+        let mut cmd = croupier();
+        cmd.arg("replay").arg(&log).args(["--game", "1"]);
+        if let Some(s) = seat {
+            cmd.args(["--seat", s]);
+        }
+        let out = cmd.output().expect("replay");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let has_line = |text: &str, line: &str| text.lines().any(|l| l.trim() == line);
+
+    // The spectator: every public event, no private one, no seat's dealt hand.
+    let spectator = replay(None);
+    assert!(spectator.contains("result:"), "{spectator}");
+    for line in public_text.lines() {
+        assert!(
+            has_line(&spectator, line),
+            "public `{line}` missing:\n{spectator}"
+        );
+    }
+    for (_, line) in &private {
+        assert!(
+            !has_line(&spectator, line),
+            "private `{line}` shown to a spectator:\n{spectator}"
+        );
+    }
+    for line in &dealt {
+        assert!(!spectator.contains(line.as_str()), "{spectator}");
+    }
+    assert!(!spectator.contains("is dealt"), "{spectator}");
+
+    // Cards a seat was dealt or drew in private and never showed in public.
+    let public_cards = card_words(&public_text);
+    let hidden: Vec<Vec<String>> = (0..2u8)
+        .map(|s| {
+            let text: String = private
+                .iter()
+                .filter(|(vis, _)| vis.visible_to(s))
+                .map(|(_, t)| format!("{t}\n"))
+                .collect();
+            card_words(&text)
+                .into_iter()
+                .filter(|c| !public_cards.contains(c))
+                .collect()
+        })
+        .collect();
+    for (s, own_deal) in dealt.iter().enumerate() {
+        let other = 1 - s;
+        let view = replay(Some(&s.to_string()));
+        assert!(view.contains("result:"), "{view}");
+        // Its own deal, and every event it may see.
+        assert!(
+            has_line(&view, own_deal),
+            "seat {s} misses its hand `{own_deal}`:\n{view}"
+        );
+        for line in public_text.lines() {
+            assert!(
+                has_line(&view, line),
+                "seat {s}: public `{line}` missing:\n{view}"
+            );
+        }
+        for (vis, line) in &private {
+            assert_eq!(
+                has_line(&view, line),
+                vis.visible_to(s as u8),
+                "seat {s}, `{line}` ({vis:?}):\n{view}"
+            );
+        }
+        // Not the other hand, neither its deal line nor any card of it never played.
+        assert!(!view.contains(&format!("P{other} is dealt")), "{view}");
+        let words = card_words(&view);
+        for c in &hidden[other] {
+            assert!(
+                !words.contains(c),
+                "seat {s} sees P{other}'s hidden {c}:\n{view}"
+            );
+        }
+        if s == 0 {
+            for c in &initial[0] {
+                assert!(
+                    words.contains(c),
+                    "seat 0 does not see its own {c}:\n{view}"
+                );
+            }
+        }
+    }
+    // The check is not vacuous: a hand kept cards to the end of the game.
+    assert!(hidden.iter().any(|h| !h.is_empty()), "{hidden:?}");
+}
+
+fn run_ok(cmd: &mut std::process::Command) -> String {
+    let out = cmd.output().expect("run croupier");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn read_json(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("json file")).expect("json")
+}
+
+/// `croupier tournament` end to end: a round robin of three example agents, every pairing
+/// played, the games adding up, and the ranking sorted by its Bradley–Terry rating.
+#[test]
+fn tournament_plays_every_pairing_and_ranks_by_rating() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("tournament.json");
+    let agents = ["durak/cheapest", "durak/random-lead", "durak/trump-tosser"];
+    run_ok(
+        croupier()
+            .args(["tournament", "durak"])
+            .args(agents)
+            .args(["--games", "40", "--seed", "3", "--quiet", "--json"])
+            .arg(&path),
+    );
+    let v = read_json(&path);
+    assert_eq!(v["game"], "durak", "{v}");
+    assert_eq!(v["rules"], "classic", "{v}");
+    assert_eq!(v["seed"], 3, "{v}");
+    assert_eq!(v["games_per_pairing"], 40, "{v}");
+    let pairings = v["pairings"].as_array().expect("pairings");
+    assert_eq!(pairings.len(), 3, "{v}");
+    let mut pairs = std::collections::BTreeSet::new();
+    let mut wins: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut draws: std::collections::BTreeMap<String, u64> = Default::default();
+    for p in pairings {
+        let (a, b) = (p["a"].as_str().expect("a"), p["b"].as_str().expect("b"));
+        assert_ne!(a, b);
+        pairs.insert((a.min(b).to_string(), a.max(b).to_string()));
+        let n = |k: &str| p[k].as_u64().unwrap_or_else(|| panic!("{k} in {p}"));
+        assert_eq!(n("games"), 40, "{p}");
+        assert_eq!(n("a_wins") + n("b_wins") + n("draws"), 40, "{p}");
+        *wins.entry(a.into()).or_default() += n("a_wins");
+        *wins.entry(b.into()).or_default() += n("b_wins");
+        *draws.entry(a.into()).or_default() += n("draws");
+        *draws.entry(b.into()).or_default() += n("draws");
+    }
+    assert_eq!(pairs.len(), 3, "every pair once: {pairs:?}");
+    let ranking = v["ranking"].as_array().expect("ranking");
+    assert_eq!(ranking.len(), 3, "{v}");
+    let names: std::collections::BTreeSet<&str> = ranking
+        .iter()
+        .map(|a| a["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, agents.into_iter().collect(), "{v}");
+    let mut elos = Vec::new();
+    for a in ranking {
+        let name = a["name"].as_str().expect("name");
+        let n = |k: &str| a[k].as_u64().unwrap_or_else(|| panic!("{k} in {a}"));
+        // Two pairings of 40 games each, and the same wins and draws as its pairings.
+        assert_eq!(n("games"), 80, "{a}");
+        assert_eq!(n("wins") + n("losses") + n("draws"), 80, "{a}");
+        assert_eq!(n("wins"), wins[name], "{a}");
+        assert_eq!(n("draws"), draws[name], "{a}");
+        let rate = a["win_rate"].as_f64().expect("win_rate");
+        assert!((rate - n("wins") as f64 / 80.0).abs() < 1e-9, "{a}");
+        elos.push(a["elo"].as_f64().expect("a tournament rates every agent"));
+    }
+    assert!(
+        elos.windows(2).all(|w| w[0] >= w[1]),
+        "ranking not sorted by rating: {elos:?}"
+    );
+    assert!(elos[0] > elos[2], "three agents rated alike: {elos:?}");
+    // Bradley–Terry ratings on the Elo scale, mean 0.
+    assert!(elos.iter().sum::<f64>().abs() < 1e-6, "{elos:?}");
+}
+
+/// A forfeit loses for the whole team: the faulting agent's innocent partner loses with it,
+/// and both opponents win.
+#[test]
+fn a_forfeit_loses_for_the_whole_team() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("teams.jsonl");
+    let json = dir.path().join("teams.json");
+    // Four agents fill the four seats in order: the panicking agent (entrant 0) and its
+    // partner (entrant 2, random) against two quiet ones. Seats rotate every game.
+    run_ok(
+        croupier()
+            .args(["match", "durak"])
+            .arg(hostile_as("panic"))
+            .arg(hostile_as("ok"))
+            .arg(hostile_as("random"))
+            .arg(hostile_as("ok"))
+            .args(["--rules", "teams", "--games", "8", "--quiet", "--log"])
+            .arg(&log)
+            .arg("--json")
+            .arg(&json),
+    );
+    let records: Vec<Value> = std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
+        .filter(|r| r["type"] == "game")
+        .collect();
+    assert_eq!(records.len(), 8);
+    for r in &records {
+        let seats: Vec<u64> = serde_json::from_value(r["seats"].clone()).expect("seats");
+        let teams: Vec<u64> = serde_json::from_value(r["teams"].clone()).expect("teams");
+        let results: Vec<String> = serde_json::from_value(r["results"].clone()).expect("results");
+        assert_eq!(seats.len(), 4, "{r}");
+        let culprit = r["forfeit"].as_u64().expect("every game is forfeited") as usize;
+        assert_eq!(seats[culprit], 0, "the panicking agent forfeits: {r}");
+        assert_eq!(r["faults"][0]["verdict"], "TRAP", "{r}");
+        let partner = (0..4)
+            .find(|&s| s != culprit && teams[s] == teams[culprit])
+            .expect("a partner");
+        assert_eq!(seats[partner], 2, "{r}");
+        for s in 0..4 {
+            let expect = if teams[s] == teams[culprit] {
+                "Loss"
+            } else {
+                "Win"
+            };
+            assert_eq!(results[s], expect, "seat {s} (entrant {}): {r}", seats[s]);
+        }
+    }
+    // The totals: the team of entrants 0 and 2 lost every game, the other team won them.
+    let v = read_json(&json);
+    let agents = v["agents"].as_array().expect("agents");
+    for (e, (wins, losses)) in [(0, 8), (8, 0), (0, 8), (8, 0)].into_iter().enumerate() {
+        assert_eq!(agents[e]["wins"], wins, "entrant {e}: {}", agents[e]);
+        assert_eq!(agents[e]["losses"], losses, "entrant {e}: {}", agents[e]);
+    }
+    assert_eq!(
+        agents[0]["faults_by_verdict"],
+        serde_json::json!({"TRAP": 8})
+    );
+    assert_eq!(agents[2]["faults"], 0);
+}
+
+/// The README's source A figures, end to end through the command it shows.
+#[test]
+fn readme_source_a_figures_hold() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("a.json");
+    run_ok(
+        croupier()
+            .args(["match", "durak", "durak/random-lead", "durak/trump-tosser"])
+            .args(["--rules", "teams", "--games", "1000", "--quiet", "--json"])
+            .arg(&path),
+    );
+    let v = read_json(&path);
+    assert_eq!(v["seed"], 1, "the README's default seed");
+    assert_eq!(v["games"], 1000);
+    let row = |i: usize| {
+        let a = &v["agents"][i];
+        (
+            a["name"].as_str().unwrap_or("").to_string(),
+            a["games"].as_u64(),
+            a["wins"].as_u64(),
+            a["losses"].as_u64(),
+            a["draws"].as_u64(),
+            a["faults"].as_u64(),
+        )
+    };
+    let n = |x: u64| Some(x);
+    assert_eq!(
+        row(0),
+        (
+            "durak/random-lead".into(),
+            n(1000),
+            n(236),
+            n(748),
+            n(16),
+            n(0)
+        ),
+        "{v}"
+    );
+    assert_eq!(
+        row(1),
+        (
+            "durak/trump-tosser".into(),
+            n(1000),
+            n(748),
+            n(236),
+            n(16),
+            n(0)
+        ),
+        "{v}"
+    );
 }

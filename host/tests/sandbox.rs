@@ -241,19 +241,136 @@ fn escape_sequences_are_neutralised() {
     assert!(text.contains("red alert"));
 }
 
+/// Replays a logged Durak game (classic rules, as `args` plays) and returns the decisions
+/// made for `seat` after action index `after`: positions where `seat` was to act with more
+/// than one legal action. Also checks that the record's actions replay to the end of the game
+/// and that the game's own outcome is the one recorded.
+fn decisions_after(rec: &serde_json::Value, seat: u8, after: usize) -> usize {
+    use croupier_rules::{Game, SeatResult};
+    let opts = Durak::preset("classic").expect("preset");
+    let seed = rec["seed"].as_u64().expect("seed");
+    let mut game = Durak::new(&opts, seed).expect("deal");
+    let mut legal = Vec::new();
+    let mut made = 0;
+    let actions = rec["actions"].as_array().expect("actions");
+    for (i, code) in actions.iter().enumerate() {
+        let to_act = game
+            .to_act()
+            .expect("the game goes on while actions are logged");
+        game.legal_actions(&mut legal);
+        if i >= after && to_act == seat && legal.len() > 1 {
+            made += 1;
+        }
+        let code = code.as_u64().expect("code") as u32;
+        let a = Durak::decode_action(code).expect("decodes");
+        game.apply(a).expect("a logged action replays");
+    }
+    assert_eq!(
+        game.to_act(),
+        None,
+        "the logged game is not finished: {rec}"
+    );
+    let outcome = game.outcome().expect("outcome");
+    let results: Vec<SeatResult> = serde_json::from_value(rec["results"].clone()).expect("results");
+    assert_eq!(results, outcome.results, "{rec}");
+    assert!(!outcome.aborted, "{rec}");
+    made
+}
+
 #[test]
 fn fallback_policy_keeps_playing() {
+    // An illegal answer does not kill the instance: the host plays the first legal action
+    // for that decision and keeps asking the agent.
     let host = Host::new(test_limits(), false).expect("host");
-    let mut a = args(vec![hostile_as("illegal"), hostile_as("ok")], 4, None);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("illegal.jsonl");
+    let mut a = args(
+        vec![hostile_as("illegal"), hostile_as("ok")],
+        4,
+        Some(log.clone()),
+    );
     a.policy = FaultPolicy::Fallback;
     let s = driver::run_match::<Durak>(&host, &a).expect("match");
     assert_eq!(
-        s.agents[0].faults_by_verdict.get("ILLEGAL_ACTION"),
-        Some(&4)
+        s.agents[0].faults_by_verdict,
+        [("ILLEGAL_ACTION".to_string(), 4)].into_iter().collect(),
+        "one illegal answer per game"
     );
-    // Every game was played to its real end, not forfeited.
+    assert_eq!(s.agents[0].faults, 4);
+    assert_eq!(s.agents[1].faults, 0);
     assert_eq!(s.aborted, 0);
     assert_eq!(s.agents[0].wins + s.agents[0].losses + s.agents[0].draws, 4);
+    let recs = records(&log);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        assert!(r["forfeit"].is_null(), "fallback forfeited: {r}");
+        let faults = r["faults"].as_array().expect("faults");
+        assert_eq!(faults.len(), 1, "{r}");
+        let seat = faults[0]["seat"].as_u64().expect("seat") as u8;
+        assert_eq!(
+            r["seats"][seat as usize], 0,
+            "the fault is the hostile agent's"
+        );
+        // The instance lives on: it was asked again after its illegal answer.
+        let asked = r["calls"][seat as usize]["decisions"]
+            .as_u64()
+            .expect("calls");
+        assert!(asked >= 2, "not asked again after the fault: {r}");
+        let at = faults[0]["at"].as_u64().expect("at") as usize;
+        assert!(decisions_after(r, seat, at + 1) >= 1, "{r}");
+    }
+}
+
+#[test]
+fn fallback_policy_plays_on_for_a_trapped_instance() {
+    // A panic kills the instance at its first decision; the host plays the first legal
+    // action for that seat until the game ends, and counts one fault per game.
+    let host = Host::new(test_limits(), false).expect("host");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("trap.jsonl");
+    let mut a = args(
+        vec![hostile_as("panic"), hostile_as("ok")],
+        4,
+        Some(log.clone()),
+    );
+    a.policy = FaultPolicy::Fallback;
+    let s = driver::run_match::<Durak>(&host, &a).expect("match");
+    assert_eq!(
+        s.agents[0].faults_by_verdict,
+        [("TRAP".to_string(), 4)].into_iter().collect(),
+        "one trap per game, not one per decision played for the dead instance"
+    );
+    assert_eq!(s.agents[0].faults, 4);
+    assert_eq!(s.agents[1].faults, 0);
+    assert!(s.agents[1].faults_by_verdict.is_empty());
+    assert_eq!(s.aborted, 0);
+    let recs = records(&log);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        assert!(r["forfeit"].is_null(), "fallback forfeited: {r}");
+        assert_eq!(r["aborted"], false, "{r}");
+        let faults = r["faults"].as_array().expect("faults");
+        assert_eq!(faults.len(), 1, "one fault per trapped game: {r}");
+        assert_eq!(faults[0]["verdict"], "TRAP", "{r}");
+        let seat = faults[0]["seat"].as_u64().expect("seat") as u8;
+        assert_eq!(
+            r["seats"][seat as usize], 0,
+            "the fault is the hostile agent's"
+        );
+        // The dead instance was asked once; every later decision of its seat was the host's.
+        assert_eq!(r["calls"][seat as usize]["decisions"], 1, "{r}");
+        let at = faults[0]["at"].as_u64().expect("at") as usize;
+        let actions = r["actions"].as_array().expect("actions").len();
+        assert!(actions > at + 1, "no actions after the fault at {at}: {r}");
+        // The host decided for the trapped seat after the fault, and the game reached the
+        // outcome its rules give (checked by replaying the actions).
+        assert!(
+            decisions_after(r, seat, at + 1) >= 1,
+            "nobody played for the trapped seat: {r}"
+        );
+        let results = r["results"].as_array().expect("results");
+        assert!(results.iter().any(|x| x == "Win") || results.iter().any(|x| x == "Draw"));
+    }
 }
 
 fn records(log: &std::path::Path) -> Vec<serde_json::Value> {
@@ -312,27 +429,95 @@ fn hostile_component_is_a_real_component() {
     );
 }
 
-#[test]
-fn time_bank_extends_the_deadline_then_runs_out() {
-    // 30 ms per decision plus a 60 ms bank: the slow loop is stopped at about 90 ms, and the
-    // verdict is still TIMEOUT (never a host error).
+/// Host calls at the `spin` agent's first decision (k times as many at its k-th): about
+/// 100 ms of wall time on the 2-core development machine (2 M calls took 55 ms), five times
+/// the 20 ms decision limit below and a twentieth of the limit plus the 2 s bank. Each
+/// decision overruns by more than the last, so the bank is empty after about six decisions
+/// here, after about twenty on a machine five times faster, and a game asks that seat about
+/// thirty times.
+const SPIN_CALLS: u64 = 3_500_000;
+
+/// One game of `spin` (every decision overruns the limit, each by more than the last) against
+/// a quiet agent, under `bank`: the hostile seat's decisions asked, its fault from the log,
+/// and the match's wall time.
+fn spin_game(bank: Option<u32>) -> (u64, serde_json::Value, std::time::Duration) {
     let limits = Limits {
         fuel_per_decision: u64::MAX / 4,
-        millis_per_decision: 30,
-        time_bank_millis: Some(60),
+        millis_per_decision: 20,
+        time_bank_millis: bank,
         ..test_limits()
     };
     let host = Host::new(limits, false).expect("host");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("bank.jsonl");
     let t = std::time::Instant::now();
     let s = driver::run_match::<Durak>(
         &host,
-        &args(vec![hostile_as("slow"), hostile_as("ok")], 1, None),
+        &args(
+            vec![hostile_as(&format!("spin={SPIN_CALLS}")), hostile_as("ok")],
+            1,
+            Some(log.clone()),
+        ),
     )
     .expect("match");
-    assert_eq!(s.agents[0].faults_by_verdict.get("TIMEOUT"), Some(&1));
+    let elapsed = t.elapsed();
+    assert_eq!(
+        s.agents[0].faults_by_verdict,
+        [("TIMEOUT".to_string(), 1)].into_iter().collect(),
+        "bank {bank:?}: the spinning agent must time out, and nothing else"
+    );
+    let recs = records(&log);
+    let r = &recs[0];
+    let faults = r["faults"].as_array().expect("faults");
+    assert_eq!(faults.len(), 1, "{r}");
+    let seat = faults[0]["seat"].as_u64().expect("seat") as usize;
+    assert_eq!(r["seats"][seat], 0);
+    let asked = r["calls"][seat]["decisions"].as_u64().expect("decisions");
+    (asked, faults[0].clone(), elapsed)
+}
+
+#[test]
+fn time_bank_extends_the_deadline_then_runs_out() {
+    // Without a bank, one spinning decision is already past the 20 ms limit: this is what
+    // makes the next run's extra decisions the bank's doing.
+    let (asked, fault, control) = spin_game(None);
+    assert_eq!(
+        asked, 1,
+        "without a bank the first decision times out: {fault}"
+    );
+    assert_eq!(fault["verdict"], "TIMEOUT");
     assert!(
-        t.elapsed() >= std::time::Duration::from_millis(85),
-        "{:?}",
-        t.elapsed()
+        !fault["message"].as_str().unwrap_or("").contains("bank"),
+        "{fault}"
+    );
+
+    // With a 2 s bank, the first decisions overrun into the bank and are played; once the
+    // bank is empty the next overrun is a TIMEOUT (never a host error), which ends the game.
+    let (asked, fault, elapsed) = spin_game(Some(2000));
+    assert!(
+        asked >= 2,
+        "the bank bought no extra decision: asked {asked}, {fault}"
+    );
+    assert_eq!(fault["verdict"], "TIMEOUT", "{fault}");
+    let message = fault["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("the time bank is empty")
+            || message.contains("ran past the wall-clock deadline"),
+        "{fault}"
+    );
+    // The whole bank was spent before the timeout: at least 2 s of overrun.
+    assert!(
+        elapsed >= std::time::Duration::from_millis(2000),
+        "{elapsed:?}"
+    );
+    // And not much more: the bank bounds the game's overrun whatever the machine's speed.
+    // The spinning seat's wall time is at most the bank plus the 20 ms limit per decision
+    // (about 30 decisions); the rest (loading, the other seat) took `control` without a
+    // bank. 2 s of slack on top. A bank that never drained would let decision k run to its
+    // k·100 ms until one alone passed the 2 s: about 20 s here.
+    let bound = control + std::time::Duration::from_millis(2000 + 30 * 20 + 2000);
+    assert!(
+        elapsed < bound,
+        "the bank did not bound the overrun: {elapsed:?} (bound {bound:?}), asked {asked}"
     );
 }

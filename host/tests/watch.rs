@@ -3,18 +3,37 @@
 
 mod common;
 
-use common::{croupier, hostile, hostile_as};
+use common::{croupier, example_agent, hostile, hostile_as};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-fn builds_in(log: &std::path::Path) -> Vec<String> {
+/// The games of the log: for each, the build and the log lines of the watched agent (the
+/// first agent argument), wherever the rotation seated it.
+fn games_in(log: &std::path::Path) -> Vec<(String, Vec<String>)> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|v| v["type"] == "game")
-        .filter_map(|v| v["builds"][0].as_str().map(String::from))
+        .filter_map(|v| {
+            let seats = v["seats"].as_array()?;
+            let seat = seats.iter().position(|e| *e == 0)?;
+            let build = v["builds"][seat].as_str()?.to_string();
+            let lines = v["logs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|l| l[0] == seat)
+                .flat_map(|l| l[1].as_array().cloned().unwrap_or_default())
+                .map(|line| line["text"].as_str().unwrap_or("").to_string())
+                .collect();
+            Some((build, lines))
+        })
         .collect()
+}
+
+fn builds_in(log: &std::path::Path) -> Vec<String> {
+    games_in(log).into_iter().map(|(b, _)| b).collect()
 }
 
 fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
@@ -78,18 +97,50 @@ fn watch_swaps_a_new_build_and_refuses_a_broken_one() {
     });
     assert!(builds_in(&log)[n..].iter().all(|b| *b == first));
 
-    // A good new build (here: the same agent with one extra byte in a custom section).
-    let mut v2 = v1.clone();
-    v2.extend_from_slice(&[0, 4, 3, b'n', b'e', b'w']); // custom section "new", empty payload
+    // A good new build, and a different agent: `durak/cheapest` in place of the hostile
+    // agent. The hostile agent in `random` mode logs every pick; cheapest logs nothing.
+    let old_games = builds_in(&log).len();
+    let v2 = std::fs::read(example_agent("durak/cheapest")).expect("cheapest");
+    assert_ne!(v1, v2);
     replace(&agent, &v2);
-    wait_for("games with the second build", || {
-        builds_in(&log).last().is_some_and(|b| *b != first)
+    wait_for("20 games with the second build", || {
+        let b = builds_in(&log);
+        b.iter().filter(|b| **b != first).count() >= 20
     });
     let _ = child.kill();
     let _ = child.wait();
     let err = std::fs::read_to_string(&stderr_path).expect("stderr");
     assert!(err.contains("not a WebAssembly file"), "{err}");
     assert!(err.contains("replaced by"), "{err}");
+    // Every game is played by one build or the other; the swap happens once, between games,
+    // and the new build plays every game after it.
+    let games = games_in(&log);
+    let swap = games
+        .iter()
+        .position(|(b, _)| *b != first)
+        .expect("a game with the new build");
+    assert!(swap >= old_games, "swapped before the file changed");
+    let second = games[swap].0.clone();
+    assert!(!second.is_empty());
+    assert!(
+        games[swap..].iter().all(|(b, _)| *b == second),
+        "the old build came back"
+    );
+    // The old build behaved as the hostile agent (a logged pick per decision), the new one
+    // as cheapest (no log at all).
+    for (i, (_, lines)) in games[..swap].iter().enumerate() {
+        assert!(
+            !lines.is_empty() && lines.iter().all(|l| l.starts_with("picked ")),
+            "game {i}, first build: {lines:?}"
+        );
+    }
+    for (i, (_, lines)) in games[swap..].iter().enumerate() {
+        assert!(
+            lines.is_empty(),
+            "game {}, second build: {lines:?}",
+            swap + i
+        );
+    }
     // The process never restarted: one match header in the log.
     let headers = std::fs::read_to_string(&log)
         .expect("log")

@@ -47,3 +47,24 @@ pub fn hostile() -> PathBuf {
 pub fn hostile_as(mode: &str) -> String {
     format!("{}#{mode}", hostile().display())
 }
+
+/// A built example agent's component (`durak/cheapest`), where `croupier` finds it:
+/// `$CROUPIER_AGENTS`, else `agents/` in the croupier binary's target directory.
+pub fn example_agent(id: &str) -> PathBuf {
+    let dir = std::env::var_os("CROUPIER_AGENTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let exe = PathBuf::from(env!("CARGO_BIN_EXE_croupier"));
+            exe.parent()
+                .and_then(|p| p.parent())
+                .map(|t| t.join("agents"))
+                .unwrap_or_else(|| repo().join("target/agents"))
+        });
+    let path = dir.join(format!("{id}.wasm"));
+    assert!(
+        path.exists(),
+        "{} is not built: run `croupier build` (scripts/setup.sh) first",
+        path.display()
+    );
+    path
+}

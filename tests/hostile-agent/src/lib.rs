@@ -3,6 +3,9 @@
 //! happens at the first decision (or in `start` for modes starting with `start-`, except in
 //! the host's trial run at load, whose seed is 0). Every mode
 //! that does not fault plays the first legal action, so the tests can see the game go on.
+//! Two modes act at every decision: `random` (a seeded random legal action, logged) and
+//! `spin=N` (k·N host calls at the k-th decision, then the first legal action: wall time
+//! that grows by a known amount per decision).
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 
@@ -192,6 +195,7 @@ mod export {
     }
 
     thread_local! {
+        static DECISIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static SPARE: std::cell::RefCell<Option<Observation>> = const { std::cell::RefCell::new(None) };
     }
 
@@ -200,7 +204,9 @@ mod export {
             let mut st = s.borrow_mut();
             let (mode, rng) = &mut *st;
             // These modes misbehave at every decision; the others once.
-            let mode_now = if matches!(mode.as_str(), "random" | "log-chatty" | "dawdle") {
+            let mode_now = if matches!(mode.as_str(), "random" | "log-chatty" | "dawdle")
+                || mode.starts_with("spin=")
+            {
                 mode.clone()
             } else {
                 std::mem::take(mode)
@@ -214,6 +220,23 @@ mod export {
                     .find(|c| !obs.hand.contains(*c))
                     .unwrap_or(Card::new(2, croupier_sdk::Suit::Clubs));
                 return <Durak as croupier_sdk::Game>::encode_action(Action::Lead(missing));
+            }
+            if let Some(n) = mode_now.strip_prefix("spin=") {
+                // Decision k (from 1): k·n cheap host calls (wall time, little fuel), then the
+                // first legal action. For the time bank: each decision overruns the limit by
+                // more than the last, so any bank runs dry within a game, whatever the
+                // machine's speed.
+                let k = DECISIONS.with(|d| {
+                    d.set(d.get() + 1);
+                    d.get()
+                });
+                let n: u64 = n.parse().unwrap_or(0);
+                let mut acc = 0u64;
+                for _ in 0..n * k {
+                    acc = acc.wrapping_add(ctx.host_random());
+                }
+                std::hint::black_box(acc);
+                return legal[0];
             }
             if mode_now == "random" {
                 let i = ctx.rng().below(legal.len());
