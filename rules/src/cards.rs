@@ -102,10 +102,14 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
         let err = || ParseCardError(s.to_string());
         let t = s.trim().to_ascii_uppercase();
-        if t.len() < 2 {
+        // Split before the last character, not the last byte: typed input may end in `♥`.
+        let Some((last, _)) = t.char_indices().last() else {
+            return Err(err());
+        };
+        if last == 0 {
             return Err(err());
         }
-        let (r, su) = t.split_at(t.len() - 1);
+        let (r, su) = t.split_at(last);
         let suit = match su {
             "C" => Suit::Clubs,
             "D" => Suit::Diamonds,
@@ -289,6 +293,15 @@ mod tests {
         assert_eq!("10h".parse::<Card>().unwrap(), Card::new(10, Suit::Hearts));
         assert!("1H".parse::<Card>().is_err());
         assert!("QX".parse::<Card>().is_err());
+    }
+
+    /// Regression: a name ending in a multi-byte character (`10♥`, typed at `croupier play`)
+    /// panicked on a byte split instead of being refused.
+    #[test]
+    fn non_ascii_card_names_are_refused_not_a_panic() {
+        for s in ["10♥", "♥", "Q♠", "é", "10é"] {
+            assert!(s.parse::<Card>().is_err(), "{s}");
+        }
     }
 
     #[test]
