@@ -256,10 +256,11 @@ pub struct CallStats {
     pub decisions: u64,
     /// Fuel those decisions burnt, over the decisions whose fuel is known.
     pub fuel: u64,
-    /// Decisions whose fuel is unknown: stopped by the wall-clock deadline inside pure wasm
-    /// code, where wasmtime 48 keeps the fuel counter in a register and does not write it
-    /// back before the epoch check traps (cranelift `epoch_check_full` calls `new_epoch`
-    /// without `fuel_save_from_var`). Such a decision is left out of the fuel figures
+    /// Decisions whose fuel is unknown: stopped by a trap inside pure wasm code (the
+    /// wall-clock deadline, an out-of-bounds access), where wasmtime 48 keeps the fuel
+    /// counter in a register and does not write it back before trapping (cranelift
+    /// `epoch_check_full` calls `new_epoch` without `fuel_save_from_var`; upstream
+    /// bytecodealliance/wasmtime#13802). Such a decision is left out of the fuel figures
     /// rather than counted at the few dozen units the stale counter shows.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fuel_unknown: u64,
@@ -433,11 +434,18 @@ impl<G: Adapter> WasmAgent<G> {
             }
             Err(e) => {
                 let interrupted = matches!(e.downcast_ref::<Trap>(), Some(Trap::Interrupt));
-                // After an epoch interrupt the store's fuel is stale (see `fuel_unknown`).
-                if interrupted {
-                    self.stats.fuel_unknown += 1;
-                } else {
+                // The store's fuel is exact only where the generated code saved its counter:
+                // running out of fuel, `unreachable` (a panic), or a host call (a log flood).
+                // Any other trap (the epoch deadline, an out-of-bounds access, a division
+                // by zero) leaves it stale (see `fuel_unknown`).
+                let exact = match e.downcast_ref::<Trap>() {
+                    None => true,
+                    Some(t) => matches!(t, Trap::OutOfFuel | Trap::UnreachableCodeReached),
+                };
+                if exact {
                     self.stats.fuel += self.limits.fuel_per_decision.saturating_sub(left);
+                } else {
+                    self.stats.fuel_unknown += 1;
                 }
                 let mut fault = self.fail(e);
                 if interrupted && game_binds {
