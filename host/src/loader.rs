@@ -76,6 +76,8 @@ pub enum LoadError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{path}: not a regular file; expected a WebAssembly component file")]
+    NotAFile { path: PathBuf },
     #[error("{path}: the file is empty; expected a WebAssembly component")]
     Empty { path: PathBuf },
     #[error(
@@ -174,6 +176,14 @@ pub fn load(
         path: path.to_path_buf(),
         source,
     };
+    // `stat` first: opening a FIFO would block until someone writes to it, and a device
+    // has no meaningful size. Only a regular file is an agent file.
+    let meta = std::fs::metadata(path).map_err(read)?;
+    if !meta.is_file() {
+        return Err(LoadError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
     let file = std::fs::File::open(path).map_err(read)?;
     let size = file.metadata().map_err(read)?.len();
     if size > limits.max_file_bytes {
@@ -411,7 +421,7 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start the compiler process {}: {e}", exe.display()))?;
-    let (Some(mut stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+    let (Some(mut stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
         let _ = child.kill();
         let _ = child.wait();
         return Err("cannot talk to the compiler process".into());
@@ -420,16 +430,21 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
     let outcome = std::thread::scope(|s| {
         // The pipes are drained on their own threads so that a child that writes a lot
         // cannot block the wall-clock watch below.
+        // Both pipes are drained to the end (what is past the kept part is discarded), so a
+        // child that writes more than is kept never blocks on a full pipe.
         let out = s.spawn(move || {
             let mut v = Vec::new();
-            (&mut stdout)
+            let r = (&mut stdout)
                 .take(MAX_ARTIFACT_BYTES + 1)
                 .read_to_end(&mut v)
-                .map(|_| v)
+                .map(|_| v);
+            let _ = std::io::copy(&mut stdout, &mut std::io::sink());
+            r
         });
         let err = s.spawn(move || {
             let mut v = Vec::new();
-            let _ = stderr.take(STDERR_KEEP as u64).read_to_end(&mut v);
+            let _ = (&mut stderr).take(STDERR_KEEP as u64).read_to_end(&mut v);
+            let _ = std::io::copy(&mut stderr, &mut std::io::sink());
             String::from_utf8_lossy(&v).into_owned()
         });
         let wall = limits.compile_wall();

@@ -300,6 +300,27 @@ fn f03_a_file_over_the_size_cap_is_refused() {
     assert!(e.to_string().contains("at most 1000 bytes"), "{e}");
 }
 
+/// Finding 3, the same class: only a regular file is read. A FIFO (which would block the
+/// loader, or the watcher thread, until someone writes to it) or a device is refused at
+/// once.
+#[cfg(unix)]
+#[test]
+fn f03_only_a_regular_file_is_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("agent.wasm");
+    let c = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("path");
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let limits = Limits::default();
+    let engine = croupier_host::engine::shared(&limits).expect("engine");
+    for path in [fifo.as_path(), Path::new("/dev/zero")] {
+        let e = loader::load(&engine, &Cache::disabled(), &limits, path)
+            .err()
+            .expect("refused");
+        assert!(matches!(e, LoadError::NotAFile { .. }), "{e}");
+    }
+}
+
 /// A compile bomb of about a kilobyte: each level defines the level below once and
 /// instantiates it twice, so the compiler, which flattens the instance graph, makes 2^depth
 /// core instances (depth 20: 1.5 s and 380 MB; each level doubles both). It exports an
