@@ -278,7 +278,7 @@ pub fn have_componentize_py() -> bool {
 
 /// The WIT package this host implements (agents are built against it).
 pub fn wit_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/v0.2")
 }
 
 /// Builds a Python agent with componentize-py. `--stub-wasi` leaves the component with the

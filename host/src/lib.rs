@@ -19,9 +19,9 @@
 
 pub mod adapters;
 pub mod bench;
-pub mod bindings;
 pub mod cache;
 pub mod componentize;
+pub mod contract;
 pub mod driver;
 pub mod engine;
 pub mod ledger;

@@ -31,10 +31,6 @@ use wasmtime::component::Component;
 /// The WIT package every agent world lives in.
 pub const PACKAGE: &str = "croupier:agent";
 
-/// Versions of the contract this host implements. A later host keeps older entries (and
-/// their bindings) so that agents built against them keep loading; see docs/versioning.md.
-pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0"];
-
 /// The games (WIT worlds) this host knows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -619,7 +615,12 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
     let expected = || {
         GameKind::ALL
             .iter()
-            .map(|g| format!("{PACKAGE}/{g}-agent@{}", SUPPORTED_VERSIONS.join("|")))
+            .map(|g| {
+                format!(
+                    "{PACKAGE}/{g}-agent@{}",
+                    crate::contract::versions_of(*g).join("|")
+                )
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -644,14 +645,14 @@ fn find_world(path: &Path, exports: &[String]) -> Result<(GameKind, String), Loa
             },
         }),
         [(game, version)] => {
-            if SUPPORTED_VERSIONS.contains(version) {
+            if crate::contract::has(*game, version) {
                 Ok((*game, version.to_string()))
             } else {
                 Err(LoadError::Version {
                     path: path.to_path_buf(),
                     world: format!("{PACKAGE}/{game}"),
                     found: escape(&shorten(version)),
-                    supported: SUPPORTED_VERSIONS.join(", "),
+                    supported: crate::contract::versions_of(*game).join(", "),
                 })
             }
         }
@@ -688,8 +689,10 @@ fn import_allowed(game: GameKind, name: &str) -> bool {
         return false;
     };
     let types = format!("{game}-types");
-    SUPPORTED_VERSIONS.contains(&version)
-        && (iface == "host" || iface == "common" || iface == types)
+    // The shared interfaces of any version served; the game's own types only in versions
+    // that have the game.
+    (crate::contract::serves(version) && (iface == "host" || iface == "common"))
+        || (iface == types && crate::contract::has(game, version))
 }
 
 /// The `language` field of the first producers section, if any (nested modules included),

@@ -5,7 +5,7 @@
 //! a store that trapped is never entered again.
 
 use crate::adapters::Adapter;
-use crate::bindings::{v0_1, v0_2};
+use crate::contract::latest as v0_2;
 use crate::engine::EPOCH_TICK;
 use crate::limits::{LOG_LINE_OVERHEAD, Limits};
 use crate::player::StartInfo;
@@ -13,7 +13,7 @@ use crate::verdict::{Fault, Verdict};
 use croupier_rules::GameRng;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
-use wasmtime::component::{HasSelf, Linker, WasmStr};
+use wasmtime::component::{Linker, WasmStr};
 use wasmtime::{Engine, ResourceLimiter, Store, StoreContextMut, Trap};
 
 /// One line an agent logged, already escaped.
@@ -200,7 +200,8 @@ fn host_log(
 
 /// Defines `croupier:agent/host@VERSION` by hand rather than through the bindings, so that
 /// `log` receives the agent's string in place ([`WasmStr`]) instead of a host `String` lifted
-/// before any budget check. The `level` enum is the same in every version.
+/// before any budget check. The `level` enum is the same in every version, so the newest
+/// version's type serves them all.
 fn add_host_version(linker: &mut Linker<StoreData>, version: &str) -> wasmtime::Result<()> {
     let mut host = linker.instance(&format!("{}/host@{version}", crate::loader::PACKAGE))?;
     host.func_wrap(
@@ -222,9 +223,6 @@ fn add_host_version(linker: &mut Linker<StoreData>, version: &str) -> wasmtime::
     Ok(())
 }
 
-impl v0_1::durak::croupier::agent::common::Host for StoreData {}
-impl v0_2::durak::croupier::agent::common::Host for StoreData {}
-
 /// A linker holding exactly what agents may import for game `G`, in every supported
 /// contract version.
 pub fn linker<G: Adapter>(engine: &Engine) -> wasmtime::Result<Linker<StoreData>> {
@@ -236,17 +234,10 @@ pub fn linker<G: Adapter>(engine: &Engine) -> wasmtime::Result<Linker<StoreData>
 /// Adds the shared host interfaces of every version (used by each adapter's
 /// `add_to_linker`).
 pub fn add_host_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-    for version in crate::loader::SUPPORTED_VERSIONS {
+    for version in crate::contract::numbers() {
         add_host_version(linker, version)?;
     }
-    v0_1::durak::croupier::agent::common::add_to_linker::<StoreData, HasSelf<StoreData>>(
-        linker,
-        |s| s,
-    )?;
-    v0_2::durak::croupier::agent::common::add_to_linker::<StoreData, HasSelf<StoreData>>(
-        linker,
-        |s| s,
-    )
+    crate::contract::add_common_to_linker(linker)
 }
 
 /// Counters for one agent in one game.

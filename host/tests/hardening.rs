@@ -807,7 +807,7 @@ fn f07_text_from_the_file_is_escaped() {
 fn dummy_agent(edit: impl Fn(String) -> String, start_export: bool) -> Vec<u8> {
     use wit_parser::{LiftLowerAbi, ManglingAndAbi, Resolve};
     let dir = tempfile::tempdir().expect("tempdir");
-    let wit = common::repo().join("wit");
+    let wit = common::repo().join("wit/v0.2");
     for entry in std::fs::read_dir(&wit).expect("wit dir") {
         let entry = entry.expect("entry");
         if entry.path().extension().is_some_and(|e| e == "wit") {

@@ -101,7 +101,7 @@ macro_rules! world {
         #[allow(clippy::all, missing_docs)]
         pub mod $module {
             wit_bindgen::generate!({
-                path: "../wit",
+                path: "../wit/v0.2",
                 world: $world,
                 pub_export_macro: true,
                 export_macro_name: $export,

@@ -1,10 +1,16 @@
 //! One adapter per game: the glue between a rules-crate game and its WIT world, in every
-//! supported contract version. Adding a game means one WIT world, one rules module and one
-//! file here; adding a contract version means one more `to_wit` per game.
+//! contract version that has it (`crate::contract`). Adding a game means one WIT world in the
+//! newest contract folder, one rules module, one module per version in `contract/` and one
+//! line here; adding a contract version means a new `contract/` module and one more entry in
+//! each game's list.
 
 mod durak;
 mod toepen;
 mod uno;
+
+pub use durak::{DurakBindings, DurakPre};
+pub use toepen::{ToepenBindings, ToepenPre};
+pub use uno::{UnoBindings, UnoPre};
 
 use crate::loader::GameKind;
 use crate::player::StartInfo;
@@ -23,7 +29,10 @@ pub struct Budget {
 
 /// A game the host can run agents for.
 pub trait Adapter: Game {
+    /// Which game this is.
     const KIND: GameKind;
+    /// The contract versions that have a world for this game, oldest first.
+    const VERSIONS: &'static [&'static str];
     /// The instantiated world's exports.
     type Bindings: Send;
     /// The pre-linked world, ready to instantiate in microseconds.
@@ -62,109 +71,82 @@ pub(crate) fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T>
     v
 }
 
-/// `game-info` in contract 0.1.0: every option.
-pub(crate) fn game_info_v0_1(info: &StartInfo) -> crate::bindings::v0_1::GameInfo {
-    crate::bindings::v0_1::GameInfo {
-        seat: info.seat,
-        players: info.players,
-        rules: info.rules.all.to_vec(),
-        seed: info.seed,
-        args: info.args.clone(),
-    }
-}
-
-/// `game-info` in contract 0.2.0: the closest preset and what differs from it.
-pub(crate) fn game_info_v0_2(info: &StartInfo) -> crate::bindings::v0_2::GameInfo {
-    crate::bindings::v0_2::GameInfo {
-        seat: info.seat,
-        players: info.players,
-        preset: info.rules.preset.to_string(),
-        rules: info.rules.overrides.to_vec(),
-        seed: info.seed,
-        args: info.args.clone(),
-    }
-}
-
-/// The `Adapter` impl every game shares: only the names differ. `$world` and `$pre` are the
-/// bindgen world and its pre-instance type, found in `bindings::<version>::$module`, and
-/// `$types` its types interface;
-/// `$getter` is the accessor of the exported agent interface. The game's module provides
-/// `v0_1::to_wit` and `v0_2::to_wit`, which build each version's observation record.
+/// The `Adapter` impl of a game, over the contract versions it exists in: only the names
+/// differ between games. `$pre` and `$bindings` name the game's enums over those versions
+/// (one variant per version, dispatching to `crate::contract::<version>::$module`), so a
+/// game added in a later version lists only the versions that have it.
 macro_rules! adapter {
-    ($game:ty, $kind:expr, $module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
+    ($game:ty, $kind:expr, $module:ident, $pre:ident, $bindings:ident,
+     [$($variant:ident => $v:ident),+ $(,)?]) => {
+        /// The game's pre-linked world, in the contract version of the component.
+        #[derive(Clone)]
+        pub enum $pre {
+            $(
+                #[allow(missing_docs)]
+                $variant($crate::contract::$v::$module::Pre),
+            )+
+        }
+
+        /// The game's instantiated world, in the contract version of the component.
+        pub enum $bindings {
+            $(
+                #[allow(missing_docs)]
+                $variant($crate::contract::$v::$module::Bindings),
+            )+
+        }
+
         impl $crate::adapters::Adapter for $game {
             const KIND: $crate::loader::GameKind = $kind;
-            type Bindings = $crate::bindings::Versioned<
-                $crate::bindings::v0_1::$module::$world,
-                $crate::bindings::v0_2::$module::$world,
-            >;
-            type Pre = $crate::bindings::Versioned<
-                $crate::bindings::v0_1::$module::$pre<$crate::sandbox::StoreData>,
-                $crate::bindings::v0_2::$module::$pre<$crate::sandbox::StoreData>,
-            >;
-            type Scratch =
-                Option<$crate::bindings::v0_2::$module::croupier::agent::$types::Observation>;
+            const VERSIONS: &'static [&'static str] = &[$($crate::contract::$v::VERSION.number),+];
+            type Bindings = $bindings;
+            type Pre = $pre;
+            type Scratch = $crate::contract::latest::$module::Scratch;
 
             fn add_to_linker(
                 linker: &mut wasmtime::component::Linker<$crate::sandbox::StoreData>,
             ) -> wasmtime::Result<()> {
-                type Data = $crate::sandbox::StoreData;
-                type Get = wasmtime::component::HasSelf<Data>;
                 $crate::sandbox::add_host_to_linker(linker)?;
-                // The types interface only: the world's own add_to_linker would add `host`
-                // again.
-                $crate::bindings::v0_1::$module::croupier::agent::$types::add_to_linker::<
-                    Data,
-                    Get,
-                >(linker, |s| s)?;
-                $crate::bindings::v0_2::$module::croupier::agent::$types::add_to_linker::<
-                    Data,
-                    Get,
-                >(linker, |s| s)
+                $($crate::contract::$v::$module::add_to_linker(linker)?;)+
+                Ok(())
             }
+
             fn pre(
                 pre: wasmtime::component::InstancePre<$crate::sandbox::StoreData>,
                 version: &str,
             ) -> wasmtime::Result<Self::Pre> {
-                use $crate::bindings::Versioned;
-                match version {
-                    "0.1.0" => Ok(Versioned::V0_1($crate::bindings::v0_1::$module::$pre::new(
-                        pre,
-                    )?)),
-                    "0.2.0" => Ok(Versioned::V0_2($crate::bindings::v0_2::$module::$pre::new(
-                        pre,
-                    )?)),
-                    // The loader refuses unsupported versions first; this is a backstop.
-                    other => Err(wasmtime::Error::msg(format!(
-                        "contract version {other} is not supported"
-                    ))),
-                }
+                $(
+                    if version == $crate::contract::$v::VERSION.number {
+                        return Ok($pre::$variant($crate::contract::$v::$module::pre(pre)?));
+                    }
+                )+
+                // The loader refuses unsupported versions first; this is a backstop.
+                Err(wasmtime::Error::msg(format!(
+                    "contract version {version} has no {} world",
+                    Self::KIND
+                )))
             }
+
             fn instantiate(
                 pre: &Self::Pre,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
             ) -> wasmtime::Result<Self::Bindings> {
-                use $crate::bindings::Versioned;
                 Ok(match pre {
-                    Versioned::V0_1(p) => Versioned::V0_1(p.instantiate(store)?),
-                    Versioned::V0_2(p) => Versioned::V0_2(p.instantiate(store)?),
+                    $($pre::$variant(p) => {
+                        $bindings::$variant($crate::contract::$v::$module::instantiate(p, store)?)
+                    })+
                 })
             }
+
             fn call_start(
                 b: &Self::Bindings,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
                 info: &$crate::player::StartInfo,
             ) -> wasmtime::Result<()> {
-                use $crate::bindings::Versioned;
                 match b {
-                    Versioned::V0_1(b) => b
-                        .$getter()
-                        .call_start(store, &$crate::adapters::game_info_v0_1(info)),
-                    Versioned::V0_2(b) => b
-                        .$getter()
-                        .call_start(store, &$crate::adapters::game_info_v0_2(info)),
+                    $($bindings::$variant(b) => $crate::contract::$v::$module::start(b, store, info),)+
                 }
             }
+
             fn call_decide(
                 b: &Self::Bindings,
                 store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
@@ -173,38 +155,10 @@ macro_rules! adapter {
                 budget: $crate::adapters::Budget,
                 scratch: &mut Self::Scratch,
             ) -> wasmtime::Result<u32> {
-                use $crate::bindings::Versioned;
-                let $crate::adapters::Budget {
-                    fuel,
-                    millis,
-                    bank_millis,
-                } = budget;
                 match b {
-                    Versioned::V0_1(b) => b.$getter().call_decide(
-                        store,
-                        &v0_1::to_wit(obs),
-                        legal,
-                        $crate::bindings::v0_1::Budget {
-                            fuel,
-                            millis,
-                            bank_millis,
-                        },
-                    ),
-                    Versioned::V0_2(b) => {
-                        let record = v0_2::to_wit(obs, scratch.take());
-                        let r = b.$getter().call_decide(
-                            store,
-                            &record,
-                            legal,
-                            $crate::bindings::v0_2::Budget {
-                                fuel,
-                                millis,
-                                bank_millis,
-                            },
-                        );
-                        *scratch = Some(record);
-                        r
-                    }
+                    $($bindings::$variant(b) => {
+                        $crate::contract::$v::$module::decide(b, store, obs, legal, budget, scratch)
+                    })+
                 }
             }
         }
@@ -212,5 +166,19 @@ macro_rules! adapter {
 }
 use adapter;
 
-/// `(seat, card)`-style pairs flattened to bytes; `None` as 255 (contract 0.1.0).
-pub(crate) const NONE_BYTE: u8 = 255;
+#[cfg(test)]
+mod tests {
+    use super::Adapter;
+    use croupier_rules::durak::Durak;
+    use croupier_rules::toepen::Toepen;
+    use croupier_rules::uno::Uno;
+
+    /// The versions each adapter dispatches to are the versions `contract::VERSIONS` says
+    /// have that game: the two lists cannot drift apart.
+    #[test]
+    fn adapters_cover_exactly_the_versions_of_their_game() {
+        assert_eq!(Durak::VERSIONS, crate::contract::versions_of(Durak::KIND));
+        assert_eq!(Toepen::VERSIONS, crate::contract::versions_of(Toepen::KIND));
+        assert_eq!(Uno::VERSIONS, crate::contract::versions_of(Uno::KIND));
+    }
+}

@@ -1,0 +1,127 @@
+//! The agent contract on the host side, organised by version, as Zed's
+//! `extension_host/src/wasm_host/wit/since_v*.rs`: one module per published version
+//! (`v0_1`, `v0_2`), each holding the bindings of every game that version has and the
+//! conversions into its records, generated from its own frozen folder (`wit/v0.1/`,
+//! `wit/v0.2/`). [`latest`] names the newest. The versions this host serves, and which games
+//! each has, are listed once, in [`VERSIONS`]; a game first added in a later version simply
+//! has no module in the older ones (the adapter of a game lists the versions it exists in,
+//! see `crate::adapters`).
+//!
+//! Threat model: an agent picks its version by the name it exports; only the versions here
+//! are linked, and each version's records are built by the host from the rules crate's
+//! observation, so an old agent sees exactly what a new one sees, in its own encoding.
+
+use crate::loader::GameKind;
+use crate::sandbox::StoreData;
+use wasmtime::component::Linker;
+
+pub mod v0_1;
+pub mod v0_2;
+
+/// The newest contract version: what the SDK and new agents build against.
+pub use v0_2 as latest;
+
+/// One published contract version.
+#[derive(Copy, Clone, Debug)]
+pub struct Version {
+    /// As it appears in export names: `croupier:agent/durak-agent@0.2.0`.
+    pub number: &'static str,
+    /// The games it has worlds for.
+    pub games: &'static [GameKind],
+}
+
+/// Every version this host serves, oldest first. A later host keeps older entries (and their
+/// modules) so that agents built against them keep loading; see docs/versioning.md.
+pub const VERSIONS: &[Version] = &[v0_1::VERSION, v0_2::VERSION];
+
+/// The version numbers served.
+pub fn numbers() -> impl Iterator<Item = &'static str> {
+    VERSIONS.iter().map(|v| v.number)
+}
+
+/// Whether `version` is served at all.
+pub fn serves(version: &str) -> bool {
+    numbers().any(|n| n == version)
+}
+
+/// Whether `version` has a world for `game`.
+pub fn has(game: GameKind, version: &str) -> bool {
+    VERSIONS
+        .iter()
+        .any(|v| v.number == version && v.games.contains(&game))
+}
+
+/// The versions that have a world for `game`, oldest first.
+pub fn versions_of(game: GameKind) -> Vec<&'static str> {
+    VERSIONS
+        .iter()
+        .filter(|v| v.games.contains(&game))
+        .map(|v| v.number)
+        .collect()
+}
+
+/// The shared types-only interface (`common`) of every version.
+pub(crate) fn add_common_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
+    v0_1::add_common_to_linker(linker)?;
+    v0_2::add_common_to_linker(linker)
+}
+
+// The enum conversions of each game, the same in every version; expanded inside each
+// version's game module, where `wit` names that version's types.
+macro_rules! durak_enums {
+    () => {
+        fn phase(p: Phase) -> wit::Phase {
+            match p {
+                Phase::Lead => wit::Phase::Lead,
+                Phase::Defend => wit::Phase::Defend,
+                Phase::ThrowIn => wit::Phase::ThrowIn,
+                Phase::Over => wit::Phase::Over,
+            }
+        }
+    };
+}
+
+macro_rules! toepen_enums {
+    () => {
+        fn decision(d: Decision) -> wit::Decision {
+            match d {
+                Decision::Laundry => wit::Decision::Laundry,
+                Decision::LaundryChallenge => wit::Decision::LaundryChallenge,
+                Decision::Poverty => wit::Decision::Poverty,
+                Decision::Play => wit::Decision::Play,
+                Decision::KnockWindow => wit::Decision::KnockWindow,
+                Decision::KnockResponse => wit::Decision::KnockResponse,
+                Decision::Over => wit::Decision::Over,
+            }
+        }
+    };
+}
+
+macro_rules! uno_enums {
+    () => {
+        fn decision(d: Decision) -> wit::Decision {
+            match d {
+                Decision::ChooseStartColor => wit::Decision::ChooseStartColor,
+                Decision::Turn => wit::Decision::Turn,
+                Decision::AfterDraw => wit::Decision::AfterDraw,
+                Decision::Wd4Challenge => wit::Decision::Wd4Challenge,
+                Decision::PenaltyTurn => wit::Decision::PenaltyTurn,
+                Decision::UnoCatch => wit::Decision::UnoCatch,
+                Decision::Over => wit::Decision::Over,
+            }
+        }
+
+        fn color(c: Color) -> wit::Color {
+            match c {
+                Color::Red => wit::Color::Red,
+                Color::Yellow => wit::Color::Yellow,
+                Color::Green => wit::Color::Green,
+                Color::Blue => wit::Color::Blue,
+            }
+        }
+    };
+}
+
+pub(crate) use durak_enums;
+pub(crate) use toepen_enums;
+pub(crate) use uno_enums;
