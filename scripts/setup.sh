@@ -15,7 +15,7 @@ if command -v python3 >/dev/null 2>&1 && ! command -v componentize-py >/dev/null
     || echo "warning: could not install componentize-py; the Python example agent will be skipped"
 fi
 echo "== building the croupier host (release; wasmtime takes a few minutes the first time)"
-cargo build --release -p croupier-host
+cargo build --release -p croupier-cli
 echo "== building the example agents into components"
 CROUPIER="${CARGO_TARGET_DIR:-target}/release/croupier"
 "$CROUPIER" build

@@ -1,0 +1,27 @@
+//! `croupier ledger`: what the recorded parts of a long soak add up to.
+
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Sum up a soak ledger (`soak --record`): which games of each soak its parts checked, and
+/// what they found.
+#[derive(Args)]
+pub struct LedgerCommand {
+    /// The ledger file (one JSON line per part).
+    file: PathBuf,
+}
+
+impl LedgerCommand {
+    /// Prints the summary; exit code 1 when a recorded part found a violation.
+    pub fn execute(&self) -> Result<ExitCode> {
+        let records = croupier_host::ledger::read(&self.file)?;
+        print!("{}", croupier_host::ledger::summary(&records));
+        Ok(if records.iter().any(|r| r.violations > 0) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
+    }
+}

@@ -1,0 +1,47 @@
+//! `croupier replay`: a logged game move by move, as a spectator (or one seat) saw it.
+
+use super::with_game;
+use anyhow::{Context, Result};
+use clap::Args;
+use croupier_host::driver;
+use std::path::PathBuf;
+
+/// Show a logged game move by move, as a spectator saw it.
+#[derive(Args)]
+pub struct ReplayCommand {
+    /// A log written by `match --log`.
+    file: PathBuf,
+    /// The game's index in the run (default: the first game of the last run).
+    #[arg(long)]
+    game: Option<u64>,
+    /// Show what this seat saw (its private events too) instead of the public view.
+    #[arg(long)]
+    seat: Option<u8>,
+}
+
+impl ReplayCommand {
+    /// Prints the chosen game.
+    pub fn execute(&self) -> Result<()> {
+        let file = &self.file;
+        let runs = driver::read_log(file)?;
+        let (header, records) = match self.game {
+            Some(_) => runs.last(),
+            None => runs.iter().rev().find(|r| !r.1.is_empty()),
+        }
+        .context("empty log")?;
+        let rec = match self.game {
+            Some(i) => records.iter().find(|r| r.index == i).ok_or_else(|| {
+                driver::user(format!(
+                    "{}: no game {i} in the last run ({} games logged)",
+                    file.display(),
+                    records.len()
+                ))
+            })?,
+            None => records
+                .first()
+                .ok_or_else(|| driver::user(format!("{}: no games logged", file.display())))?,
+        };
+        let mut out = std::io::stdout().lock();
+        with_game!(header.game, G => driver::replay::<G>(header, rec, self.seat, &mut out))
+    }
+}
