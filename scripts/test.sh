@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh --no-run
-# A test that cannot run fails instead of passing quietly: host/tests/python.rs needs
+# A test that cannot run fails instead of passing quietly: cli/tests/python.rs needs
 # componentize-py (setup.sh installs it). CROUPIER_REQUIRE_PYTHON=0 scripts/test.sh skips that
 # one test on purpose, with a note on stderr, where componentize-py cannot be installed.
 export CROUPIER_REQUIRE_PYTHON="${CROUPIER_REQUIRE_PYTHON:-1}"
