@@ -4,7 +4,14 @@
 //! `src/commands/`), each parsing its flags and calling the libraries. The sandbox runtime,
 //! matches and statistics live in `croupier-host`.
 
+mod bench;
 mod commands;
+mod componentize;
+mod ledger;
+mod native;
+mod play;
+mod render;
+mod scaffold;
 
 use clap::{Parser, Subcommand};
 use commands::{
@@ -12,7 +19,7 @@ use commands::{
     compile_agent::CompileAgentCommand, ledger::LedgerCommand, new::NewCommand, play::PlayCommand,
     replay::ReplayCommand, soak::SoakCommand, validate::ValidateCommand,
 };
-use croupier_host::driver::UserError;
+use croupier_tournament::matches::UserError;
 use std::process::ExitCode;
 
 // The global allocator: a soak check allocates ~40 small buffers per state (copies of the

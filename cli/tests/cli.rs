@@ -605,7 +605,7 @@ fn replay_shows_each_viewer_only_what_it_may_see() {
     // The game again, from the record: options, seed, actions.
     let pairs: Vec<(String, String)> =
         serde_json::from_value(header["options"].clone()).expect("options");
-    let opts = croupier_sdk::options_from_pairs::<Durak>(&pairs).expect("options");
+    let opts = croupier_rules::options_from_pairs::<Durak>(&pairs).expect("options");
     let mut game = Durak::new(&opts, rec["seed"].as_u64().expect("seed")).expect("deal");
     let dealt: Vec<String> = (0..2u8)
         .map(|s| {

@@ -6,15 +6,16 @@
 mod common;
 
 use common::{croupier, hostile, hostile_as};
+use croupier_host::Runtime as Host;
 use croupier_host::cache::Cache;
-use croupier_host::driver::{self, Host, MatchArgs, MatchSummary, RulesArgs};
 use croupier_host::limits::Limits;
 use croupier_host::loader::{self, LoadError};
 use croupier_host::player::PlayerFactory;
-use croupier_host::runner::{self, Entrant, FaultPolicy, Plan, Schedule};
 use croupier_host::sandbox::MakeError;
 use croupier_rules::Game;
 use croupier_rules::durak::Durak;
+use croupier_tournament::matches::{self as driver, MatchArgs, MatchSummary, RulesArgs};
+use croupier_tournament::runner::{self, Entrant, FaultPolicy, Plan, Schedule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -38,19 +39,16 @@ fn args(agents: Vec<String>, games: u64, log: Option<PathBuf>) -> MatchArgs {
         seed: 7,
         threads: 2,
         duplicate: false,
-        json: None,
         log,
         resume: false,
         policy: FaultPolicy::Forfeit,
-        progress: false,
-        quiet: true,
         watch: false,
     }
 }
 
 /// Plays a short match and returns its summary and every game record of the log.
 fn play(limits: Limits, agents: Vec<String>, games: u64) -> (MatchSummary, Vec<serde_json::Value>) {
-    let host = Host::new(limits, false).expect("host");
+    let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     let s = driver::run_match::<Durak>(&host, &args(agents, games, Some(log.clone())))
@@ -517,14 +515,10 @@ impl runner::Progress for Overtaken {
 /// Workers now stay within a window of the oldest undelivered game.
 #[test]
 fn f04_a_slow_game_does_not_let_records_pile_up() {
-    let host = Host::new(test_limits(), false).expect("host");
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = Durak::preset("classic").expect("preset");
-    let fast = host
-        .entrant::<Durak>(&hostile_as("ok"), &opts)
-        .expect("entrant");
-    let slow = host
-        .entrant::<Durak>(&hostile_as("random"), &opts)
-        .expect("entrant");
+    let fast = driver::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
+    let slow = driver::entrant::<Durak>(&host, &hostile_as("random"), &opts).expect("entrant");
     let entrants = [
         Entrant {
             name: slow.name,
@@ -664,10 +658,10 @@ fn run_with(entrants: &[Entrant<Durak>]) -> anyhow::Result<Vec<runner::GameRecor
 /// stays short, the match stops with a host error and nobody is scored for that game.
 #[test]
 fn f05_host_resource_errors_are_not_verdicts() {
-    let host = Host::new(test_limits(), false).expect("host");
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = Durak::preset("classic").expect("preset");
     let entrant = |spec: &str, fail: u32| {
-        let e = host.entrant::<Durak>(spec, &opts).expect("entrant");
+        let e = driver::entrant::<Durak>(&host, spec, &opts).expect("entrant");
         Entrant {
             name: e.name,
             args: e.args,

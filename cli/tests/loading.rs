@@ -5,15 +5,15 @@
 mod common;
 
 use common::{croupier, hostile};
+use croupier_host::Runtime as Host;
 use croupier_host::cache::{Cache, CacheOutcome};
-use croupier_host::driver::Host;
 use croupier_host::limits::Limits;
 use croupier_host::loader::{self, GameKind, LoadError};
 use croupier_rules::durak::Durak;
 use std::path::Path;
 
 fn host() -> Host {
-    Host::new(Limits::default(), false).expect("host")
+    Host::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host")
 }
 
 fn load_bytes(bytes: &[u8]) -> Result<loader::LoadedComponent, LoadError> {

@@ -9,7 +9,16 @@
 mod common;
 
 use common::{croupier, hostile_as, repo, test_agents_dir};
-use croupier_host::componentize::{COMPONENTIZE_PY, have_componentize_py};
+/// The componentize-py that `scripts/setup.sh` installs (cli/src/componentize.rs pins it).
+const COMPONENTIZE_PY: &str = "componentize-py==0.25.1";
+
+/// Whether componentize-py can be run (as `croupier build` checks it).
+fn have_componentize_py() -> bool {
+    std::process::Command::new("componentize-py")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
 
 /// Whether a missing componentize-py fails the test: always, unless
 /// `CROUPIER_REQUIRE_PYTHON=0` opts out.

@@ -5,10 +5,11 @@
 mod common;
 
 use common::{hostile, hostile_as};
-use croupier_host::driver::{self, Host, MatchArgs, MatchSummary, RulesArgs};
+use croupier_host::Runtime as Host;
 use croupier_host::limits::Limits;
-use croupier_host::runner::FaultPolicy;
 use croupier_rules::durak::Durak;
+use croupier_tournament::matches::{self as driver, MatchArgs, MatchSummary, RulesArgs};
+use croupier_tournament::runner::FaultPolicy;
 use std::path::PathBuf;
 
 fn args(agents: Vec<String>, games: u64, log: Option<PathBuf>) -> MatchArgs {
@@ -19,12 +20,9 @@ fn args(agents: Vec<String>, games: u64, log: Option<PathBuf>) -> MatchArgs {
         seed: 7,
         threads: 2,
         duplicate: false,
-        json: None,
         log,
         resume: false,
         policy: FaultPolicy::Forfeit,
-        progress: false,
-        quiet: true,
         watch: false,
     }
 }
@@ -44,7 +42,7 @@ fn test_limits() -> Limits {
 
 /// Plays `mode` against a well-behaved agent, then a clean match on the same engine.
 fn verdict_then_clean(mode: &str, limits: Limits) -> (MatchSummary, Vec<String>) {
-    let host = Host::new(limits, false).expect("host");
+    let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     let bad = driver::run_match::<Durak>(
@@ -177,7 +175,7 @@ fn log_flood_is_faulted() {
 
 #[test]
 fn huge_output_is_faulted_and_bounded() {
-    let host = Host::new(test_limits(), false).expect("host");
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     driver::run_match::<Durak>(
@@ -202,7 +200,7 @@ fn the_clock_is_not_there() {
 }
 
 fn logged_lines(mode: &str) -> String {
-    let host = Host::new(test_limits(), false).expect("host");
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     let s = driver::run_match::<Durak>(
@@ -281,7 +279,7 @@ fn decisions_after(rec: &serde_json::Value, seat: u8, after: usize) -> usize {
 fn fallback_policy_keeps_playing() {
     // An illegal answer does not kill the instance: the host plays the first legal action
     // for that decision and keeps asking the agent.
-    let host = Host::new(test_limits(), false).expect("host");
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("illegal.jsonl");
     let mut a = args(
@@ -325,7 +323,7 @@ fn fallback_policy_keeps_playing() {
 fn fallback_policy_plays_on_for_a_trapped_instance() {
     // A panic kills the instance at its first decision; the host plays the first legal
     // action for that seat until the game ends, and counts one fault per game.
-    let host = Host::new(test_limits(), false).expect("host");
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("trap.jsonl");
     let mut a = args(
@@ -384,7 +382,7 @@ fn records(log: &std::path::Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn same_seed_same_games_whatever_the_threads() {
-    let host = Host::new(Limits::default(), false).expect("host");
+    let host = Host::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let mut runs = Vec::new();
     for (i, threads) in [1usize, 2, 2].into_iter().enumerate() {
@@ -447,7 +445,7 @@ fn spin_game(bank: Option<u32>) -> (u64, serde_json::Value, std::time::Duration)
         time_bank_millis: bank,
         ..test_limits()
     };
-    let host = Host::new(limits, false).expect("host");
+    let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("bank.jsonl");
     let t = std::time::Instant::now();

@@ -107,6 +107,16 @@ impl Cache {
         })
     }
 
+    /// The cache in [`Cache::default_dir`], or a disabled cache and the reason why it could
+    /// not be used (for the caller to show).
+    pub fn default_or_disabled() -> (Cache, Option<String>) {
+        match Cache::default_dir().map(Cache::at) {
+            Some(Ok(c)) => (c, None),
+            Some(Err(why)) => (Cache::disabled(), Some(why)),
+            None => (Cache::disabled(), None),
+        }
+    }
+
     /// `$CROUPIER_CACHE`, else `$XDG_CACHE_HOME/croupier`, else `~/.cache/croupier`.
     pub fn default_dir() -> Option<PathBuf> {
         if let Some(d) = std::env::var_os("CROUPIER_CACHE") {

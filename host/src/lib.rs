@@ -15,25 +15,20 @@
 //! - every call runs under a fuel budget (deterministic) and an epoch deadline (wall clock),
 //!   in a fresh store per agent per game whose memory is capped ([`engine`], [`limits`]);
 //! - every failure becomes a typed [`verdict::Verdict`] against that agent, the game is
-//!   scored by policy, and every other game goes on ([`sandbox`], [`runner`]).
+//!   scored by policy, and every other game goes on ([`sandbox`]; matches and their
+//!   policies are `croupier-tournament`'s).
 
 pub mod adapters;
-pub mod bench;
 pub mod cache;
-pub mod componentize;
 pub mod contract;
-pub mod driver;
 pub mod engine;
-pub mod ledger;
 pub mod limits;
 pub mod loader;
-pub mod play;
 pub mod player;
 pub mod registry;
-pub mod runner;
+pub mod runtime;
 pub mod sandbox;
-pub mod scaffold;
-pub mod stats;
 pub mod text;
 pub mod verdict;
-pub mod watch;
+
+pub use runtime::Runtime;

@@ -121,6 +121,8 @@ pub enum LoadError {
     Compile { path: PathBuf, reason: String },
     #[error("{path}: fails its trial run ({fault}); it could not play a game")]
     Trial { path: PathBuf, fault: Fault },
+    #[error("{path}: the host could not set the agent up: {reason}")]
+    Host { path: PathBuf, reason: String },
     #[error("{path}: is a {found} agent, but this is a {expected} match")]
     WrongGame {
         path: PathBuf,

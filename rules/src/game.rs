@@ -308,3 +308,25 @@ pub fn find_preset(
                 .join(", "),
         })
 }
+
+/// Rebuilds rule options from `(name, value)` pairs, starting from the game's first preset
+/// (how logs and contract 0.1.0 carry them). The error names the option that did not parse.
+pub fn options_from_pairs<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, ConfigError> {
+    let first = G::presets()
+        .first()
+        .ok_or_else(|| ConfigError::invalid("rules", "the game has no presets"))?;
+    options_from_preset::<G>(first.name, pairs)
+}
+
+/// Rule options from a preset name and the options that differ from it (contract 0.2.0's
+/// `game-info`).
+pub fn options_from_preset<G: Game>(
+    preset: &str,
+    overrides: &[(String, String)],
+) -> Result<G::Options, ConfigError> {
+    let mut opts = G::preset(preset)?;
+    for (k, v) in overrides {
+        G::set_option(&mut opts, k, v)?;
+    }
+    Ok(opts)
+}

@@ -22,5 +22,6 @@ pub mod uno;
 pub use cards::{Card, CardSet, Seat, Suit};
 pub use game::{
     ConfigError, Game, IllegalAction, Logged, Outcome, Preset, Refusal, SeatResult, Visibility,
+    options_from_pairs, options_from_preset,
 };
 pub use rng::GameRng;

@@ -141,17 +141,6 @@ pub trait Agent<G: Game>: Sized {
     fn decide(&mut self, obs: &G::Observation, legal: &[G::Action], ctx: &mut Ctx) -> G::Action;
 }
 
-/// Rebuilds rule options from `(name, value)` pairs, starting from the default preset.
-/// The error names the option that did not parse.
-pub fn options_from_pairs<G: Game>(
-    pairs: &[(String, String)],
-) -> Result<G::Options, croupier_rules::ConfigError> {
-    let first = G::presets()
-        .first()
-        .ok_or_else(|| croupier_rules::ConfigError::invalid("rules", "the game has no presets"))?;
-    options_from_preset::<G>(first.name, pairs)
-}
-
 /// A short, stable digest of a value's `Debug` form (64-bit FNV-1a, as hex). The same on the
 /// host and inside the sandbox, so a test can check that what an agent was given equals what
 /// the host sent (tests/digest-agents, cli/tests/contract.rs).
@@ -165,18 +154,9 @@ pub fn debug_digest<T: std::fmt::Debug>(value: &T) -> String {
     format!("{h:016x}")
 }
 
-/// Rule options from a preset name and the options that differ from it (contract 0.2.0's
-/// `game-info`).
-pub fn options_from_preset<G: Game>(
-    preset: &str,
-    overrides: &[(String, String)],
-) -> Result<G::Options, croupier_rules::ConfigError> {
-    let mut opts = G::preset(preset)?;
-    for (k, v) in overrides {
-        G::set_option(&mut opts, k, v)?;
-    }
-    Ok(opts)
-}
+/// Option assembly lives in the rules crate (the host replays logs with it, without this
+/// SDK); re-exported here for agents.
+pub use croupier_rules::{options_from_pairs, options_from_preset};
 
 /// Runs an agent natively: the host links this when it measures the sandbox against the
 /// same agent without it.

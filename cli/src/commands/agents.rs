@@ -1,13 +1,12 @@
 //! `croupier agents`: the built example agents, with game and language.
 
 use anyhow::Result;
-use croupier_host::driver::Host;
 use croupier_host::limits::Limits;
 use croupier_host::{loader, registry};
 
 /// Lists every built example agent; one that does not load is marked.
 pub fn execute() -> Result<()> {
-    let host = Host::new(Limits::default(), true)?;
+    let host = super::runtime(Limits::default(), true)?;
     let all = registry::examples();
     if all.is_empty() {
         println!("no example agents are built; run `croupier build`");

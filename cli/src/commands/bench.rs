@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use clap::Args;
-use croupier_host::driver;
 use std::path::PathBuf;
 
 /// Print speed figures: sandbox vs native per decision, instantiation, cold start, whole
@@ -24,9 +23,9 @@ pub struct BenchCommand {
 impl BenchCommand {
     /// Runs the benchmarks and prints (and writes) the figures.
     pub fn execute(&self) -> Result<()> {
-        let figures = croupier_host::bench::run(self.quick, self.only.as_deref())?;
+        let figures = crate::bench::run(self.quick, self.only.as_deref())?;
         if let Some(path) = &self.json {
-            driver::write_json(path, &figures)?;
+            crate::render::write_json(path, &figures)?;
         }
         Ok(())
     }

@@ -1,8 +1,8 @@
 //! `croupier build`: agent crates (and Python agents) into components.
 
+use crate::componentize;
 use anyhow::Result;
 use clap::Args;
-use croupier_host::componentize;
 use std::path::PathBuf;
 
 /// Build agent crates into components (default: every crate in example-agents/).

@@ -16,8 +16,8 @@ pub struct LedgerCommand {
 impl LedgerCommand {
     /// Prints the summary; exit code 1 when a recorded part found a violation.
     pub fn execute(&self) -> Result<ExitCode> {
-        let records = croupier_host::ledger::read(&self.file)?;
-        print!("{}", croupier_host::ledger::summary(&records));
+        let records = crate::ledger::read(&self.file)?;
+        print!("{}", crate::ledger::summary(&records));
         Ok(if records.iter().any(|r| r.violations > 0) {
             ExitCode::from(1)
         } else {

@@ -17,11 +17,28 @@ pub mod validate;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use croupier_host::driver::{self, MatchArgs, RulesArgs};
+use croupier_host::Runtime;
+use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
-use croupier_host::runner::FaultPolicy;
+use croupier_tournament::matches::{self as driver, MatchArgs, RulesArgs};
+use croupier_tournament::runner::FaultPolicy;
 use std::path::PathBuf;
+
+/// The runtime a command runs agents in: `limits`, and the compile cache unless told not to
+/// use it (a cache that cannot be made safe is disabled with a warning).
+pub fn runtime(limits: Limits, use_cache: bool) -> Result<Runtime> {
+    let cache = if use_cache {
+        let (cache, why) = Cache::default_or_disabled();
+        if let Some(why) = why {
+            eprintln!("warning: compiled-agent cache disabled: {why}");
+        }
+        cache
+    } else {
+        Cache::disabled()
+    };
+    Runtime::new(limits, cache)
+}
 
 /// Runs `$body` with `$G` the rules type of `$kind`: the one place that lists the games, so
 /// a new game never edits a command.
@@ -117,7 +134,7 @@ pub struct MatchCmd {
     duplicate: bool,
     /// Write a JSON summary to FILE (`-` for stdout).
     #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    pub json: Option<PathBuf>,
     /// Append one JSON line per finished game to FILE (enough to replay it).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -157,7 +174,7 @@ pub struct MatchCmd {
     pub no_cache: bool,
     /// No progress bar.
     #[arg(long)]
-    quiet: bool,
+    pub quiet: bool,
 }
 
 impl MatchCmd {
@@ -195,15 +212,12 @@ impl MatchCmd {
             seed: self.seed,
             threads: threads(self.threads),
             duplicate: self.duplicate,
-            json: self.json.clone(),
             log: self.log.clone(),
             resume: self.resume,
             policy: match self.on_fault {
                 OnFault::Forfeit => FaultPolicy::Forfeit,
                 OnFault::Fallback => FaultPolicy::Fallback,
             },
-            progress: !self.quiet,
-            quiet: false,
             watch: self.watch,
         }
     }

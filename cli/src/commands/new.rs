@@ -16,11 +16,8 @@ pub struct NewCommand {
 impl NewCommand {
     /// Writes the crate and says what to do next.
     pub fn execute(&self) -> Result<()> {
-        let dir = croupier_host::scaffold::create(
-            game(&self.game)?,
-            &self.name,
-            std::path::Path::new("."),
-        )?;
+        let dir =
+            crate::scaffold::create(game(&self.game)?, &self.name, std::path::Path::new("."))?;
         println!("created {}", dir.display());
         println!(
             "next: cd {} && croupier build .   (see its README.md)",

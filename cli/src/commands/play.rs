@@ -1,11 +1,10 @@
 //! `croupier play`: play a game yourself in the terminal against agents.
 
 use super::{RulesFlags, game, with_game};
+use crate::play::play;
 use anyhow::Result;
 use clap::Args;
-use croupier_host::driver::Host;
 use croupier_host::limits::Limits;
-use croupier_host::play::play;
 
 /// Play a game yourself in the terminal against agents.
 #[derive(Args)]
@@ -28,7 +27,7 @@ pub struct PlayCommand {
 impl PlayCommand {
     /// Deals and plays one game at the terminal.
     pub fn execute(&self) -> Result<()> {
-        let host = Host::new(Limits::default(), true)?;
+        let host = super::runtime(Limits::default(), true)?;
         let seed = self.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

@@ -3,7 +3,7 @@
 use super::with_game;
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_host::driver;
+use croupier_tournament::matches as driver;
 use std::path::PathBuf;
 
 /// Show a logged game move by move, as a spectator saw it.

@@ -1,9 +1,12 @@
 //! `croupier soak`: random games with every rules invariant checked in every state.
 
 use super::{RulesFlags, game, threads, with_game};
+use crate::ledger;
+use crate::render::games_bar;
 use anyhow::Result;
 use clap::Args;
-use croupier_host::driver;
+use croupier_rules::Game;
+use croupier_tournament::matches::{RulesArgs, options, user};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,11 +61,11 @@ impl SoakCommand {
     /// Runs the soak; exit code 1 when it finds a violation.
     pub fn execute(&self) -> Result<ExitCode> {
         let r = self.rules.args();
-        let args = driver::SoakArgs {
+        let args = SoakArgs {
             start: if self.next {
-                driver::SoakStart::Next { until: self.until }
+                SoakStart::Next { until: self.until }
             } else {
-                driver::SoakStart::At(self.first)
+                SoakStart::At(self.first)
             },
             games: self.games,
             seed: self.seed,
@@ -71,11 +74,197 @@ impl SoakCommand {
             progress: !self.quiet,
             record: self.record.clone(),
         };
-        let violations = with_game!(game(&self.game)?, G => driver::soak::<G>(&r, &args))?;
+        let violations = with_game!(game(&self.game)?, G => soak::<G>(&r, &args))?;
         Ok(if violations > 0 {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
         })
     }
+}
+
+/// Where a soak starts in the seed's sequence of games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SoakStart {
+    /// Games `K..K + games`: game `i` always has seed `derive(seed, i)`, so a long soak can
+    /// be run in parts that check exactly the games one run would.
+    At(u64),
+    /// At the first game the `record` ledger has no part for (`--next`), stopping short of
+    /// games already checked and of game `until`: a long soak resumed by the same command.
+    Next { until: Option<u64> },
+}
+
+/// What `croupier soak` runs.
+pub struct SoakArgs {
+    pub start: SoakStart,
+    /// At most this many games.
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Check a sample of the actions per state instead of all of them.
+    pub sample: bool,
+    pub progress: bool,
+    /// Append one JSON line with the result to this file (a ledger of the parts of a long
+    /// soak).
+    pub record: Option<PathBuf>,
+}
+
+/// `croupier soak`: random games with every invariant checked in every state.
+pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
+    let &SoakArgs {
+        start,
+        games,
+        seed,
+        threads,
+        sample,
+        progress,
+        ..
+    } = args;
+    let (preset, opts) = options::<G>(rules)?;
+    let check = if sample { "sample" } else { "exact" };
+    let (first, games) = match start {
+        SoakStart::At(first) => {
+            if first.checked_add(games).is_none() {
+                return Err(user("--first K plus --games N is past the last game index"));
+            }
+            (first, games)
+        }
+        SoakStart::Next { until } => {
+            let path = args
+                .record
+                .as_deref()
+                .ok_or_else(|| user("--next needs --record FILE, the ledger to continue"))?;
+            let records = if path.exists() {
+                ledger::read(path)?
+            } else {
+                Vec::new()
+            };
+            let option_pairs = G::option_pairs(&opts);
+            let key = ledger::SoakKey {
+                game: G::NAME,
+                preset: &preset,
+                options: &option_pairs,
+                seed,
+                check,
+            };
+            let (from, checked_from) = ledger::next_unchecked(&records, &key);
+            let stop = [Some(from.saturating_add(games)), checked_from, until]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(from);
+            if stop <= from {
+                println!(
+                    "{} ({preset}): nothing left to check, games 0..{from} are in {}",
+                    G::NAME,
+                    path.display()
+                );
+                return Ok(0);
+            }
+            (from, stop - from)
+        }
+    };
+    // Opened before the run, so that a bad path fails now and not after hours of checking.
+    let mut ledger = args
+        .record
+        .as_deref()
+        .map(ledger::Ledger::open)
+        .transpose()?;
+    // Exact by default: the issue asks for `legal_actions` to be exact in every state.
+    let cfg = croupier_rules::check::CheckConfig {
+        illegal_samples: if sample { Some(4) } else { None },
+        legal_samples: if sample { Some(1) } else { None },
+        ..Default::default()
+    };
+    let threads = threads.max(1) as u64;
+    let start = std::time::Instant::now();
+    // Drawn only on a terminal (indicatif hides it elsewhere), so logs stay clean.
+    let bar = if progress {
+        games_bar(games)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let chunk = games.div_ceil(threads);
+    let results: Vec<croupier_rules::check::SoakTotals> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let from = t * chunk;
+                let count = chunk.min(games.saturating_sub(from));
+                let (opts, cfg, bar) = (&opts, &cfg, &bar);
+                s.spawn(move || {
+                    croupier_rules::check::soak_reporting::<G>(
+                        opts,
+                        seed,
+                        first + from,
+                        count,
+                        cfg,
+                        &|| bar.inc(1),
+                    )
+                })
+            })
+            .collect();
+        // The checker catches a game's panic itself; a thread that still fails to join
+        // must not silently take its games' totals with it.
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .map_err(|_| anyhow::anyhow!("a soak thread panicked; its games are unchecked"))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
+    bar.finish_and_clear();
+    let elapsed = start.elapsed().as_secs_f64();
+    let mut t = croupier_rules::check::SoakTotals::default();
+    for r in results {
+        t.games += r.games;
+        t.decisions += r.decisions;
+        t.aborted += r.aborted;
+        t.violations.extend(r.violations);
+    }
+    // Recorded before anything is printed: a part can take hours, and a closed stdout (a
+    // killed pipeline) must not lose it.
+    if let Some(ledger) = ledger.as_mut() {
+        let rec = ledger::SoakRecord {
+            game: G::NAME.into(),
+            preset: preset.clone(),
+            options: G::option_pairs(&opts),
+            seed,
+            first,
+            games: t.games,
+            check: check.into(),
+            decisions: t.decisions,
+            aborted: t.aborted,
+            violations: t.violations.len() as u64,
+            first_violations: t.violations.iter().take(5).map(|v| v.to_string()).collect(),
+            seconds: elapsed,
+            threads,
+            croupier: env!("CARGO_PKG_VERSION").into(),
+            finished: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        };
+        ledger.append(&rec)?;
+    }
+    // A part of a longer run names its range, so the parts can be put together.
+    let range = if first > 0 {
+        format!(" (games {first}..{})", first + games)
+    } else {
+        String::new()
+    };
+    println!(
+        "{} ({preset}){range}: {} games in {:.2} s, {:.0} games/s, {} decisions, {} aborted by a safety limit",
+        G::NAME,
+        t.games,
+        elapsed,
+        t.games as f64 / elapsed.max(1e-9),
+        t.decisions,
+        t.aborted
+    );
+    for v in t.violations.iter().take(5) {
+        println!("violation: {v}");
+    }
+    println!("{} violations", t.violations.len());
+    Ok(t.violations.len() as u64)
 }

@@ -1,31 +1,28 @@
-//! The commands behind the CLI, generic over games: options from presets and `--set`,
-//! agents from names or files, matches with logs and summaries, tournaments, replays, soaks.
+//! Matches and tournaments as a library, generic over games: options from presets and
+//! `--set`, entrants from names or files, matches with logs, resume and summaries,
+//! round-robin tournaments, and reading and replaying logs. Nothing here prints: progress,
+//! pairings and watcher reports go to callbacks, and the caller renders the summaries.
 
-use crate::adapters::Adapter;
-use crate::cache::Cache;
-use crate::ledger;
-use crate::limits::Limits;
-use crate::loader::{self, GameKind, LoadedComponent};
-use crate::player::{PlayerFactory, StartInfo, StartRules, WasmFactory};
-use crate::registry;
 use crate::runner::{self, Entrant, EntrantTotals, FaultPolicy, GameRecord, Progress, Schedule};
-use crate::sandbox;
 use crate::stats;
 use anyhow::{Context, Result, bail};
+use croupier_host::Runtime;
+use croupier_host::adapters::Adapter;
+use croupier_host::limits::Limits;
+use croupier_host::loader::{self, GameKind};
+use croupier_host::registry;
 use croupier_rules::Game;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
-use wasmtime::Engine;
 
 /// An error the user can fix (bad agent, preset, option, file): printed as one line, exit 2.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UserError(pub String);
 
+/// A [`UserError`] as an `anyhow::Error`.
 pub fn user(msg: impl Into<String>) -> anyhow::Error {
     UserError(msg.into()).into()
 }
@@ -33,8 +30,11 @@ pub fn user(msg: impl Into<String>) -> anyhow::Error {
 /// The rule options of a command line.
 #[derive(Clone, Debug, Default)]
 pub struct RulesArgs {
+    /// A preset by name; the game's first by default.
     pub rules: Option<String>,
+    /// The number of seats, when the game lets it vary.
     pub players: Option<usize>,
+    /// `NAME=VALUE` option settings, applied in order.
     pub set: Vec<String>,
 }
 
@@ -61,127 +61,29 @@ pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options)> {
     Ok((preset, opts))
 }
 
-/// The engine and cache every command shares.
-#[derive(Clone)]
-pub struct Host {
-    pub engine: Engine,
-    pub cache: Cache,
-    pub limits: Limits,
-}
-
-impl Host {
-    pub fn new(limits: Limits, use_cache: bool) -> Result<Host> {
-        let engine = crate::engine::shared(&limits)?;
-        let cache = if use_cache {
-            match Cache::default_dir().map(Cache::at) {
-                Some(Ok(c)) => c,
-                Some(Err(why)) => {
-                    eprintln!("warning: compiled-agent cache disabled: {why}");
-                    Cache::disabled()
-                }
-                None => Cache::disabled(),
+/// Loads an agent argument (an example agent's name or a file, with `#ARGS`) for game `G`:
+/// checks its world, links it and gives it a trial run under `opts`.
+pub fn entrant<G: Adapter>(rt: &Runtime, spec: &str, opts: &G::Options) -> Result<Entrant<G>> {
+    let agent = registry::resolve(spec).map_err(|e| user(e.to_string()))?;
+    let loaded = rt.load(&agent.path).map_err(|e| user(e.to_string()))?;
+    if loaded.game != G::KIND {
+        return Err(user(
+            loader::LoadError::WrongGame {
+                path: agent.path.clone(),
+                found: loaded.game,
+                expected: G::KIND,
             }
-        } else {
-            Cache::disabled()
-        };
-        Ok(Host {
-            engine,
-            cache,
-            limits,
-        })
+            .to_string(),
+        ));
     }
-
-    /// Loads an agent argument for game `G`, checking its world, linking it and giving it
-    /// a trial run under `opts`.
-    pub fn entrant<G: Adapter>(&self, spec: &str, opts: &G::Options) -> Result<Entrant<G>> {
-        let agent = registry::resolve(spec).map_err(|e| user(e.to_string()))?;
-        let loaded = loader::load(&self.engine, &self.cache, &self.limits, &agent.path)
-            .map_err(|e| user(e.to_string()))?;
-        if loaded.game != G::KIND {
-            return Err(user(
-                loader::LoadError::WrongGame {
-                    path: agent.path.clone(),
-                    found: loaded.game,
-                    expected: G::KIND,
-                }
-                .to_string(),
-            ));
-        }
-        let factory = self.factory::<G>(&loaded, opts, &agent.args)?;
-        Ok(Entrant {
-            name: spec.to_string(),
-            args: agent.args,
-            factory,
-        })
-    }
-
-    /// Links a loaded component for game `G` and gives it one trial run: an instance is
-    /// made and `start` is called under the limits, with `opts` and `args` as in a game.
-    /// This type-checks every export against the world exactly (the bindings' typed
-    /// functions) and runs any core start function, so an agent that could never play (a
-    /// `decide` of the wrong type, a start function that traps or loops) is refused here,
-    /// with its reason, instead of faulting in every game.
-    pub fn factory<G: Adapter>(
-        &self,
-        loaded: &LoadedComponent,
-        opts: &G::Options,
-        args: &str,
-    ) -> Result<Arc<dyn PlayerFactory<G>>> {
-        let link_error = |e: wasmtime::Error| {
-            user(
-                loader::LoadError::Link {
-                    path: loaded.path.clone(),
-                    reason: crate::text::escape(&format!("{e:#}")),
-                }
-                .to_string(),
-            )
-        };
-        let linker = sandbox::linker::<G>(&self.engine)?;
-        let pre = linker
-            .instantiate_pre(&loaded.component)
-            .map_err(link_error)?;
-        let pre = G::pre(pre, &loaded.version).map_err(link_error)?;
-        let factory = WasmFactory::<G> {
-            id: loaded.build.clone(),
-            engine: self.engine.clone(),
-            pre,
-            limits: self.limits.clone(),
-        };
-        let trial = |f: crate::verdict::Fault| {
-            user(
-                loader::LoadError::Trial {
-                    path: loaded.path.clone(),
-                    fault: f,
-                }
-                .to_string(),
-            )
-        };
-        let mut agent = match factory.make(0) {
-            Ok(a) => a,
-            Err(sandbox::MakeError::Agent(f)) => return Err(trial(f)),
-            Err(sandbox::MakeError::Host(e)) => bail!("the host ran out of resources: {e}"),
-        };
-        agent
-            .start(&StartInfo {
-                seat: 0,
-                players: G::seats(opts) as u8,
-                rules: StartRules::new::<G>(opts),
-                seed: 0,
-                args: args.to_string(),
-            })
-            .map_err(trial)?;
-        Ok(Arc::new(factory))
-    }
-
-    /// [`Host::factory`] under the game's default rules and no agent arguments: what
-    /// `croupier validate` checks.
-    pub fn factory_default<G: Adapter>(
-        &self,
-        loaded: &LoadedComponent,
-    ) -> Result<Arc<dyn PlayerFactory<G>>> {
-        let opts = options::<G>(&RulesArgs::default())?.1;
-        self.factory::<G>(loaded, &opts, "")
-    }
+    let factory = rt
+        .factory::<G>(&loaded, opts, &agent.args)
+        .map_err(|e| user(e.to_string()))?;
+    Ok(Entrant {
+        name: spec.to_string(),
+        args: agent.args,
+        factory,
+    })
 }
 
 /// Everything `croupier match` needs.
@@ -193,12 +95,9 @@ pub struct MatchArgs {
     pub seed: u64,
     pub threads: usize,
     pub duplicate: bool,
-    pub json: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub resume: bool,
     pub policy: FaultPolicy,
-    pub progress: bool,
-    pub quiet: bool,
     /// Reload an agent whose file changes, from the next game on (`--watch`).
     pub watch: bool,
 }
@@ -264,6 +163,9 @@ pub struct MatchSummary {
     pub decisions: u64,
     pub aborted: u64,
     pub elapsed_seconds: f64,
+    /// Games played by this run (the others were resumed from the log); not in the JSON.
+    #[serde(skip)]
+    pub played: u64,
 }
 
 /// Running totals of a match, updated as each game ends, so that nothing per game is kept
@@ -334,91 +236,6 @@ fn summarise(names: &[String], tally: Tally) -> Vec<AgentSummary> {
         .collect()
 }
 
-/// Renders the per-agent table.
-pub fn table(agents: &[AgentSummary]) -> String {
-    let w = agents
-        .iter()
-        .map(|a| a.name.len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    let mut s = format!(
-        "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>6}  {:>15}  {:>6}  {:>9}  faults\n",
-        "agent", "games", "wins", "losses", "draws", "win%", "95% CI", "Elo", "fuel/dec"
-    );
-    for a in agents {
-        let faults = if a.faults == 0 {
-            "0".to_string()
-        } else {
-            a.faults_by_verdict
-                .iter()
-                .map(|(k, v)| format!("{k}×{v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        s += &format!(
-            "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:>6.1}% – {:>5.1}%  {:>6}  {:>9}  {}\n",
-            a.name,
-            a.games,
-            a.wins,
-            a.losses,
-            a.draws,
-            100.0 * a.win_rate,
-            100.0 * a.win_rate_ci95.0,
-            100.0 * a.win_rate_ci95.1,
-            a.elo
-                .map(|e| format!("{e:+.0}"))
-                .unwrap_or_else(|| "-".into()),
-            a.fuel_per_decision
-                .map(human_count)
-                .unwrap_or_else(|| "-".into()),
-            faults
-        );
-    }
-    s
-}
-
-/// `950`, `12.3k`, `4.56M`: fuel figures span six orders of magnitude between agents.
-fn human_count(x: f64) -> String {
-    match x {
-        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
-        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
-        x if x >= 1e4 => format!("{:.1}k", x / 1e3),
-        x => format!("{x:.0}"),
-    }
-}
-
-/// A progress bar over `len` games on stderr (hidden when stderr is not a terminal).
-fn games_bar(len: u64) -> indicatif::ProgressBar {
-    let b = indicatif::ProgressBar::new(len);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {pos}/{len} games [{elapsed_precise}] {bar:30} {rate} eta {eta}",
-        )
-        .map(|style| {
-            style.with_key(
-                "rate",
-                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0} games/s", state.per_sec());
-                },
-            )
-        })
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-    b
-}
-
-struct Bar(Option<indicatif::ProgressBar>);
-
-impl Progress for Bar {
-    fn game_done(&self, _: &GameRecord) {
-        if let Some(b) = &self.0 {
-            b.inc(1);
-        }
-    }
-}
-
 /// Reads the records of an earlier run of the same match from a log, for `--resume`: adds
 /// them to `tally` one at a time and returns the indices played. Cuts a torn last line so
 /// that appending continues cleanly.
@@ -486,8 +303,19 @@ fn read_resume(path: &Path, header: &LogHeader, tally: &mut Tally) -> Result<BTr
     Ok(done)
 }
 
-/// `croupier match`: plays the games, prints the table, writes the JSON and the log.
-pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSummary> {
+/// `croupier match` as a library call: plays the games, writes the log, returns the totals.
+pub fn run_match<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<MatchSummary> {
+    run_match_with::<G>(host, args, &(), std::sync::Arc::new(|_| {}))
+}
+
+/// [`run_match`] with a progress callback (once per finished game) and a place for the
+/// watcher's reports (`--watch`: a swap, a refused build).
+pub fn run_match_with<G: Adapter>(
+    host: &Runtime,
+    args: &MatchArgs,
+    progress: &dyn Progress,
+    report: crate::watch::Report,
+) -> Result<MatchSummary> {
     let (preset, opts) = options::<G>(&args.rules)?;
     if args.agents.is_empty() {
         bail!(user("give at least one AGENT"));
@@ -495,7 +323,7 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
     let mut entrants: Vec<Entrant<G>> = args
         .agents
         .iter()
-        .map(|a| host.entrant::<G>(a, &opts))
+        .map(|a| entrant::<G>(host, a, &opts))
         .collect::<Result<_>>()?;
     let _watcher = if args.watch {
         let files = args
@@ -507,7 +335,7 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
                 Ok((path, e.factory.clone()))
             })
             .collect::<Result<Vec<_>>>()?;
-        let (slots, watcher) = crate::watch::watch::<G>(host.clone(), opts.clone(), files);
+        let (slots, watcher) = crate::watch::watch::<G>(host.clone(), opts.clone(), report, files);
         for (e, slot) in entrants.iter_mut().zip(slots) {
             e.factory = slot;
         }
@@ -557,11 +385,6 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         }
         None => None,
     };
-    let bar = if args.progress && todo.len() >= 200 {
-        Bar(Some(games_bar(todo.len() as u64)))
-    } else {
-        Bar(None)
-    };
     let log_path = args.log.clone();
     // Each record is written and counted as its game ends, then dropped: a match's memory
     // does not grow with its length (hardening finding 4).
@@ -594,10 +417,7 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         policy: args.policy,
         threads: args.threads,
     };
-    let elapsed = runner::run::<G>(&plan, &todo, &bar, &mut sink)?;
-    if let Some(b) = &bar.0 {
-        b.finish_and_clear();
-    }
+    let elapsed = runner::run::<G>(&plan, &todo, progress, &mut sink)?;
     let (games, decisions, aborted) = (tally.games, tally.decisions, tally.aborted);
     let agents = summarise(&args.agents, tally);
     let summary = MatchSummary {
@@ -613,48 +433,9 @@ pub fn run_match<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<MatchSumma
         decisions,
         aborted,
         elapsed_seconds: elapsed.as_secs_f64(),
+        played: todo.len() as u64,
     };
-    if !args.quiet {
-        print_summary(&summary, elapsed, todo.len());
-    }
-    if let Some(path) = &args.json {
-        write_json(path, &summary)?;
-    }
     Ok(summary)
-}
-
-fn print_summary(s: &MatchSummary, elapsed: Duration, played: usize) {
-    let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);
-    println!(
-        "{} ({}) · {} games{} · seed {} · {:.3} s ({:.0} games/s){}",
-        s.game,
-        s.rules,
-        s.games,
-        if s.duplicate { " (duplicate)" } else { "" },
-        s.seed,
-        elapsed.as_secs_f64(),
-        rate,
-        if s.aborted > 0 {
-            format!(" · {} aborted by a safety limit", s.aborted)
-        } else {
-            String::new()
-        }
-    );
-    print!("{}", table(&s.agents));
-}
-
-pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value)?;
-    if path == Path::new("-") {
-        println!("{text}");
-        return Ok(());
-    }
-    std::fs::write(path, text + "\n").map_err(|e| {
-        user(format!(
-            "{}: cannot write the JSON summary: {e}",
-            path.display()
-        ))
-    })
 }
 
 /// One pairing of a tournament.
@@ -682,7 +463,18 @@ pub struct TournamentSummary {
 
 /// `croupier tournament`: every pair of agents plays a match (seats filled in turn and
 /// rotated); the ranking is a Bradley–Terry fit of all pairwise scores.
-pub fn run_tournament<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<TournamentSummary> {
+pub fn run_tournament<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<TournamentSummary> {
+    run_tournament_with::<G>(host, args, &(), &mut |_| {})
+}
+
+/// [`run_tournament`] with a progress callback (per game, across pairings) and a callback per
+/// finished pairing.
+pub fn run_tournament_with<G: Adapter>(
+    host: &Runtime,
+    args: &MatchArgs,
+    progress: &dyn Progress,
+    on_pairing: &mut dyn FnMut(&Pairing),
+) -> Result<TournamentSummary> {
     let n = args.agents.len();
     if n < 2 {
         bail!(user("a tournament needs at least two agents"));
@@ -698,10 +490,8 @@ pub fn run_tournament<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<Tourn
             let mut m = args.clone();
             m.agents = vec![args.agents[i].clone(), args.agents[j].clone()];
             m.seed = croupier_rules::GameRng::derive(args.seed, k);
-            m.json = None;
-            m.quiet = true;
             k += 1;
-            let s = run_match::<G>(host, &m)?;
+            let s = run_match_with::<G>(host, &m, progress, std::sync::Arc::new(|_| {}))?;
             let (a, b) = (&s.agents[0], &s.agents[1]);
             let pts = |x: &AgentSummary| x.wins as f64 + x.draws as f64 / 2.0;
             let units = s.games as f64;
@@ -717,15 +507,8 @@ pub fn run_tournament<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<Tourn
                 draws: s.games.saturating_sub(a.wins + b.wins),
                 games: s.games,
             });
-            if !args.quiet {
-                println!(
-                    "{:>24} vs {:<24} {:>5}-{:<5} ({} draws)",
-                    a.name,
-                    b.name,
-                    a.wins,
-                    b.wins,
-                    s.games.saturating_sub(a.wins + b.wins)
-                );
+            if let Some(p) = pairings.last() {
+                on_pairing(p);
             }
             for x in [a, b] {
                 match totals.iter_mut().find(|t| t.name == x.name) {
@@ -766,17 +549,6 @@ pub fn run_tournament<G: Adapter>(host: &Host, args: &MatchArgs) -> Result<Tourn
         pairings,
         ranking: totals,
     };
-    if !args.quiet {
-        println!(
-            "\n{} ({}) round robin · {} games per pairing · seed {}",
-            summary.game, summary.rules, args.games, args.seed
-        );
-        print!("{}", table(&summary.ranking));
-        println!("(Elo: Bradley–Terry fit over all pairings, mean 0)");
-    }
-    if let Some(path) = &args.json {
-        write_json(path, &summary)?;
-    }
     Ok(summary)
 }
 
@@ -844,7 +616,7 @@ pub fn replay<G: Game>(
     seat: Option<u8>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let opts = croupier_sdk::options_from_pairs::<G>(&header.options)
+    let opts = croupier_rules::options_from_pairs::<G>(&header.options)
         .map_err(|e| user(format!("log options: {e}")))?;
     let mut game = G::new(&opts, rec.seed).map_err(|e| user(e.to_string()))?;
     writeln!(
@@ -856,7 +628,7 @@ pub fn replay<G: Game>(
         writeln!(
             out,
             "  P{s}: {}",
-            crate::text::escape(header.agents.get(*e).map(String::as_str).unwrap_or("?"))
+            croupier_host::text::escape(header.agents.get(*e).map(String::as_str).unwrap_or("?"))
         )?;
     }
     let visible = |vis: croupier_rules::Visibility| match seat {
@@ -899,7 +671,7 @@ pub fn replay<G: Game>(
                 f.seat,
                 f.verdict,
                 // Escaped when recorded; again here, since a log file may come from anywhere.
-                crate::text::escape(&f.message)
+                croupier_host::text::escape(&f.message)
             )?;
         }
     }
@@ -911,196 +683,10 @@ pub fn replay<G: Game>(
                 f.seat,
                 f.verdict,
                 // Escaped when recorded; again here, since a log file may come from anywhere.
-                crate::text::escape(&f.message)
+                croupier_host::text::escape(&f.message)
             )?;
         }
     }
     writeln!(out, "result: {}", rec.summary)?;
     Ok(())
-}
-
-/// Where a soak starts in the seed's sequence of games.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SoakStart {
-    /// Games `K..K + games`: game `i` always has seed `derive(seed, i)`, so a long soak can
-    /// be run in parts that check exactly the games one run would.
-    At(u64),
-    /// At the first game the `record` ledger has no part for (`--next`), stopping short of
-    /// games already checked and of game `until`: a long soak resumed by the same command.
-    Next { until: Option<u64> },
-}
-
-/// What `croupier soak` runs.
-pub struct SoakArgs {
-    pub start: SoakStart,
-    /// At most this many games.
-    pub games: u64,
-    pub seed: u64,
-    pub threads: usize,
-    /// Check a sample of the actions per state instead of all of them.
-    pub sample: bool,
-    pub progress: bool,
-    /// Append one JSON line with the result to this file (a ledger of the parts of a long
-    /// soak).
-    pub record: Option<PathBuf>,
-}
-
-/// `croupier soak`: random games with every invariant checked in every state.
-pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
-    let &SoakArgs {
-        start,
-        games,
-        seed,
-        threads,
-        sample,
-        progress,
-        ..
-    } = args;
-    let (preset, opts) = options::<G>(rules)?;
-    let check = if sample { "sample" } else { "exact" };
-    let (first, games) = match start {
-        SoakStart::At(first) => {
-            if first.checked_add(games).is_none() {
-                return Err(user("--first K plus --games N is past the last game index"));
-            }
-            (first, games)
-        }
-        SoakStart::Next { until } => {
-            let path = args
-                .record
-                .as_deref()
-                .ok_or_else(|| user("--next needs --record FILE, the ledger to continue"))?;
-            let records = if path.exists() {
-                ledger::read(path)?
-            } else {
-                Vec::new()
-            };
-            let option_pairs = G::option_pairs(&opts);
-            let key = ledger::SoakKey {
-                game: G::NAME,
-                preset: &preset,
-                options: &option_pairs,
-                seed,
-                check,
-            };
-            let (from, checked_from) = ledger::next_unchecked(&records, &key);
-            let stop = [Some(from.saturating_add(games)), checked_from, until]
-                .into_iter()
-                .flatten()
-                .min()
-                .unwrap_or(from);
-            if stop <= from {
-                println!(
-                    "{} ({preset}): nothing left to check, games 0..{from} are in {}",
-                    G::NAME,
-                    path.display()
-                );
-                return Ok(0);
-            }
-            (from, stop - from)
-        }
-    };
-    // Opened before the run, so that a bad path fails now and not after hours of checking.
-    let mut ledger = args
-        .record
-        .as_deref()
-        .map(ledger::Ledger::open)
-        .transpose()?;
-    // Exact by default: the issue asks for `legal_actions` to be exact in every state.
-    let cfg = croupier_rules::check::CheckConfig {
-        illegal_samples: if sample { Some(4) } else { None },
-        legal_samples: if sample { Some(1) } else { None },
-        ..Default::default()
-    };
-    let threads = threads.max(1) as u64;
-    let start = std::time::Instant::now();
-    // Drawn only on a terminal (indicatif hides it elsewhere), so logs stay clean.
-    let bar = if progress {
-        games_bar(games)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let chunk = games.div_ceil(threads);
-    let results: Vec<croupier_rules::check::SoakTotals> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let from = t * chunk;
-                let count = chunk.min(games.saturating_sub(from));
-                let (opts, cfg, bar) = (&opts, &cfg, &bar);
-                s.spawn(move || {
-                    croupier_rules::check::soak_reporting::<G>(
-                        opts,
-                        seed,
-                        first + from,
-                        count,
-                        cfg,
-                        &|| bar.inc(1),
-                    )
-                })
-            })
-            .collect();
-        // The checker catches a game's panic itself; a thread that still fails to join
-        // must not silently take its games' totals with it.
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .map_err(|_| anyhow::anyhow!("a soak thread panicked; its games are unchecked"))
-            })
-            .collect::<Result<Vec<_>>>()
-    })?;
-    bar.finish_and_clear();
-    let elapsed = start.elapsed().as_secs_f64();
-    let mut t = croupier_rules::check::SoakTotals::default();
-    for r in results {
-        t.games += r.games;
-        t.decisions += r.decisions;
-        t.aborted += r.aborted;
-        t.violations.extend(r.violations);
-    }
-    // Recorded before anything is printed: a part can take hours, and a closed stdout (a
-    // killed pipeline) must not lose it.
-    if let Some(ledger) = ledger.as_mut() {
-        let rec = ledger::SoakRecord {
-            game: G::NAME.into(),
-            preset: preset.clone(),
-            options: G::option_pairs(&opts),
-            seed,
-            first,
-            games: t.games,
-            check: check.into(),
-            decisions: t.decisions,
-            aborted: t.aborted,
-            violations: t.violations.len() as u64,
-            first_violations: t.violations.iter().take(5).map(|v| v.to_string()).collect(),
-            seconds: elapsed,
-            threads,
-            croupier: env!("CARGO_PKG_VERSION").into(),
-            finished: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
-        };
-        ledger.append(&rec)?;
-    }
-    // A part of a longer run names its range, so the parts can be put together.
-    let range = if first > 0 {
-        format!(" (games {first}..{})", first + games)
-    } else {
-        String::new()
-    };
-    println!(
-        "{} ({preset}){range}: {} games in {:.2} s, {:.0} games/s, {} decisions, {} aborted by a safety limit",
-        G::NAME,
-        t.games,
-        elapsed,
-        t.games as f64 / elapsed.max(1e-9),
-        t.decisions,
-        t.aborted
-    );
-    for v in t.violations.iter().take(5) {
-        println!("violation: {v}");
-    }
-    println!("{} violations", t.violations.len());
-    Ok(t.violations.len() as u64)
 }

@@ -3,14 +3,16 @@
 //! Timed loops live here, not in tests: the machines are shared and noisy, so figures are
 //! medians of several rounds and ratios are taken within one run.
 
-use crate::adapters::Adapter;
-use crate::driver::{self, Host, RulesArgs};
-use crate::loader;
-use crate::player::{NativeFactory, Player, PlayerFactory, StartInfo};
-use crate::runner::{self, Entrant, FaultPolicy, Schedule};
+use crate::native::NativeFactory;
 use anyhow::{Context, Result};
+use croupier_host::Runtime as Host;
+use croupier_host::adapters::Adapter;
+use croupier_host::loader;
+use croupier_host::player::{Player, PlayerFactory, StartInfo};
 use croupier_rules::durak::Durak;
 use croupier_rules::{Game, GameRng};
+use croupier_tournament::matches::{self as driver, RulesArgs};
+use croupier_tournament::runner::{self, Entrant, FaultPolicy, Schedule};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
@@ -85,7 +87,7 @@ fn start_info<G: Game>(opts: &G::Options) -> StartInfo {
     StartInfo {
         seat: 0,
         players: G::seats(opts) as u8,
-        rules: crate::player::StartRules::new::<G>(opts),
+        rules: croupier_host::player::StartRules::new::<G>(opts),
         seed: 1,
         args: "ok".into(),
     }
@@ -111,10 +113,11 @@ fn ns_per_decision<G: Game>(
 }
 
 fn wasm_factory<G: Adapter>(host: &Host, spec: &str) -> Result<Arc<dyn PlayerFactory<G>>> {
-    let agent = crate::registry::resolve(spec).map_err(|e| driver::user(e.to_string()))?;
+    let agent = croupier_host::registry::resolve(spec).map_err(|e| driver::user(e.to_string()))?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
         .map_err(|e| driver::user(e.to_string()))?;
     host.factory_default::<G>(&loaded)
+        .map_err(|e| driver::user(e.to_string()))
 }
 
 fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
@@ -181,7 +184,7 @@ fn rules_games_per_s<G: Game>(opts: &G::Options, games: u64, rounds: usize) -> f
 
 /// The hostile guest (`#ok` mode) is the trivial sandboxed agent; it is built for the tests.
 fn trivial_wasm() -> Option<std::path::PathBuf> {
-    crate::registry::agent_dirs()
+    croupier_host::registry::agent_dirs()
         .into_iter()
         .filter_map(|d| d.parent().map(|t| t.join("test-agents/durak/hostile.wasm")))
         .find(|p| p.is_file())
@@ -213,7 +216,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     println!(
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
-    let host = Host::new(crate::limits::Limits::default(), true)?;
+    let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
     let (_, classic) = driver::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);
@@ -299,19 +302,19 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     put("teardown (slot reset): median", median(teardown), "µs");
 
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
-    let spec =
-        crate::registry::resolve("durak/cheapest").map_err(|e| driver::user(e.to_string()))?;
+    let spec = croupier_host::registry::resolve("durak/cheapest")
+        .map_err(|e| driver::user(e.to_string()))?;
     let bytes = std::fs::read(&spec.path)?;
     let mut cold = Vec::new();
     let mut warm = Vec::new();
     let dir = std::env::temp_dir().join(format!("croupier-bench-cache-{}", std::process::id()));
-    let cache = crate::cache::Cache::at(&dir).map_err(|e| anyhow::anyhow!(e))?;
+    let cache = croupier_host::cache::Cache::at(&dir).map_err(|e| anyhow::anyhow!(e))?;
     for _ in 0..rounds {
         let t = Instant::now();
         // Cold: the compiling child process included, as every first load pays it.
         loader::check_and_compile(
             &host.engine,
-            &crate::cache::Cache::disabled(),
+            &croupier_host::cache::Cache::disabled(),
             &host.limits,
             &spec.path,
             &bytes,
@@ -446,8 +449,8 @@ const FUEL_PATTERNS: &str = r#"(module
 /// that stays within its fuel budget can cost in time (the reasoning in `limits.rs`).
 fn fuel_rates(put: &mut dyn FnMut(&str, f64, &str), scale: u32, rounds: usize) -> Result<()> {
     use wasmtime::{Instance, Module, Store};
-    let limits = crate::limits::Limits::default();
-    let engine = crate::engine::shared(&limits)?;
+    let limits = croupier_host::limits::Limits::default();
+    let engine = croupier_host::engine::shared(&limits)?;
     let module = Module::new(&engine, FUEL_PATTERNS)?;
     let mut store = Store::new(&engine, ());
     store.set_epoch_deadline(u64::MAX / 2);

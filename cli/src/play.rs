@@ -4,12 +4,13 @@
 //! observation. Input is a number from the list of legal actions or the action's text
 //! (`beat 0 9S`); anything else gets a message and a new prompt, never a crash.
 
-use crate::adapters::Adapter;
-use crate::driver::{Host, RulesArgs, options, user};
-use crate::player::{Player, StartInfo};
-use crate::runner::agent_seed;
 use anyhow::Result;
+use croupier_host::Runtime as Host;
+use croupier_host::adapters::Adapter;
+use croupier_host::player::{Player, StartInfo};
 use croupier_rules::{Game, Seat};
+use croupier_tournament::matches::{RulesArgs, entrant, options, user};
+use croupier_tournament::runner::agent_seed;
 use std::io::{BufRead, Write};
 
 /// How a game's observation is shown to a person.
@@ -130,10 +131,10 @@ pub fn play<G: Adapter + Describe>(
     }
     let entrants = opponents
         .iter()
-        .map(|a| host.entrant::<G>(a, &opts))
+        .map(|a| entrant::<G>(host, a, &opts))
         .collect::<Result<Vec<_>>>()?;
     let mut game = G::new(&opts, seed).map_err(|e| user(e.to_string()))?;
-    let rules = crate::player::StartRules::new::<G>(&opts);
+    let rules = croupier_host::player::StartRules::new::<G>(&opts);
     let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::new();
     let mut k = 0;
     for s in 0..n {

@@ -5,9 +5,9 @@
 //! in index order, so the same command gives the same results and the same log file whatever
 //! the number of threads. A failure of any agent ends at most that game.
 
-use crate::player::{Player, PlayerFactory, StartInfo, StartRules};
-use crate::sandbox::{CallStats, LogLine, MakeError};
-use crate::verdict::{Fault, Verdict};
+use croupier_host::player::{Player, PlayerFactory, StartInfo, StartRules};
+use croupier_host::sandbox::{CallStats, LogLine, MakeError};
+use croupier_host::verdict::{Fault, Verdict};
 use croupier_rules::{Game, GameRng, SeatResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -472,7 +472,7 @@ pub fn run<G: Game>(
         .threads
         .max(1)
         .min(todo.len().max(1))
-        .min(crate::engine::max_threads(G::seats(plan.options)));
+        .min(croupier_host::engine::max_threads(G::seats(plan.options)));
     let rules = StartRules::new::<G>(plan.options);
     let delivery = std::sync::Mutex::new(Delivery {
         pending: BTreeMap::new(),

@@ -6,8 +6,8 @@
 //! WASMTIME-NOTES.md as the leanest Rust route: `wasm32-wasip2` would add 13 WASI imports
 //! that the host refuses by design.
 
-use crate::loader::GameKind;
 use anyhow::{Context, Result, bail};
+use croupier_host::loader::GameKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -328,7 +328,7 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
 
 /// Where components go by default: `agents/` in the croupier binary's target directory.
 pub fn default_out() -> PathBuf {
-    crate::registry::agent_dirs()
+    croupier_host::registry::agent_dirs()
         .into_iter()
         .find(|d| std::env::var_os("CROUPIER_AGENTS").is_none_or(|e| Path::new(&e) != d))
         .unwrap_or_else(|| PathBuf::from("target/agents"))

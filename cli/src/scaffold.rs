@@ -1,7 +1,7 @@
 //! `croupier new GAME NAME`: a ready agent crate in `./NAME` that builds and plays unchanged.
 
-use crate::loader::GameKind;
 use anyhow::{Context, Result};
+use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 
 /// The SDK this binary was built with (agents must speak the same contract).
@@ -189,13 +189,13 @@ croupier_sdk::export_uno!(MyAgent);
 /// Creates the crate; returns its directory.
 pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
     if !valid_name(name) {
-        anyhow::bail!(crate::driver::user(format!(
+        anyhow::bail!(croupier_tournament::matches::user(format!(
             "agent name `{name}`: use lower-case letters, digits and dashes, starting with a letter"
         )));
     }
     let dir = parent.join(name);
     if dir.exists() {
-        anyhow::bail!(crate::driver::user(format!(
+        anyhow::bail!(croupier_tournament::matches::user(format!(
             "{}: already exists; choose another name or remove it",
             dir.display()
         )));

@@ -3,15 +3,17 @@
 //! (not a component, wrong world, forbidden imports, not linkable) is refused with the
 //! loader's message, and the previous version keeps playing.
 
-use crate::adapters::Adapter;
-use crate::driver::Host;
-use crate::loader;
-use crate::player::{Player, PlayerFactory};
-use crate::sandbox::MakeError;
+use croupier_host::Runtime;
+use croupier_host::adapters::Adapter;
+use croupier_host::player::{Player, PlayerFactory};
+use croupier_host::sandbox::MakeError;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
+
+/// Where the watcher says what it did (a swap, a refused build): one line each.
+pub type Report = std::sync::Arc<dyn Fn(String) + Send + Sync>;
 
 /// How often files are polled. Polling (not inotify) works on every file system and costs
 /// one `stat` per agent per interval.
@@ -60,8 +62,9 @@ fn stamp(path: &PathBuf) -> Option<(SystemTime, u64)> {
 
 /// Wraps each `(path, factory)` so it can be swapped, and starts the watcher thread.
 pub fn watch<G: Adapter>(
-    host: Host,
+    host: Runtime,
     opts: G::Options,
+    report: Report,
     agents: Vec<(PathBuf, Arc<dyn PlayerFactory<G>>)>,
 ) -> (Vec<Arc<Swappable<G>>>, Watcher) {
     let slots: Vec<Arc<Swappable<G>>> = agents
@@ -94,7 +97,8 @@ pub fn watch<G: Adapter>(
                     seen[i] = now;
                     // The same path as the first load: size cap, outline checks, compile in a
                     // child process, trial run. A bomb is refused here like anywhere else.
-                    let result = loader::load(&host.engine, &host.cache, &host.limits, path)
+                    let result = host
+                        .load(path)
                         .map_err(|e| e.to_string())
                         .and_then(|l| {
                             if l.game != G::KIND {
@@ -119,16 +123,16 @@ pub fn watch<G: Adapter>(
                                 Ok(mut g) => *g = f,
                                 Err(p) => *p.into_inner() = f,
                             }
-                            eprintln!(
+                            report(format!(
                                 "watch: {} changed: build {old} replaced by {id} from the next game on",
                                 path.display()
-                            );
+                            ));
                         }
-                        Err(e) => eprintln!(
+                        Err(e) => report(format!(
                             "watch: refused the new build of {}; build {} keeps playing: {e}",
                             path.display(),
                             slot.build_id()
-                        ),
+                        )),
                     }
                 }
             }
