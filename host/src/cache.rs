@@ -128,6 +128,7 @@ impl Cache {
         std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("croupier"))
     }
 
+    /// The cache directory, or `None` when caching is disabled.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # croupier-host
 //!
 //! Runs card-game agents as sandboxed WebAssembly components against the authoritative rules

@@ -35,14 +35,19 @@ pub const PACKAGE: &str = "croupier:agent";
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
+    /// Durak, the Russian attack-and-defend game.
     Durak,
+    /// Toepen, the Dutch trick-taking game with raises.
     Toepen,
+    /// Uno, the shedding game.
     Uno,
 }
 
 impl GameKind {
+    /// Every game, in a fixed order.
     pub const ALL: [GameKind; 3] = [GameKind::Durak, GameKind::Toepen, GameKind::Uno];
 
+    /// The game's lowercase name, as used in WIT world names, paths and the command line.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Durak => "durak",
@@ -51,6 +56,7 @@ impl GameKind {
         }
     }
 
+    /// The game with this name, ignoring case and surrounding whitespace.
     pub fn parse(s: &str) -> Option<GameKind> {
         GameKind::ALL
             .into_iter()
@@ -67,74 +73,156 @@ impl fmt::Display for GameKind {
 /// Why a file cannot be used as an agent. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("{path}: cannot read the file: {source}")]
     Read {
+        /// The agent file.
         path: PathBuf,
+        /// What the operating system said.
         source: std::io::Error,
     },
+    /// The path is not a regular file (a directory, FIFO or device).
     #[error("{path}: not a regular file; expected a WebAssembly component file")]
-    NotAFile { path: PathBuf },
+    NotAFile {
+        /// The agent file.
+        path: PathBuf,
+    },
+    /// The file is empty.
     #[error("{path}: the file is empty; expected a WebAssembly component")]
-    Empty { path: PathBuf },
+    Empty {
+        /// The agent file.
+        path: PathBuf,
+    },
+    /// The file does not start with the WebAssembly magic bytes.
     #[error(
         "{path}: not a WebAssembly file (it does not start with the bytes \\0asm); expected a component built with `croupier build`"
     )]
-    NotWasm { path: PathBuf },
+    NotWasm {
+        /// The agent file.
+        path: PathBuf,
+    },
+    /// The file is a core WebAssembly module rather than a component.
     #[error(
         "{path}: this is a core WebAssembly module, not a component; build the agent with `croupier build` (which encodes the module as a component)"
     )]
-    CoreModule { path: PathBuf },
+    CoreModule {
+        /// The agent file.
+        path: PathBuf,
+    },
+    /// The file is not a well-formed component.
     #[error("{path}: not a valid component: {reason}")]
-    Invalid { path: PathBuf, reason: String },
+    Invalid {
+        /// The agent file.
+        path: PathBuf,
+        /// What the parser or wasmtime said; escaped.
+        reason: String,
+    },
+    /// The component exports no Croupier agent interface.
     #[error("{path}: exports no Croupier agent; expected one of {expected}, found {found}")]
     NoWorld {
+        /// The agent file.
         path: PathBuf,
+        /// The agent interfaces this host accepts.
         expected: String,
+        /// What the component does export; escaped.
         found: String,
     },
+    /// The component implements a contract version this host does not support.
     #[error(
         "{path}: implements {world} version {found}, which this host does not support (supported: {supported})"
     )]
     Version {
+        /// The agent file.
         path: PathBuf,
+        /// The world, as `package/game`.
         world: String,
+        /// The version the component implements; escaped.
         found: String,
+        /// The versions this host supports for that game.
         supported: String,
     },
+    /// The component exports agents for more than one game.
     #[error("{path}: exports agents for more than one game ({games}); an agent plays one game")]
-    Ambiguous { path: PathBuf, games: String },
+    Ambiguous {
+        /// The agent file.
+        path: PathBuf,
+        /// The games it exports agents for, each as `game@version`; escaped.
+        games: String,
+    },
+    /// The component exports one game's agent in more than one contract version.
     #[error(
         "{path}: exports the {game} agent in more than one contract version ({versions}); an agent implements exactly one"
     )]
     TwoVersions {
+        /// The agent file.
         path: PathBuf,
+        /// The game.
         game: GameKind,
+        /// The versions it exports; escaped.
         versions: String,
     },
+    /// The file exceeds the size limit.
     #[error("{path}: the file is {size} bytes; agent files may be at most {limit} bytes")]
     TooLarge {
+        /// The agent file.
         path: PathBuf,
+        /// The file's size in bytes.
         size: u64,
+        /// The largest size allowed, in bytes.
         limit: u64,
     },
+    /// Validation or compilation failed or hit a limit in the child process.
     #[error("{path}: refused while compiling: {reason}")]
-    Compile { path: PathBuf, reason: String },
+    Compile {
+        /// The agent file.
+        path: PathBuf,
+        /// What the compiler child reported, or the limit it hit; escaped.
+        reason: String,
+    },
+    /// The agent faulted while being instantiated or started in its trial run.
     #[error("{path}: fails its trial run ({fault}); it could not play a game")]
-    Trial { path: PathBuf, fault: Fault },
+    Trial {
+        /// The agent file.
+        path: PathBuf,
+        /// The fault.
+        fault: Fault,
+    },
+    /// The host itself failed while setting the agent up; not the agent's fault.
     #[error("{path}: the host could not set the agent up: {reason}")]
-    Host { path: PathBuf, reason: String },
+    Host {
+        /// The agent file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The agent plays a different game from the match.
     #[error("{path}: is a {found} agent, but this is a {expected} match")]
     WrongGame {
+        /// The agent file.
         path: PathBuf,
+        /// The game the agent plays.
         found: GameKind,
+        /// The game of the match.
         expected: GameKind,
     },
+    /// The component imports something outside what the host offers.
     #[error(
         "{path}: imports `{import}`, which agents may not use (the host offers only {PACKAGE}/host: log and seeded random; no files, clock, network or environment)"
     )]
-    Capability { path: PathBuf, import: String },
+    Capability {
+        /// The agent file.
+        path: PathBuf,
+        /// The forbidden import's name; escaped.
+        import: String,
+    },
+    /// The component could not be linked against the host's imports.
     #[error("{path}: cannot be linked: {reason}")]
-    Link { path: PathBuf, reason: String },
+    Link {
+        /// The agent file.
+        path: PathBuf,
+        /// What wasmtime said; escaped.
+        reason: String,
+    },
 }
 
 /// A compiled component that passed every check.

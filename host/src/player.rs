@@ -13,10 +13,15 @@ use wasmtime::Engine;
 /// What a seat is told at the start of a game.
 #[derive(Clone, Debug)]
 pub struct StartInfo {
+    /// This seat's number, from 0.
     pub seat: u8,
+    /// How many seats the game has.
     pub players: u8,
+    /// The match's rule options.
     pub rules: StartRules,
+    /// This seat's seed for this game; the agent's `random` import is already seeded from it.
     pub seed: u64,
+    /// Free text given after `#` on the command line, e.g. `iters=500`.
     pub args: String,
 }
 
@@ -29,10 +34,14 @@ pub struct StartRules {
     /// The closest preset and the options that differ from it: contract 0.2.0, where a
     /// preset played as it is costs an agent no parsing at all.
     pub preset: Arc<str>,
+    /// The options that differ from `preset`, as (name, value); empty when the preset is
+    /// played as it is.
     pub overrides: Arc<[(String, String)]>,
 }
 
 impl StartRules {
+    /// The forms agents are sent for `opts`: every option, and the preset that the fewest
+    /// options differ from, with the options that do.
     pub fn new<G: Game>(opts: &G::Options) -> StartRules {
         let all = G::option_pairs(opts);
         let mut best: Option<(&str, Vec<(String, String)>)> = None;
@@ -63,9 +72,13 @@ impl StartRules {
 
 /// One seat's decision maker for one game.
 pub trait Player<G: Game>: Send {
+    /// Starts a game; called once, before the first decision.
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault>;
+    /// Chooses one of the `legal` actions given what this seat observes.
     fn decide(&mut self, obs: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault>;
+    /// The log lines written since the last call, leaving none behind.
     fn take_log(&mut self) -> Vec<LogLine>;
+    /// The counters for this game so far.
     fn stats(&self) -> CallStats;
 }
 
@@ -98,8 +111,11 @@ pub trait PlayerFactory<G: Game>: Send + Sync {
 pub struct WasmFactory<G: Adapter> {
     /// Short SHA-256 of the component file.
     pub id: String,
+    /// The engine the component was compiled for.
     pub engine: Engine,
+    /// The component, linked and ready to instantiate.
     pub pre: G::Pre,
+    /// The limits each instance runs under.
     pub limits: Limits,
 }
 

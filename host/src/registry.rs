@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 pub struct AgentSpec {
     /// As typed, without the args.
     pub name: String,
+    /// The agent file it resolved to.
     pub path: PathBuf,
+    /// The text after `#`, passed to the agent at the start of each game; empty when none.
     pub args: String,
 }
 
@@ -18,7 +20,9 @@ pub struct AgentSpec {
     "unknown agent `{name}`: no such file, and no built example agent of that name (built: {known}); build the examples with `croupier build`"
 )]
 pub struct UnknownAgent {
+    /// The name as given.
     pub name: String,
+    /// The example agents that are built, or `none`.
     pub known: String,
 }
 
@@ -43,12 +47,16 @@ pub fn agent_dirs() -> Vec<PathBuf> {
 /// One built example agent.
 #[derive(Clone, Debug)]
 pub struct Example {
+    /// The game it plays.
     pub game: GameKind,
+    /// Its name within the game: the file name without `.wasm`.
     pub name: String,
+    /// The built component file.
     pub path: PathBuf,
 }
 
 impl Example {
+    /// Its name as typed on the command line: `game/name`, e.g. `durak/cheapest`.
     pub fn id(&self) -> String {
         format!("{}/{}", self.game, self.name)
     }

@@ -19,7 +19,9 @@ use wasmtime::{Engine, ResourceLimiter, Store, StoreContextMut, Trap};
 /// One line an agent logged, already escaped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogLine {
+    /// The level: `error`, `warn`, `info` or `debug`.
     pub level: String,
+    /// The message, cut to what the budget allowed and escaped.
     pub text: String,
 }
 
@@ -168,7 +170,9 @@ impl ResourceLimiter for Limiter {
 
 /// What a store holds: the limiter, the log and the agent's seeded random stream.
 pub struct StoreData {
+    /// Caps the store's memory and tables.
     pub limiter: Limiter,
+    /// The agent's log for this game.
     pub log: AgentLog,
     rng: GameRng,
 }
@@ -482,6 +486,7 @@ impl<G: Adapter> WasmAgent<G> {
         Ok(action)
     }
 
+    /// The lines logged since the last call, leaving the log empty but its budget spent.
     pub fn take_log(&mut self) -> Vec<LogLine> {
         self.store.data_mut().log.take()
     }

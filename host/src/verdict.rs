@@ -26,6 +26,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in a fixed order.
     pub const ALL: [Verdict; 8] = [
         Verdict::Timeout,
         Verdict::OutOfFuel,
@@ -37,6 +38,7 @@ impl Verdict {
         Verdict::LogFlood,
     ];
 
+    /// The verdict's name as shown and recorded, e.g. `OUT_OF_FUEL`.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Timeout => "TIMEOUT",
@@ -74,11 +76,14 @@ impl fmt::Display for Verdict {
 /// A verdict with the details that explain it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fault {
+    /// What kind of fault.
     pub verdict: Verdict,
+    /// What happened, in one line.
     pub message: String,
 }
 
 impl Fault {
+    /// A fault of kind `verdict` with its explanation.
     pub fn new(verdict: Verdict, message: impl Into<String>) -> Fault {
         Fault {
             verdict,

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # croupier-tournament
 //!
 //! Matches and tournaments between agents, as a library that the command line, tests and

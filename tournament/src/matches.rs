@@ -89,14 +89,24 @@ pub fn entrant<G: Adapter>(rt: &Runtime, spec: &str, opts: &G::Options) -> Resul
 /// Everything `croupier match` needs.
 #[derive(Clone, Debug)]
 pub struct MatchArgs {
+    /// The agent arguments as given: example agent names or files, each with an optional `#ARGS`.
     pub agents: Vec<String>,
+    /// The rule options.
     pub rules: RulesArgs,
+    /// Deals to play (`--games`); with `duplicate`, each deal is played once per seat rotation.
     pub games: u64,
+    /// The master seed: every deal and every agent's seed derives from it.
     pub seed: u64,
+    /// Worker threads, at least one; fewer are used when there are fewer games or instance slots.
     pub threads: usize,
+    /// Play every deal once per seat rotation (`--duplicate`), so luck of the deal evens out.
     pub duplicate: bool,
+    /// The log file (`--log`): a header line, then one JSON line per game, appended.
     pub log: Option<PathBuf>,
+    /// Continue the latest run of this match in `log`, playing only the games it lacks
+    /// (`--resume`).
     pub resume: bool,
+    /// What happens when an agent faults.
     pub policy: FaultPolicy,
     /// Reload an agent whose file changes, from the next game on (`--watch`).
     pub watch: bool,
@@ -105,16 +115,26 @@ pub struct MatchArgs {
 /// The first line of a run in a log file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogHeader {
+    /// The line type: always `match` (game lines are `game`).
     #[serde(rename = "type")]
     pub kind: String,
+    /// The game played.
     pub game: GameKind,
+    /// The preset the options start from.
     pub rules: String,
+    /// Every rule option in force, as (name, value).
     pub options: Vec<(String, String)>,
+    /// The master seed.
     pub seed: u64,
+    /// Deals to play (`--games`).
     pub deals: u64,
+    /// Whether every deal is played once per seat rotation.
     pub duplicate: bool,
+    /// The agent arguments as given, in entrant order.
     pub agents: Vec<String>,
+    /// The resource limits agents ran under.
     pub limits: Limits,
+    /// What happens when an agent faults.
     pub policy: FaultPolicy,
 }
 
@@ -129,21 +149,33 @@ struct LogGame {
 /// One agent's line of a summary.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AgentSummary {
+    /// The agent argument as given.
     pub name: String,
+    /// Games counted for this agent: one per game and side it played.
     pub games: u64,
+    /// Games won.
     pub wins: u64,
+    /// Games lost.
     pub losses: u64,
+    /// Games neither won nor lost.
     pub draws: u64,
+    /// Faults of this agent, in every seat it played.
     pub faults: u64,
+    /// Faults counted by verdict name (e.g. `TIMEOUT`).
     pub faults_by_verdict: std::collections::BTreeMap<String, u64>,
+    /// Wins over games, from 0 to 1.
     pub win_rate: f64,
+    /// The 95% Wilson confidence interval of `win_rate`, as (low, high).
     pub win_rate_ci95: (f64, f64),
-    /// Elo difference against the field implied by the score rate (wins + draws/2).
+    /// Elo difference against the field implied by the score rate (wins + draws/2); only in a
+    /// two-agent match. In a tournament's ranking, the Bradley–Terry rating (Elo scale, mean 0).
     pub elo: Option<f64>,
     /// Decisions this agent was asked, and the mean fuel per decision (`None` for a native
     /// agent or none asked): what a strategy costs, the same on every machine.
     #[serde(default)]
     pub decisions: u64,
+    /// Mean fuel (roughly, WebAssembly instructions) per decision whose fuel is known; `None` for a
+    /// native agent or when no decision was asked.
     #[serde(default)]
     pub fuel_per_decision: Option<f64>,
 }
@@ -151,17 +183,29 @@ pub struct AgentSummary {
 /// What `--json` writes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatchSummary {
+    /// The game played.
     pub game: GameKind,
+    /// The preset the options start from.
     pub rules: String,
+    /// Every rule option in force, as (name, value).
     pub options: Vec<(String, String)>,
+    /// The master seed.
     pub seed: u64,
+    /// Games played, resumed ones included.
     pub games: u64,
+    /// Deals asked for (`--games`).
     pub deals: u64,
+    /// Whether every deal was played once per seat rotation.
     pub duplicate: bool,
+    /// The resource limits agents ran under.
     pub limits: Limits,
+    /// One line per agent, in the order given.
     pub agents: Vec<AgentSummary>,
+    /// Decisions asked of all agents (forced moves are not asked).
     pub decisions: u64,
+    /// Games that did not end by the rules (the engine's safety limit or a rules-engine error).
     pub aborted: u64,
+    /// Wall-clock time of this run's games, in seconds.
     pub elapsed_seconds: f64,
     /// Games played by this run (the others were resumed from the log); not in the JSON.
     #[serde(skip)]
@@ -441,21 +485,32 @@ pub fn run_match_with<G: Adapter>(
 /// One pairing of a tournament.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Pairing {
+    /// The first agent, as given.
     pub a: String,
+    /// The second agent, as given.
     pub b: String,
+    /// Games the first agent won.
     pub a_wins: u64,
+    /// Games the second agent won.
     pub b_wins: u64,
+    /// Games neither won.
     pub draws: u64,
+    /// Games played in the pairing.
     pub games: u64,
 }
 
 /// What `croupier tournament --json` writes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TournamentSummary {
+    /// The game played.
     pub game: GameKind,
+    /// The preset the options start from.
     pub rules: String,
+    /// The master seed; each pairing's seed derives from it.
     pub seed: u64,
+    /// Deals per pairing (`--games`).
     pub games_per_pairing: u64,
+    /// Every pairing, in the order played.
     pub pairings: Vec<Pairing>,
     /// Best first, by Bradley–Terry rating.
     pub ranking: Vec<AgentSummary>,

@@ -31,13 +31,17 @@ pub enum FaultPolicy {
 pub struct Entrant<G: Game> {
     /// As given on the command line (`durak/cheapest`, `./my.wasm#iters=100`).
     pub name: String,
+    /// The agent arguments (the text after `#`), sent at the start of each game.
     pub args: String,
+    /// Makes the entrant's player for each game; under `--watch`, switches to a new build when the
+    /// file changes.
     pub factory: Arc<dyn PlayerFactory<G>>,
 }
 
 /// The games of a match.
 #[derive(Clone, Debug)]
 pub struct Schedule {
+    /// Deals to play.
     pub deals: u64,
     /// Seat assignments (entrant index per seat) each deal is played with.
     pub rotations: Vec<Vec<usize>>,
@@ -64,6 +68,8 @@ impl Schedule {
         }
     }
 
+    /// How many games the schedule holds: one per deal, or one per deal and rotation with
+    /// `duplicate`.
     pub fn games(&self) -> u64 {
         if self.duplicate {
             self.deals * self.rotations.len() as u64
@@ -86,8 +92,11 @@ impl Schedule {
 /// A fault, where it happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatFault {
+    /// The seat whose agent faulted.
     pub seat: u8,
+    /// What kind of fault.
     pub verdict: Verdict,
+    /// What happened, in one line.
     pub message: String,
     /// Index into `actions` of the decision that faulted.
     pub at: usize,
@@ -96,18 +105,28 @@ pub struct SeatFault {
 /// Everything about one finished game: enough to replay it and to score it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game's index in the match, from 0.
     pub index: u64,
+    /// Which deal was played, from 0.
     pub deal: u64,
+    /// Which seat rotation of the schedule was played.
     pub rotation: usize,
+    /// The seed the cards were dealt from.
     pub seed: u64,
     /// Entrant index per seat.
     pub seats: Vec<usize>,
     /// Every action applied, forced ones included, in the game's `u32` encoding.
     pub actions: Vec<u32>,
+    /// The result per seat.
     pub results: Vec<SeatResult>,
+    /// Game-specific scores per seat (penalty points, UNO points); empty where the game has none.
     pub scores: Vec<i64>,
+    /// One line for people, e.g. `P1 is the durak`, or why the game ended early.
     pub summary: String,
+    /// The game did not end by the rules: the engine's safety limit stopped it, or a rules-engine
+    /// error did (see `summary`).
     pub aborted: bool,
+    /// Every fault, in the order they happened.
     pub faults: Vec<SeatFault>,
     /// The seat whose fault ended the game (forfeit policy).
     pub forfeit: Option<u8>,
@@ -118,6 +137,8 @@ pub struct GameRecord {
     /// The build each seat's agent ran (content hash of its component).
     #[serde(default)]
     pub builds: Vec<String>,
+    /// The lines each seat's agent logged, as (seat, lines), for seats that logged any; left out
+    /// of the JSON when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<(u8, Vec<LogLine>)>,
     /// Per seat: decisions its agent was asked and the fuel they burnt (0 for a native
@@ -126,11 +147,13 @@ pub struct GameRecord {
     pub calls: Vec<CallStats>,
 }
 
-/// The seed of game `index`'s deal and the seed of each seat's agent.
+/// The seed of deal `deal`: every game that plays the deal is dealt from it.
 pub fn game_seed(master: u64, deal: u64) -> u64 {
     GameRng::derive(master, deal)
 }
 
+/// The seed of the agent in `seat` in game `index`; it depends on the game, not only the deal, so
+/// replays of a deal give agents fresh random streams.
 pub fn agent_seed(master: u64, index: u64, seat: usize) -> u64 {
     GameRng::derive(GameRng::derive(master ^ 0x5EA7_5EA7, index), seat as u64)
 }
@@ -375,14 +398,20 @@ fn forfeit<G: Game>(
 /// Totals per entrant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct EntrantTotals {
+    /// The agent argument as given.
     pub name: String,
     /// Games counted for this entrant: one per game and side it played (a side is a team in
     /// team play, a seat otherwise).
     pub games: u64,
+    /// Games won.
     pub wins: u64,
+    /// Games lost.
     pub losses: u64,
+    /// Games neither won nor lost.
     pub draws: u64,
+    /// Faults of this entrant's agents, in every seat they played.
     pub faults: u64,
+    /// Faults counted by verdict name (e.g. `TIMEOUT`).
     pub faults_by_verdict: BTreeMap<String, u64>,
     /// Decisions asked of this entrant's agents, in every seat they played.
     pub decisions: u64,
@@ -434,6 +463,7 @@ pub fn tally(totals: &mut [EntrantTotals], rec: &GameRecord) {
 
 /// Progress callbacks from a running match.
 pub trait Progress: Sync {
+    /// Called from a worker thread as each game finishes, in no set order.
     fn game_done(&self, rec: &GameRecord);
 }
 
@@ -443,11 +473,18 @@ impl Progress for () {
 
 /// What a match plays: rules, entrants, schedule, seed, fault policy and threads.
 pub struct Plan<'a, G: Game> {
+    /// The rule options.
     pub options: &'a G::Options,
+    /// The agents, in the order the schedule's seat assignments index.
     pub entrants: &'a [Entrant<G>],
+    /// Which entrant sits where in each game.
     pub schedule: &'a Schedule,
+    /// The master seed.
     pub seed: u64,
+    /// What happens when an agent faults.
     pub policy: FaultPolicy,
+    /// Worker threads wanted; at least one runs, and no more than the games to play or the
+    /// engine's pools allow.
     pub threads: usize,
 }
 

@@ -22,8 +22,11 @@ use wasmtime::component::{InstancePre, Linker};
 /// What is left to spend on a decision, before it is put in a version's `budget` record.
 #[derive(Copy, Clone, Debug)]
 pub struct Budget {
+    /// Fuel (roughly, WebAssembly instructions) for this decision.
     pub fuel: u64,
+    /// Wall-clock milliseconds for this decision.
     pub millis: u32,
+    /// Milliseconds left in this game's time bank, when the match has one.
     pub bank_millis: Option<u32>,
 }
 
@@ -40,18 +43,23 @@ pub trait Adapter: Game {
     /// The last observation record sent, whose vectors the next one reuses.
     type Scratch: Default + Send;
 
+    /// Adds to `linker` the host interfaces and types this game's worlds import, in every version.
     fn add_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()>;
     /// `version` is the contract version the loader read from the component's exports.
     fn pre(pre: InstancePre<StoreData>, version: &str) -> wasmtime::Result<Self::Pre>;
+    /// Instantiates the pre-linked world in `store`.
     fn instantiate(
         pre: &Self::Pre,
         store: &mut Store<StoreData>,
     ) -> wasmtime::Result<Self::Bindings>;
+    /// Calls the agent's `start` with the game's start information.
     fn call_start(
         b: &Self::Bindings,
         store: &mut Store<StoreData>,
         info: &StartInfo,
     ) -> wasmtime::Result<()>;
+    /// Calls the agent's `decide` with the observation, the legal actions (encoded) and its
+    /// budget, and returns the action code it answered.
     fn call_decide(
         b: &Self::Bindings,
         store: &mut Store<StoreData>,
