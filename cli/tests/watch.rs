@@ -7,9 +7,9 @@ use common::{croupier, example_agent, hostile, hostile_as};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// The games of the log: for each, the build and the log lines of the watched agent (the
-/// first agent argument), wherever the rotation seated it.
-fn games_in(log: &std::path::Path) -> Vec<(String, Vec<String>)> {
+/// The games of the log: for each, the build, the log lines and the decisions asked of the
+/// watched agent (the first agent argument), wherever the rotation seated it.
+fn games_in(log: &std::path::Path) -> Vec<(String, Vec<String>, u64)> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
         .lines()
@@ -27,13 +27,14 @@ fn games_in(log: &std::path::Path) -> Vec<(String, Vec<String>)> {
                 .flat_map(|l| l[1].as_array().cloned().unwrap_or_default())
                 .map(|line| line["text"].as_str().unwrap_or("").to_string())
                 .collect();
-            Some((build, lines))
+            let decisions = v["calls"][seat]["decisions"].as_u64().unwrap_or(0);
+            Some((build, lines, decisions))
         })
         .collect()
 }
 
 fn builds_in(log: &std::path::Path) -> Vec<String> {
-    games_in(log).into_iter().map(|(b, _)| b).collect()
+    games_in(log).into_iter().map(|(b, _, _)| b).collect()
 }
 
 fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
@@ -117,24 +118,30 @@ fn watch_swaps_a_new_build_and_refuses_a_broken_one() {
     let games = games_in(&log);
     let swap = games
         .iter()
-        .position(|(b, _)| *b != first)
+        .position(|(b, _, _)| *b != first)
         .expect("a game with the new build");
     assert!(swap >= old_games, "swapped before the file changed");
     let second = games[swap].0.clone();
     assert!(!second.is_empty());
     assert!(
-        games[swap..].iter().all(|(b, _)| *b == second),
+        games[swap..].iter().all(|(b, _, _)| *b == second),
         "the old build came back"
     );
     // The old build behaved as the hostile agent (a logged pick per decision), the new one
     // as cheapest (no log at all).
-    for (i, (_, lines)) in games[..swap].iter().enumerate() {
+    // One pick logged per decision asked (a game can leave an agent no choice to make, so
+    // the count, not mere presence, is what shows the old code ran).
+    for (i, (_, lines, decisions)) in games[..swap].iter().enumerate() {
         assert!(
-            !lines.is_empty() && lines.iter().all(|l| l.starts_with("picked ")),
-            "game {i}, first build: {lines:?}"
+            lines.len() as u64 == *decisions && lines.iter().all(|l| l.starts_with("picked ")),
+            "game {i}, first build: {decisions} decisions, {lines:?}"
         );
     }
-    for (i, (_, lines)) in games[swap..].iter().enumerate() {
+    assert!(
+        games[..swap].iter().any(|(_, _, d)| *d > 0),
+        "the first build made decisions"
+    );
+    for (i, (_, lines, _)) in games[swap..].iter().enumerate() {
         assert!(
             lines.is_empty(),
             "game {}, second build: {lines:?}",

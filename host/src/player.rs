@@ -80,6 +80,12 @@ pub trait Player<G: Game>: Send {
     fn take_log(&mut self) -> Vec<LogLine>;
     /// The counters for this game so far.
     fn stats(&self) -> CallStats;
+    /// The build this player runs (a content hash for components), for the game record.
+    /// Asked of the player rather than its factory, since a hot swap may replace the
+    /// factory's build between the two questions.
+    fn build_id(&self) -> String {
+        String::new()
+    }
 }
 
 impl<G: Adapter> Player<G> for WasmAgent<G> {
@@ -94,6 +100,9 @@ impl<G: Adapter> Player<G> for WasmAgent<G> {
     }
     fn stats(&self) -> CallStats {
         self.stats.clone()
+    }
+    fn build_id(&self) -> String {
+        self.build.clone()
     }
 }
 
@@ -121,12 +130,9 @@ pub struct WasmFactory<G: Adapter> {
 
 impl<G: Adapter> PlayerFactory<G> for WasmFactory<G> {
     fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, MakeError> {
-        Ok(Box::new(WasmAgent::<G>::instantiate(
-            &self.engine,
-            &self.pre,
-            &self.limits,
-            seed,
-        )?))
+        let mut agent = WasmAgent::<G>::instantiate(&self.engine, &self.pre, &self.limits, seed)?;
+        agent.build = self.id.clone();
+        Ok(Box::new(agent))
     }
     fn build_id(&self) -> String {
         self.id.clone()

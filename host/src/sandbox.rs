@@ -311,6 +311,8 @@ pub struct WasmAgent<G: Adapter> {
     pub dead: bool,
     /// Decisions asked and fuel burnt so far in this game.
     pub stats: CallStats,
+    /// The build this instance runs (set by its factory), for the game record.
+    pub build: String,
 }
 
 impl<G: Adapter> WasmAgent<G> {
@@ -361,6 +363,7 @@ impl<G: Adapter> WasmAgent<G> {
             scratch: Default::default(),
             dead: false,
             stats: CallStats::default(),
+            build: String::new(),
         })
     }
 

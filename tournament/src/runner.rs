@@ -244,7 +244,15 @@ pub fn play_game<G: Game>(
             Err(MakeError::Host(reason)) => return Err(HostError { index, reason }),
         };
         match started {
-            Ok(p) => players.push(Some(p)),
+            Ok(p) => {
+                // The player's own build: a hot swap between reading the factory's build
+                // above and making the player would otherwise name the wrong build.
+                let build = p.build_id();
+                if !build.is_empty() {
+                    rec.builds[seat] = build;
+                }
+                players.push(Some(p))
+            }
             Err(f) => {
                 rec.faults.push(fault(seat, f, 0));
                 players.push(None);
