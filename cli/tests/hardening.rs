@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{croupier, hostile, hostile_as};
+use common::{croupier, hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
@@ -14,37 +14,11 @@ use croupier_host::player::PlayerFactory;
 use croupier_host::sandbox::MakeError;
 use croupier_rules::Game;
 use croupier_rules::durak::Durak;
-use croupier_tournament::matches::{self as driver, MatchArgs, MatchSummary, RulesArgs};
+use croupier_tournament::matches::{self as driver, MatchSummary};
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, Plan, Schedule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-
-fn test_limits() -> Limits {
-    Limits {
-        fuel_per_decision: 20_000_000,
-        start_fuel: 20_000_000,
-        millis_per_decision: 2_000,
-        memory_mib: 16,
-        log_bytes_per_game: 4096,
-        ..Limits::default()
-    }
-}
-
-fn args(agents: Vec<String>, games: u64, log: Option<PathBuf>) -> MatchArgs {
-    MatchArgs {
-        agents,
-        rules: RulesArgs::default(),
-        games,
-        seed: 7,
-        threads: 2,
-        duplicate: false,
-        log,
-        resume: false,
-        policy: FaultPolicy::Forfeit,
-        watch: false,
-    }
-}
 
 /// Plays a short match and returns its summary and every game record of the log.
 fn play(limits: Limits, agents: Vec<String>, games: u64) -> (MatchSummary, Vec<serde_json::Value>) {

@@ -4,41 +4,12 @@
 
 mod common;
 
-use common::{hostile, hostile_as};
+use common::{hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::limits::Limits;
 use croupier_rules::durak::Durak;
-use croupier_tournament::matches::{self as driver, MatchArgs, MatchSummary, RulesArgs};
+use croupier_tournament::matches::{self as driver, MatchSummary};
 use croupier_tournament::runner::FaultPolicy;
-use std::path::PathBuf;
-
-fn args(agents: Vec<String>, games: u64, log: Option<PathBuf>) -> MatchArgs {
-    MatchArgs {
-        agents,
-        rules: RulesArgs::default(),
-        games,
-        seed: 7,
-        threads: 2,
-        duplicate: false,
-        log,
-        resume: false,
-        policy: FaultPolicy::Forfeit,
-        watch: false,
-    }
-}
-
-fn test_limits() -> Limits {
-    Limits {
-        // Small enough that a busy loop ends fast; a normal decision uses ~10^4.
-        fuel_per_decision: 20_000_000,
-        start_fuel: 20_000_000,
-        millis_per_decision: 2_000,
-        memory_mib: 16,
-        log_bytes_per_game: 4096,
-        time_bank_millis: None,
-        ..Limits::default()
-    }
-}
 
 /// Plays `mode` against a well-behaved agent, then a clean match on the same engine.
 fn verdict_then_clean(mode: &str, limits: Limits) -> (MatchSummary, Vec<String>) {

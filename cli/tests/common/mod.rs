@@ -68,3 +68,37 @@ pub fn example_agent(id: &str) -> PathBuf {
     );
     path
 }
+
+/// Limits for the sandbox tests: small enough that a busy loop ends fast (a normal decision
+/// uses about 10^4 fuel), a 16 MiB memory limit and a 4 KiB log.
+pub fn test_limits() -> croupier_host::limits::Limits {
+    croupier_host::limits::Limits {
+        fuel_per_decision: 20_000_000,
+        start_fuel: 20_000_000,
+        millis_per_decision: 2_000,
+        memory_mib: 16,
+        log_bytes_per_game: 4096,
+        time_bank_millis: None,
+        ..Default::default()
+    }
+}
+
+/// A Durak match of `games` games, seed 7, two threads, forfeit on fault.
+pub fn match_args(
+    agents: Vec<String>,
+    games: u64,
+    log: Option<PathBuf>,
+) -> croupier_tournament::matches::MatchArgs {
+    croupier_tournament::matches::MatchArgs {
+        agents,
+        rules: Default::default(),
+        games,
+        seed: 7,
+        threads: 2,
+        duplicate: false,
+        log,
+        resume: false,
+        policy: croupier_tournament::runner::FaultPolicy::Forfeit,
+        watch: false,
+    }
+}

@@ -66,6 +66,116 @@ pub(crate) fn add_common_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::
     v0_2::add_common_to_linker(linker)
 }
 
+/// What every version module holds besides its game files: the bindings of every world,
+/// generated from the version's own WIT folder (`host` and `common` once, in `durak`, shared
+/// by the other worlds), the re-exported shared types, the `common` interface's linker entry
+/// and the budget record.
+macro_rules! version_bindings {
+    ($folder:literal) => {
+        /// The generated bindings: one module per world.
+        #[allow(missing_docs, clippy::all)]
+        pub mod bindings {
+            pub mod durak {
+                wasmtime::component::bindgen!({
+                    path: $folder,
+                    world: "durak",
+                    // `log` may trap: that is how a log flood ends the agent's call.
+                    imports: { "croupier:agent/host.log": trappable },
+                });
+            }
+
+            pub mod toepen {
+                wasmtime::component::bindgen!({
+                    path: $folder,
+                    world: "toepen",
+                    with: {
+                        "croupier:agent/host": super::durak::croupier::agent::host,
+                        "croupier:agent/common": super::durak::croupier::agent::common,
+                    },
+                });
+            }
+
+            pub mod uno {
+                wasmtime::component::bindgen!({
+                    path: $folder,
+                    world: "uno",
+                    with: {
+                        "croupier:agent/host": super::durak::croupier::agent::host,
+                        "croupier:agent/common": super::durak::croupier::agent::common,
+                    },
+                });
+            }
+        }
+
+        pub use bindings::durak::croupier::agent::common::{Budget, GameInfo};
+        pub use bindings::durak::croupier::agent::host::Level;
+
+        impl bindings::durak::croupier::agent::common::Host for crate::sandbox::StoreData {}
+
+        pub(crate) fn add_common_to_linker(
+            linker: &mut wasmtime::component::Linker<crate::sandbox::StoreData>,
+        ) -> wasmtime::Result<()> {
+            bindings::durak::croupier::agent::common::add_to_linker::<
+                crate::sandbox::StoreData,
+                wasmtime::component::HasSelf<crate::sandbox::StoreData>,
+            >(linker, |s| s)
+        }
+
+        fn budget(b: crate::adapters::Budget) -> Budget {
+            Budget {
+                fuel: b.fuel,
+                millis: b.millis,
+                bank_millis: b.bank_millis,
+            }
+        }
+    };
+}
+pub(crate) use version_bindings;
+
+/// What every game module of every version provides alike: its world's types, its types-only
+/// interface's linker entry, and pre-instantiation, instantiation and `start` (only `decide`
+/// differs between versions, in each version's `glue!`).
+macro_rules! glue_common {
+    ($module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
+        /// The instantiated world's exports.
+        pub type Bindings = super::bindings::$module::$world;
+        /// The pre-linked world.
+        pub type Pre = super::bindings::$module::$pre<crate::sandbox::StoreData>;
+
+        /// The game's types-only interface.
+        pub(crate) fn add_to_linker(
+            linker: &mut wasmtime::component::Linker<crate::sandbox::StoreData>,
+        ) -> wasmtime::Result<()> {
+            super::bindings::$module::croupier::agent::$types::add_to_linker::<
+                crate::sandbox::StoreData,
+                wasmtime::component::HasSelf<crate::sandbox::StoreData>,
+            >(linker, |s| s)
+        }
+
+        pub(crate) fn pre(
+            p: wasmtime::component::InstancePre<crate::sandbox::StoreData>,
+        ) -> wasmtime::Result<Pre> {
+            Pre::new(p)
+        }
+
+        pub(crate) fn instantiate(
+            p: &Pre,
+            store: &mut wasmtime::Store<crate::sandbox::StoreData>,
+        ) -> wasmtime::Result<Bindings> {
+            p.instantiate(store)
+        }
+
+        pub(crate) fn start(
+            b: &Bindings,
+            store: &mut wasmtime::Store<crate::sandbox::StoreData>,
+            info: &crate::player::StartInfo,
+        ) -> wasmtime::Result<()> {
+            b.$getter().call_start(store, &super::game_info(info))
+        }
+    };
+}
+pub(crate) use glue_common;
+
 // The enum conversions of each game, the same in every version; expanded inside each
 // version's game module, where `wit` names that version's types.
 macro_rules! durak_enums {
