@@ -30,22 +30,24 @@
 # $CARGO_TARGET_DIR/mutants/<group>/mutants.out (caught.txt, missed.txt, timeout.txt,
 # unviable.txt, outcomes.json, one log per mutant).
 #
-# Environment: CARGO_TARGET_DIR (default ./target), MUTANTS_TIMEOUT (seconds per test run,
-# default 300), MUTANTS_NICE (default 10: share the machine).
+# Environment: CARGO_TARGET_DIR (default ./target), MUTANTS_TIMEOUT (seconds per test run;
+# by default cargo-mutants derives it from the unmutated run, which matters: some mutants
+# of the re-deal loops never end, and a fixed 300 s cost five minutes each), MUTANTS_NICE
+# (default 10: share the machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
-timeout="${MUTANTS_TIMEOUT:-300}"
+timeout_args=()
+[[ -n "${MUTANTS_TIMEOUT:-}" ]] && timeout_args=(--timeout "$MUTANTS_TIMEOUT")
 nice_level="${MUTANTS_NICE:-10}"
 
-rules_lib=(-C --lib)
-# The golden records digest every event log: they catch a wrong `log.rs` or a changed
-# refusal that alters which actions are legal in a recorded game.
-durak_tests=(-C --lib -C --test=durak_props -C --test=durak_scenarios -C --test=check_props)
+# Test targets per game. `--lib` (the rules crate's unit tests) only where the unit tests
+# cover the mutated file: it costs a second release build of the whole crate per mutant.
+durak_tests=(-C --test=durak_props -C --test=durak_scenarios -C --test=check_props)
 toepen_tests=(-C --lib -C --test=toepen_props -C --test=toepen_scenarios)
-uno_tests=(-C --lib -C --test=uno_props -C --test=uno_scenarios)
+uno_tests=(-C --test=uno_props -C --test=uno_scenarios)
 
 # group name | what it mutates | which tests
 groups=(stats log durak-observe runner toepen-observe uno-observe durak-refusals
@@ -58,8 +60,8 @@ group_args() {
         # check the summary JSON built from them.
         args=(--package croupier-host -f host/src/stats.rs -C --lib -C --test=cli) ;;
     log)
-        args=(--package croupier-rules -f rules/src/log.rs "${rules_lib[@]}"
-            -C --test=golden -C --test=durak_props -C --test=toepen_props -C --test=uno_props) ;;
+        # The unit tests in log.rs, and the golden records, which digest every event log.
+        args=(--package croupier-rules -f rules/src/log.rs -C --lib -C --test=golden) ;;
     durak-observe)
         args=(--package croupier-rules -f rules/src/durak/observe.rs "${durak_tests[@]}") ;;
     toepen-observe)
@@ -67,6 +69,7 @@ group_args() {
     uno-observe)
         args=(--package croupier-rules -f rules/src/uno/observe.rs "${uno_tests[@]}") ;;
     durak-refusals)
+        # The golden records catch a refusal that changes which actions are legal.
         args=(--package croupier-rules -f rules/src/durak/engine.rs --re 'validate_action'
             "${durak_tests[@]}" -C --test=golden) ;;
     toepen-refusals)
@@ -139,7 +142,7 @@ for g in "${selected[@]}"; do
     # Exit codes: 0 all caught, 2 some missed, 3 some timed out; go on to the next group.
     rc=0
     nice -n "$nice_level" cargo mutants --in-place --no-shuffle --profile release \
-        --timeout "$timeout" --output "$out" "${args[@]}" || rc=$?
+        "${timeout_args[@]}" --output "$out" "${args[@]}" || rc=$?
     if [[ $rc -ne 0 && $rc -ne 2 && $rc -ne 3 ]]; then
         echo "cargo mutants failed for $g (exit $rc)" >&2
         failed=1
