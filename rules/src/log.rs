@@ -207,5 +207,41 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(shared.len(), 10);
         assert!(EventLog::<u32>::new().is_empty());
+        assert!(!shared.is_empty());
+    }
+
+    /// The folding policy that keeps copies cheap: while the base is shared, new events stay
+    /// in the copy's own tail until the tail is as long as the base (and at least
+    /// `MIN_FOLD`); only then are they folded into a base of its own.
+    #[test]
+    fn a_shared_log_folds_its_tail_only_when_it_is_as_long_as_the_base() {
+        let mut a = EventLog::new();
+        for i in 0..40 {
+            a.push(ev(i));
+        }
+        let keep = a.clone();
+        for i in 40..79 {
+            a.push(ev(i));
+            assert_eq!(
+                a.tail.len(),
+                (i - 39) as usize,
+                "no fold before the tail is long"
+            );
+            assert!(Arc::ptr_eq(&a.base, &keep.base));
+        }
+        a.push(ev(79));
+        assert!(a.tail.is_empty(), "a tail as long as the base is folded");
+        assert!(!Arc::ptr_eq(&a.base, &keep.base));
+        assert_eq!(a.base.len(), 80);
+        assert_eq!(keep.len(), 40);
+    }
+
+    #[test]
+    fn debug_lists_the_events_in_order() {
+        let mut a = EventLog::new();
+        a.push(ev(1));
+        let mut b = a.clone();
+        b.push(ev(2));
+        assert_eq!(format!("{b:?}"), format!("{:?}", plain(&[1, 2])));
     }
 }

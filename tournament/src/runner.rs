@@ -675,4 +675,125 @@ mod tests {
         assert_eq!((t[0].decisions, t[0].fuel), (1 + 3, 100 + 300));
         assert_eq!((t[1].decisions, t[1].fuel), (2 + 4, 200 + 400));
     }
+
+    fn record(seats: Vec<usize>, results: Vec<SeatResult>, teams: Option<Vec<u8>>) -> GameRecord {
+        GameRecord {
+            index: 0,
+            deal: 0,
+            rotation: 0,
+            seed: 0,
+            calls: vec![CallStats::default(); seats.len()],
+            seats,
+            actions: vec![],
+            results,
+            scores: vec![],
+            summary: String::new(),
+            aborted: false,
+            faults: vec![],
+            forfeit: None,
+            decisions: 0,
+            teams,
+            builds: vec![],
+            logs: vec![],
+        }
+    }
+
+    fn seat_fault(seat: u8, verdict: Verdict) -> SeatFault {
+        SeatFault {
+            seat,
+            verdict,
+            message: String::new(),
+            at: 0,
+        }
+    }
+
+    /// Without teams every seat is a side of its own: an entrant in two seats plays two
+    /// games, and wins, losses and draws (anything else is a draw) are counted per seat.
+    /// Faults count per fault, by verdict; fuel per decision counts only known fuel.
+    #[test]
+    fn tally_counts_every_seat_result_and_fault() {
+        use SeatResult::{Draw, Loss, Win};
+        let mut t = vec![EntrantTotals::default(); 3];
+        let mut rec = record(vec![0, 1, 0, 2], vec![Win, Draw, Loss, Draw], None);
+        rec.faults = vec![
+            seat_fault(2, Verdict::Timeout),
+            seat_fault(1, Verdict::Trap),
+            seat_fault(2, Verdict::Timeout),
+            // A fault of a seat that does not exist is ignored, not a panic.
+            seat_fault(9, Verdict::Trap),
+        ];
+        rec.calls[1] = CallStats {
+            decisions: 10,
+            fuel: 5_000,
+            fuel_unknown: 3,
+        };
+        tally(&mut t, &rec);
+        let wdl = |x: &EntrantTotals| (x.games, x.wins, x.draws, x.losses);
+        assert_eq!(wdl(&t[0]), (2, 1, 0, 1));
+        assert_eq!(wdl(&t[1]), (1, 0, 1, 0));
+        assert_eq!(wdl(&t[2]), (1, 0, 1, 0));
+        assert_eq!((t[0].faults, t[1].faults, t[2].faults), (2, 1, 0));
+        let by = &t[0].faults_by_verdict;
+        assert_eq!((by.get("TIMEOUT"), by.get("TRAP")), (Some(&2), None));
+        assert_eq!(t[1].faults_by_verdict.get("TRAP"), Some(&1));
+        assert!(t[2].faults_by_verdict.is_empty());
+        assert_eq!(
+            (t[1].decisions, t[1].fuel, t[1].fuel_decisions),
+            (10, 5_000, 7)
+        );
+        // A second game adds to the first.
+        let rec = record(vec![2, 1, 0, 0], vec![Win, Win, Draw, Loss], None);
+        tally(&mut t, &rec);
+        assert_eq!(wdl(&t[0]), (4, 1, 1, 2));
+        assert_eq!(wdl(&t[1]), (2, 1, 1, 0));
+        assert_eq!(wdl(&t[2]), (2, 1, 1, 0));
+        assert_eq!((t[0].faults, t[1].faults), (2, 1));
+    }
+
+    /// In team play each side counts once per entrant, but two entrants on one side each
+    /// get the game.
+    #[test]
+    fn tally_counts_each_entrant_of_a_side() {
+        use SeatResult::{Loss, Win};
+        let mut t = vec![EntrantTotals::default(); 3];
+        let rec = record(
+            vec![0, 1, 2, 1],
+            vec![Win, Loss, Win, Loss],
+            Some(vec![0, 1, 0, 1]),
+        );
+        tally(&mut t, &rec);
+        assert_eq!((t[0].games, t[0].wins), (1, 1));
+        assert_eq!((t[2].games, t[2].wins), (1, 1));
+        assert_eq!((t[1].games, t[1].losses), (1, 1));
+    }
+
+    /// A forfeit: the culprit loses, and with teams its whole team loses; everybody else
+    /// wins; the record names the culprit and the verdict of the last fault.
+    #[test]
+    fn forfeit_loses_for_the_culprit_and_its_team() {
+        use croupier_rules::durak::Durak;
+        let no_players =
+            || -> Vec<Option<Box<dyn Player<Durak>>>> { (0..4).map(|_| None).collect() };
+        use SeatResult::{Loss, Win};
+
+        let mut rec = record(vec![0, 1, 2, 3], vec![], None);
+        rec.faults = vec![
+            seat_fault(1, Verdict::Trap),
+            seat_fault(2, Verdict::OutOfFuel),
+        ];
+        let r = forfeit(rec.clone(), &mut no_players(), 2, &[None; 4]);
+        assert_eq!(r.results, vec![Win, Win, Loss, Win]);
+        assert_eq!(r.forfeit, Some(2));
+        assert_eq!(r.summary, "P2 forfeits (OUT_OF_FUEL)");
+
+        let teams = [Some(0), Some(1), Some(0), Some(1)];
+        let r = forfeit(rec.clone(), &mut no_players(), 1, &teams);
+        assert_eq!(r.results, vec![Win, Loss, Win, Loss]);
+        assert_eq!(r.forfeit, Some(1));
+
+        rec.faults.clear();
+        let r = forfeit(rec, &mut no_players(), 0, &teams);
+        assert_eq!(r.results, vec![Loss, Win, Loss, Win]);
+        assert_eq!(r.summary, "P0 forfeits (fault)");
+    }
 }

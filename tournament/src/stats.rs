@@ -88,4 +88,63 @@ mod tests {
         assert!(r[0] > r[1] && r[1] > r[2]);
         assert!(r.iter().sum::<f64>().abs() < 1e-6);
     }
+
+    /// The fit is the fixed point of the model, not just an ordering: with strengths
+    /// `q = 10^(r/400)`, each player's points plus the prior's half point equal `q` times
+    /// `1/(q+1)` (the virtual equal) plus `games/(q+q_j)` over real opponents, up to one
+    /// common factor (the normalisation to mean 0). Unequal numbers of games, a pair that
+    /// never met and a draw-heavy pair make every term of the iteration matter.
+    #[test]
+    fn bradley_terry_is_the_fixed_point_of_the_model() {
+        let s = vec![
+            vec![0.0, 9.0, 4.0, 0.0],
+            vec![3.0, 0.0, 2.5, 6.0],
+            vec![2.0, 3.5, 0.0, 1.0],
+            vec![0.0, 4.0, 3.0, 0.0],
+        ];
+        let g = vec![
+            vec![0.0, 12.0, 6.0, 0.0],
+            vec![12.0, 0.0, 6.0, 10.0],
+            vec![6.0, 6.0, 0.0, 4.0],
+            vec![0.0, 10.0, 4.0, 0.0],
+        ];
+        let r = bradley_terry(&s, &g);
+        assert_eq!(r.len(), 4);
+        assert!(r.iter().sum::<f64>().abs() < 1e-6, "mean 0: {r:?}");
+        let q: Vec<f64> = r.iter().map(|x| 10f64.powf(x / 400.0)).collect();
+        let factor = |i: usize| {
+            let w = s[i].iter().sum::<f64>() + 0.5;
+            let mut d = 1.0 / (q[i] + 1.0);
+            for j in 0..4 {
+                if j != i {
+                    d += g[i][j] / (q[i] + q[j]);
+                }
+            }
+            w / d / q[i]
+        };
+        let f0 = factor(0);
+        for i in 1..4 {
+            assert!(
+                (factor(i) - f0).abs() < 1e-6 * f0,
+                "player {i} is off the fixed point: {r:?}"
+            );
+        }
+    }
+
+    /// Two players: a 7-3 result is a gap of about 139 Elo by the model (the prior's draw
+    /// against a virtual equal pulls it in from the 147 of a bare 70%), split evenly.
+    #[test]
+    fn bradley_terry_two_players_by_hand() {
+        let r = bradley_terry(
+            &[vec![0.0, 7.0], vec![3.0, 0.0]],
+            &[vec![0.0, 10.0], vec![10.0, 0.0]],
+        );
+        assert!((r[0] + r[1]).abs() < 1e-9, "{r:?}");
+        // Fixed point by hand: strengths q and 1/q.
+        let q = 10f64.powf(r[0] / 400.0);
+        let a = 7.5 / (1.0 / (q + 1.0) + 10.0 / (q + 1.0 / q)) / q;
+        let b = 3.5 / (1.0 / (1.0 / q + 1.0) + 10.0 / (q + 1.0 / q)) * q;
+        assert!((a - b).abs() < 1e-6 * a, "{r:?}");
+        assert!((r[0] - r[1] - 139.1).abs() < 0.1, "{r:?}");
+    }
 }
