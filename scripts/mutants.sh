@@ -5,7 +5,7 @@
 #
 # NOT part of CI and not part of scripts/test.sh: on a 2-core machine the whole run takes
 # hours (every mutant rebuilds a crate in release mode and runs its tests; the host groups
-# relink the `croupier` binary against wasmtime). Results, and what was done about every
+# relink against wasmtime). Results, and what was done about every
 # missed mutant, are in docs/testing.md ("Mutation testing").
 #
 #   scripts/mutants.sh                 every group, in the order below
@@ -56,9 +56,9 @@ groups=(stats log durak-observe runner toepen-observe uno-observe durak-refusals
 group_args() {
     case "$1" in
     stats)
-        # Wilson intervals, Elo and Bradley-Terry: the unit tests pin values, the CLI tests
-        # check the summary JSON built from them.
-        args=(--package croupier-host -f host/src/stats.rs -C --lib -C --test=cli) ;;
+        # Wilson intervals, Elo and Bradley-Terry: the unit tests pin values. (The CLI tests
+        # that check the summary JSON live in croupier-cli, a crate that is not mutated here.)
+        args=(--package croupier-tournament -f tournament/src/stats.rs -C --lib) ;;
     log)
         # The unit tests in log.rs, and the golden records, which digest every event log.
         args=(--package croupier-rules -f rules/src/log.rs -C --lib -C --test=golden) ;;
@@ -79,14 +79,14 @@ group_args() {
         args=(--package croupier-rules -f rules/src/uno/engine.rs --re 'why_illegal|check_card'
             "${uno_tests[@]}" -C --test=golden) ;;
     runner)
-        # Scoring (`tally`), the forfeit policy and one game's play loop. The sandbox and
-        # hardening tests are the ones that make agents fault.
-        args=(--package croupier-host -f host/src/runner.rs --re 'tally|forfeit|play_game'
-            -C --lib -C --test=cli -C --test=sandbox -C --test=hardening) ;;
+        # Scoring (`tally`), the forfeit policy and one game's play loop (their unit tests;
+        # the sandbox and hardening tests that make agents fault are croupier-cli's).
+        args=(--package croupier-tournament -f tournament/src/runner.rs
+            --re 'tally|forfeit|play_game' -C --lib) ;;
     driver)
         # Replay's per-viewer filtering, the log reader and resuming from a log.
-        args=(--package croupier-host -f host/src/driver.rs --re 'replay|read_log|read_resume'
-            -C --lib -C --test=cli) ;;
+        args=(--package croupier-tournament -f tournament/src/matches.rs
+            --re 'replay|read_log|read_resume' -C --lib) ;;
     *)
         echo "unknown group: $1 (groups: ${groups[*]})" >&2
         exit 2 ;;
