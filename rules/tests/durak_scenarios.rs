@@ -887,3 +887,35 @@ fn event_text() {
         "{texts:?}"
     );
 }
+
+/// The bout's cap bounds a transfer too: one that brings the table to exactly the cap is
+/// legal, one past it is refused with `TransferOverCap` even when the target could take it.
+/// (Mutation testing found no test on either side of the line.)
+#[test]
+fn d13_transfer_up_to_the_bout_cap_and_not_past_it() {
+    let o = Options {
+        bout_cap: 3,
+        first_bout_cap: None,
+        ..Options::perevodnoy(2)
+    };
+    let s = setup(
+        &["9C 9S 6C 7C 8C 10C", "9D 9H 6D 7D 8D 10D"],
+        vec![],
+        "6H",
+        Some(0),
+    );
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 9C");
+    play(&mut g, 1, "transfer 9D");
+    // Three cards on the table: exactly the cap.
+    assert!(legal(&g).contains(&a("transfer 9S")), "{:?}", legal(&g));
+    play(&mut g, 0, "transfer 9S");
+    assert_eq!(g.table_pairs().len(), 3);
+    // A fourth would pass the cap, though P0 holds four cards to face it.
+    assert_eq!(g.hand(0).len(), 4);
+    assert!(!legal(&g).contains(&a("transfer 9H")));
+    let before = g.clone();
+    let err = g.apply(a("transfer 9H")).unwrap_err();
+    assert_eq!(err.why, Why::TransferOverCap { cap: 3 }, "{err}");
+    assert_eq!(g, before);
+}
