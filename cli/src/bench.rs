@@ -11,7 +11,7 @@ use croupier_host::loader;
 use croupier_host::player::{Player, PlayerFactory, StartInfo};
 use croupier_rules::durak::Durak;
 use croupier_rules::{Game, GameRng};
-use croupier_tournament::matches::{self as driver, RulesArgs};
+use croupier_tournament::matches::{self, RulesArgs};
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, Schedule};
 use serde::Serialize;
 use std::sync::Arc;
@@ -113,11 +113,11 @@ fn ns_per_decision<G: Game>(
 }
 
 fn wasm_factory<G: Adapter>(host: &Host, spec: &str) -> Result<Arc<dyn PlayerFactory<G>>> {
-    let agent = croupier_host::registry::resolve(spec).map_err(|e| driver::user(e.to_string()))?;
+    let agent = croupier_host::registry::resolve(spec).map_err(|e| matches::user(e.to_string()))?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
-        .map_err(|e| driver::user(e.to_string()))?;
+        .map_err(|e| matches::user(e.to_string()))?;
     host.factory_default::<G>(&loaded)
-        .map_err(|e| driver::user(e.to_string()))
+        .map_err(|e| matches::user(e.to_string()))
 }
 
 fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
@@ -217,7 +217,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
     let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
-    let (_, classic) = driver::options::<Durak>(&RulesArgs::default())?;
+    let (_, classic) = matches::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);
     let native_first: Arc<dyn PlayerFactory<Durak>> =
@@ -303,7 +303,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
 
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
     let spec = croupier_host::registry::resolve("durak/cheapest")
-        .map_err(|e| driver::user(e.to_string()))?;
+        .map_err(|e| matches::user(e.to_string()))?;
     let bytes = std::fs::read(&spec.path)?;
     let mut cold = Vec::new();
     let mut warm = Vec::new();
@@ -334,7 +334,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     put("load from the cache", median(warm), "ms");
 
     println!("\nsource A's match: 1000 games, durak teams, random-lead vs trump-tosser");
-    let (_, teams) = driver::options::<Durak>(&RulesArgs {
+    let (_, teams) = matches::options::<Durak>(&RulesArgs {
         rules: Some("teams".into()),
         ..Default::default()
     })?;

@@ -21,7 +21,7 @@ use croupier_host::Runtime;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
-use croupier_tournament::matches::{self as driver, MatchArgs, RulesArgs};
+use croupier_tournament::matches::{self, MatchArgs, RulesArgs};
 use croupier_tournament::runner::FaultPolicy;
 use std::path::PathBuf;
 
@@ -65,7 +65,7 @@ pub(crate) use with_game;
 /// A game by its name, or the one-line error that lists the games.
 pub fn game(name: &str) -> Result<GameKind> {
     GameKind::parse(name).ok_or_else(|| {
-        driver::user(format!(
+        matches::user(format!(
             "unknown game `{name}`; known games: {}",
             GameKind::ALL.map(GameKind::name).join(", ")
         ))
@@ -101,7 +101,7 @@ pub struct RulesFlags {
 }
 
 impl RulesFlags {
-    /// The flags as the driver takes them.
+    /// The flags as the match library takes them.
     pub fn args(&self) -> RulesArgs {
         RulesArgs {
             rules: self.rules.clone(),
@@ -203,7 +203,7 @@ impl MatchCmd {
         l
     }
 
-    /// The match as the driver takes it.
+    /// The match as the match library takes it.
     pub fn args(&self) -> MatchArgs {
         MatchArgs {
             agents: self.agents.clone(),

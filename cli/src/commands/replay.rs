@@ -3,7 +3,7 @@
 use super::with_game;
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_tournament::matches as driver;
+use croupier_tournament::matches;
 use std::path::PathBuf;
 
 /// Show a logged game move by move, as a spectator saw it.
@@ -23,7 +23,7 @@ impl ReplayCommand {
     /// Prints the chosen game.
     pub fn execute(&self) -> Result<()> {
         let file = &self.file;
-        let runs = driver::read_log(file)?;
+        let runs = matches::read_log(file)?;
         let (header, records) = match self.game {
             Some(_) => runs.last(),
             None => runs.iter().rev().find(|r| !r.1.is_empty()),
@@ -31,7 +31,7 @@ impl ReplayCommand {
         .context("empty log")?;
         let rec = match self.game {
             Some(i) => records.iter().find(|r| r.index == i).ok_or_else(|| {
-                driver::user(format!(
+                matches::user(format!(
                     "{}: no game {i} in the last run ({} games logged)",
                     file.display(),
                     records.len()
@@ -39,9 +39,9 @@ impl ReplayCommand {
             })?,
             None => records
                 .first()
-                .ok_or_else(|| driver::user(format!("{}: no games logged", file.display())))?,
+                .ok_or_else(|| matches::user(format!("{}: no games logged", file.display())))?,
         };
         let mut out = std::io::stdout().lock();
-        with_game!(header.game, G => driver::replay::<G>(header, rec, self.seat, &mut out))
+        with_game!(header.game, G => matches::replay::<G>(header, rec, self.seat, &mut out))
     }
 }

@@ -7,7 +7,7 @@ use clap::Args;
 use croupier_host::cache::CacheOutcome;
 use croupier_host::limits::Limits;
 use croupier_host::{loader, registry};
-use croupier_tournament::matches as driver;
+use croupier_tournament::matches;
 
 /// Say which world and version a component implements, or exactly why it cannot load.
 #[derive(Args)]
@@ -20,13 +20,13 @@ impl ValidateCommand {
     /// Loads, links and trial-runs the agent, then prints one line.
     pub fn execute(&self) -> Result<()> {
         let host = super::runtime(Limits::default(), true)?;
-        let spec = registry::resolve(&self.agent).map_err(|e| driver::user(e.to_string()))?;
+        let spec = registry::resolve(&self.agent).map_err(|e| matches::user(e.to_string()))?;
         let loaded = loader::load(&host.engine, &host.cache, &host.limits, &spec.path)
-            .map_err(|e| driver::user(e.to_string()))?;
+            .map_err(|e| matches::user(e.to_string()))?;
         // Linking and a trial run are the last checks: they prove the host can
         // instantiate it and that its exports have the world's exact types.
         with_game!(loaded.game, G => host.factory_default::<G>(&loaded).map(drop))
-            .map_err(|e| driver::user(e.to_string()))?;
+            .map_err(|e| matches::user(e.to_string()))?;
         println!(
             "{}: ok: {} agent, {}/{}-agent@{} ({}, {} KB, loaded in {:.1} ms, {})",
             spec.path.display(),
