@@ -305,6 +305,8 @@ pub struct WasmAgent<G: Adapter> {
     bank_left: Option<Duration>,
     /// Epoch ticks left of the game's wall-time budget (`Limits::game_millis`).
     game_ticks_left: u64,
+    /// Epoch ticks of one decision's deadline without a time bank.
+    decision_ticks: u64,
     legal: Vec<u32>,
     scratch: G::Scratch,
     /// Set after any trap: the store is poisoned and must not be entered again.
@@ -359,6 +361,7 @@ impl<G: Adapter> WasmAgent<G> {
                 .time_bank_millis
                 .map(|ms| Duration::from_millis(ms.into())),
             game_ticks_left: ticks_for(limits.game_millis),
+            decision_ticks: ticks_for(limits.millis_per_decision),
             legal: Vec::new(),
             scratch: Default::default(),
             dead: false,
@@ -394,14 +397,19 @@ impl<G: Adapter> WasmAgent<G> {
         self.legal
             .extend(legal.iter().map(|a| G::encode_action(*a)));
         let millis = self.limits.millis_per_decision;
-        let bank = self.bank_left.unwrap_or(Duration::ZERO);
         let budget = crate::adapters::Budget {
             fuel: self.limits.fuel_per_decision,
             millis,
             bank_millis: self.bank_left.map(|b| b.as_millis() as u32),
         };
-        let wall = Duration::from_millis(millis.into()) + bank;
-        let decision_ticks = ticks_for(wall.as_millis().min(u32::MAX as u128) as u32);
+        // Without a bank the deadline is the same every decision (computed once).
+        let decision_ticks = match self.bank_left {
+            None => self.decision_ticks,
+            Some(bank) => {
+                let wall = Duration::from_millis(millis.into()) + bank;
+                ticks_for(wall.as_millis().min(u32::MAX as u128) as u32)
+            }
+        };
         // The game's budget caps the deadline; when it is what binds, a TIMEOUT says so.
         let game_binds = self.game_ticks_left < decision_ticks;
         set_budget(
@@ -431,15 +439,16 @@ impl<G: Adapter> WasmAgent<G> {
                 code
             }
             Err(e) => {
-                let interrupted = matches!(e.downcast_ref::<Trap>(), Some(Trap::Interrupt));
+                let trap = e.downcast_ref::<Trap>().copied();
+                let interrupted = trap == Some(Trap::Interrupt);
                 // The store's fuel is exact only where the generated code saved its counter:
                 // running out of fuel, `unreachable` (a panic), or a host call (a log flood).
                 // Any other trap (the epoch deadline, an out-of-bounds access, a division
                 // by zero) leaves it stale (see `fuel_unknown`).
-                let exact = match e.downcast_ref::<Trap>() {
-                    None => true,
-                    Some(t) => matches!(t, Trap::OutOfFuel | Trap::UnreachableCodeReached),
-                };
+                let exact = matches!(
+                    trap,
+                    None | Some(Trap::OutOfFuel | Trap::UnreachableCodeReached)
+                );
                 if exact {
                     self.stats.fuel += self.limits.fuel_per_decision.saturating_sub(left);
                 } else {
