@@ -66,6 +66,7 @@ where
             bank_millis: self.limits.time_bank_millis,
         };
         self.stats.decisions += 1;
+        self.services.log.decision = self.stats.decisions as u32;
         let a = agent.decide(&obs, legal, budget, &mut self.services);
         if legal.contains(&a) {
             Ok(a)

@@ -23,6 +23,10 @@ pub struct LogLine {
     pub level: String,
     /// The message, cut to what the budget allowed and escaped.
     pub text: String,
+    /// When it was logged: 0 in `start`, `k` during the agent's `k`-th decision (forced moves
+    /// are not decisions). `None` in logs written before this was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u32>,
 }
 
 /// The per-game log of one agent, bounded in bytes and in lines.
@@ -37,6 +41,10 @@ pub struct AgentLog {
     max_lines: usize,
     /// The agent tried to log past its budget.
     pub flooded: bool,
+    /// The decision under way (0 in `start`), stamped on each line as [`LogLine::at`] so a
+    /// replay can show a line beside the move it explains. Set by the caller before each
+    /// decision: one store write per decision, nothing per line beyond the copy.
+    pub decision: u32,
 }
 
 impl AgentLog {
@@ -88,6 +96,7 @@ impl AgentLog {
                 self.lines.push(LogLine {
                     level: level.to_string(),
                     text: escape(&message[..cut]) + " [truncated]",
+                    at: Some(self.decision),
                 });
             }
             self.used = self.budget;
@@ -98,6 +107,7 @@ impl AgentLog {
         self.lines.push(LogLine {
             level: level.to_string(),
             text: escape(message),
+            at: Some(self.decision),
         });
         true
     }
@@ -419,6 +429,8 @@ impl<G: Adapter> WasmAgent<G> {
         );
         // The game budget is counted in epoch ticks (an atomic load, no clock read); the
         // clock is read only for a time bank, as two clock reads were 2% of a match.
+        // Lines logged during this call belong to decision number `decisions + 1`.
+        self.store.data_mut().log.decision = (self.stats.decisions + 1) as u32;
         let tick0 = crate::engine::ticks();
         let t0 = self.bank_left.map(|_| Instant::now());
         let r = G::call_decide(
