@@ -664,84 +664,15 @@ pub fn read_log(path: &Path) -> Result<Vec<(LogHeader, Vec<GameRecord>)>> {
     Ok(runs)
 }
 
-/// `croupier replay`: one logged game move by move, as a spectator (or one seat) saw it.
-pub fn replay<G: Game>(
+/// `croupier replay`: one logged game move by move, as a spectator (or one seat) saw it,
+/// as text. The same document as the browser viewer's ([`crate::replay::replay_doc`]), so
+/// the two cannot disagree about what a viewer may see.
+pub fn replay<G: crate::replay::TableView>(
     header: &LogHeader,
     rec: &GameRecord,
     seat: Option<u8>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let opts = croupier_rules::options_from_pairs::<G>(&header.options)
-        .map_err(|e| user(format!("log options: {e}")))?;
-    let mut game = G::new(&opts, rec.seed).map_err(|e| user(e.to_string()))?;
-    writeln!(
-        out,
-        "{} ({}) · game {} · deal {} · seed {}",
-        header.game, header.rules, rec.index, rec.deal, rec.seed
-    )?;
-    for (s, e) in rec.seats.iter().enumerate() {
-        writeln!(
-            out,
-            "  P{s}: {}",
-            croupier_host::text::escape(header.agents.get(*e).map(String::as_str).unwrap_or("?"))
-        )?;
-    }
-    let visible = |vis: croupier_rules::Visibility| match seat {
-        None => vis.is_public(),
-        Some(s) => vis.visible_to(s),
-    };
-    let mut shown = 0;
-    let mut print_new = |game: &G, out: &mut dyn Write| -> Result<()> {
-        for ev in &game.events()[shown..] {
-            if visible(ev.vis) {
-                writeln!(out, "  {}", ev.event)?;
-            }
-        }
-        shown = game.events().len();
-        Ok(())
-    };
-    print_new(&game, out)?;
-    for (i, code) in rec.actions.iter().enumerate() {
-        let Some(a) = G::decode_action(*code) else {
-            bail!(user(format!(
-                "game {}: action {i} ({code:#x}) does not decode",
-                rec.index
-            )));
-        };
-        game.apply(a).map_err(|e| {
-            user(format!(
-                "game {}: action {i} does not replay: {e}",
-                rec.index
-            ))
-        })?;
-        print_new(&game, out)?;
-        for f in rec
-            .faults
-            .iter()
-            .filter(|f| f.at == i + 1 && rec.forfeit.is_none())
-        {
-            writeln!(
-                out,
-                "  ! P{} fault {}: {}",
-                f.seat,
-                f.verdict,
-                // Escaped when recorded; again here, since a log file may come from anywhere.
-                croupier_host::text::escape(&f.message)
-            )?;
-        }
-    }
-    for f in &rec.faults {
-        if rec.forfeit.is_some() || f.at == 0 {
-            writeln!(
-                out,
-                "  ! P{} fault {}: {}",
-                f.seat,
-                f.verdict,
-                // Escaped when recorded; again here, since a log file may come from anywhere.
-                croupier_host::text::escape(&f.message)
-            )?;
-        }
-    }
-    writeln!(out, "result: {}", rec.summary)?;
-    Ok(())
+    let doc = crate::replay::replay_doc::<G>(header, rec, seat)?;
+    crate::replay::write_text(&doc, out)
 }

@@ -1,0 +1,649 @@
+//! One logged game, step by step, as one viewer may see it: the [`ReplayDoc`] that the text
+//! replay, the browser viewer and the arena all render.
+//!
+//! Privacy is the point. A document is built for one viewer: a spectator (public events and
+//! the public table only) or one seat (also what that seat saw: its own private events, its
+//! hand, its own agent's log and fault messages). The table comes from the engine's
+//! observation through [`TableView`], which copies public fields one by one, so a field added
+//! to an observation later stays out of every document until someone decides it is public.
+//!
+//! [`replay_html`] wraps a document in a standalone page with the viewer ([`VIEWER_JS`],
+//! [`VIEWER_CSS`]) inlined, or linked for a server that sends its own files.
+
+use crate::matches::{LogHeader, user};
+use crate::runner::GameRecord;
+use anyhow::{Result, bail};
+use croupier_host::loader::GameKind;
+use croupier_host::text::escape;
+use croupier_rules::durak::{self, Durak};
+use croupier_rules::toepen::{self, Toepen};
+use croupier_rules::uno::{self, Uno};
+use croupier_rules::{Game, Seat, SeatResult, Visibility};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// The browser viewer: plain JavaScript that renders the document embedded in the page as
+/// `<script type="application/json" id="replay-doc">`. It builds the DOM with `textContent`
+/// only, so agent names and log lines cannot inject markup, and it needs no inline script or
+/// style, so it runs under `default-src 'none'; script-src 'self'; style-src 'self'`.
+pub const VIEWER_JS: &str = include_str!("../assets/viewer.js");
+
+/// The viewer's style sheet (cards, table, controls).
+pub const VIEWER_CSS: &str = include_str!("../assets/viewer.css");
+
+/// A logged game as one viewer may see it, step by step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayDoc {
+    /// The game played.
+    pub game: GameKind,
+    /// The preset the options start from.
+    pub rules: String,
+    /// Every rule option in force, as (name, value).
+    pub options: Vec<(String, String)>,
+    /// The game's index in its run.
+    pub index: u64,
+    /// Which deal was played.
+    pub deal: u64,
+    /// The seed the cards were dealt from.
+    pub seed: u64,
+    /// The agent argument playing each seat, escaped like any agent text.
+    pub players: Vec<String>,
+    /// Team per seat in team games.
+    pub teams: Option<Vec<u8>>,
+    /// Whose view this is: `None` for a spectator.
+    pub viewer: Option<u8>,
+    /// How the game ended.
+    pub result: ReplayResult,
+    /// Step 0 is the table after the deal; step `i` is the table after the `i`-th action.
+    pub steps: Vec<Step>,
+    /// The viewing seat's own agent log (empty for a spectator).
+    pub log: Vec<ReplayLogLine>,
+}
+
+/// How a replayed game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayResult {
+    /// One line for people, e.g. `P1 is the durak`.
+    pub summary: String,
+    /// The result per seat.
+    pub results: Vec<SeatResult>,
+    /// Game-specific scores per seat; empty where the game has none.
+    pub scores: Vec<i64>,
+    /// The game did not end by the rules.
+    pub aborted: bool,
+    /// The seat whose fault ended the game.
+    pub forfeit: Option<u8>,
+}
+
+/// One step of a replay: an action and what the viewer saw because of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// The seat that acted (`None` for step 0, the deal).
+    pub actor: Option<u8>,
+    /// The action's text, e.g. `lead 7H` (`None` for step 0).
+    pub action: Option<String>,
+    /// The events this step made visible to the viewer, as text.
+    pub events: Vec<String>,
+    /// Faults that happened at this point of the game.
+    pub faults: Vec<ReplayFault>,
+    /// The table as the viewer may see it after this step.
+    pub table: Table,
+}
+
+/// A fault in a replay. Its message is shown only to the faulting seat's own view: an
+/// illegal-action message lists the legal actions, which name the cards in that hand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayFault {
+    /// The seat whose agent faulted.
+    pub seat: u8,
+    /// The verdict's name, e.g. `TIMEOUT`.
+    pub verdict: String,
+    /// What happened (escaped); `None` unless the viewer is the faulting seat.
+    pub message: Option<String>,
+}
+
+/// One line of the viewing seat's agent log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayLogLine {
+    /// The step whose action the line was logged while deciding (0 = at the start);
+    /// `None` in logs that did not record it.
+    pub step: Option<usize>,
+    /// The level: `error`, `warn`, `info` or `debug`.
+    pub level: String,
+    /// The text, escaped.
+    pub text: String,
+}
+
+/// The table as one viewer may see it at one step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// The seat that must decide now; `None` once the game is over.
+    pub to_act: Option<u8>,
+    /// Every seat's public state, by seat.
+    pub seats: Vec<SeatView>,
+    /// Public facts, e.g. `talon: 12`, in display order.
+    pub facts: Vec<Fact>,
+    /// Face-up cards: the trump card, the bout, the trick, the discard pile's top.
+    pub piles: Vec<Pile>,
+    /// The viewing seat's own hand as card texts; `None` for a spectator.
+    pub hand: Option<Vec<String>>,
+}
+
+/// One seat's public state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeatView {
+    /// Cards in its hand.
+    pub cards: u32,
+    /// Its score (penalty points, UNO points), where the game keeps one.
+    pub score: Option<i64>,
+    /// Short public labels: `dealer`, `attacker`, `out`, `folded`...
+    pub tags: Vec<String>,
+}
+
+/// A labelled public value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fact {
+    /// What it is, e.g. `talon`.
+    pub label: String,
+    /// Its value as text.
+    pub value: String,
+}
+
+/// A labelled row of face-up cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pile {
+    /// What it is, e.g. `bout`, `trick 2`.
+    pub label: String,
+    /// The cards in order.
+    pub cards: Vec<PileCard>,
+}
+
+/// A face-up card, with who played it and what covers it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PileCard {
+    /// The card's text, e.g. `10H` or `GSkip`.
+    pub card: String,
+    /// The seat that played it, where that is known and matters.
+    pub seat: Option<u8>,
+    /// Durak: the card that beat it.
+    pub cover: Option<String>,
+}
+
+fn fact(label: &str, value: impl ToString) -> Fact {
+    Fact {
+        label: label.to_string(),
+        value: value.to_string(),
+    }
+}
+
+fn texts<T: ToString>(cards: impl IntoIterator<Item = T>) -> Vec<String> {
+    cards.into_iter().map(|c| c.to_string()).collect()
+}
+
+fn bit(mask: u8, seat: usize) -> bool {
+    seat < 8 && mask & (1 << seat) != 0
+}
+
+/// A game whose table a replay can show. Implementations copy public fields of the
+/// observation one by one (never "everything but the hand"), and the hand only when
+/// `viewer` is a seat, so what a spectator sees is the same whichever seat's observation
+/// it is built from (a test checks exactly that).
+pub trait TableView: Game {
+    /// The table in `obs` (the observation of `viewer`, or of any seat for a spectator), as
+    /// `viewer` may see it. `to_act` is filled in by the caller.
+    fn table_view(obs: &Self::Observation, viewer: Option<Seat>) -> Table;
+}
+
+impl TableView for Durak {
+    fn table_view(obs: &durak::Observation, viewer: Option<Seat>) -> Table {
+        let over = obs.phase == durak::Phase::Over;
+        let seats = (0..obs.players as usize)
+            .map(|s| {
+                let mut tags = Vec::new();
+                if s == obs.dealer as usize {
+                    tags.push("dealer".to_string());
+                }
+                let place = obs.finish.get(s).copied().unwrap_or(0);
+                if bit(obs.out, s) || place > 0 {
+                    tags.push(if place > 0 {
+                        format!("out ({place})")
+                    } else {
+                        "out".to_string()
+                    });
+                } else if !over {
+                    if s == obs.attacker as usize {
+                        tags.push("attacker".into());
+                    }
+                    if s == obs.defender as usize {
+                        tags.push(if obs.taking { "taking" } else { "defender" }.into());
+                    }
+                    if bit(obs.passed, s) {
+                        tags.push("passed".into());
+                    }
+                }
+                SeatView {
+                    cards: obs.hand_sizes.get(s).copied().unwrap_or(0).into(),
+                    score: None,
+                    tags,
+                }
+            })
+            .collect();
+        let mut facts = vec![
+            fact("trump", obs.trump_suit),
+            fact("talon", obs.talon),
+            fact("bout", obs.bout),
+            fact("discarded", obs.discard.len()),
+        ];
+        if !over {
+            facts.push(fact("phase", format!("{:?}", obs.phase).to_lowercase()));
+            facts.push(fact("bout limit", obs.limit));
+        }
+        let mut piles = vec![Pile {
+            label: match obs.trump_holder {
+                Some(s) => format!("trump card (drawn by P{s})"),
+                None => "trump card".into(),
+            },
+            cards: vec![PileCard {
+                card: obs.trump.to_string(),
+                seat: obs.trump_holder,
+                cover: None,
+            }],
+        }];
+        if !obs.table.is_empty() {
+            piles.push(Pile {
+                label: "bout".into(),
+                cards: obs
+                    .table
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (attack, defence))| PileCard {
+                        card: attack.to_string(),
+                        seat: obs.attackers.get(i).copied(),
+                        cover: defence.map(|c| c.to_string()),
+                    })
+                    .collect(),
+            });
+        }
+        if !obs.shown.is_empty() {
+            piles.push(Pile {
+                label: "trumps shown".into(),
+                cards: obs
+                    .shown
+                    .iter()
+                    .map(|c| PileCard {
+                        card: c.to_string(),
+                        seat: None,
+                        cover: None,
+                    })
+                    .collect(),
+            });
+        }
+        Table {
+            to_act: None,
+            seats,
+            facts,
+            piles,
+            hand: viewer.map(|_| texts(obs.hand.iter())),
+        }
+    }
+}
+
+impl TableView for Toepen {
+    fn table_view(obs: &toepen::Observation, viewer: Option<Seat>) -> Table {
+        let seats = (0..obs.players as usize)
+            .map(|s| {
+                let mut tags = Vec::new();
+                if s == obs.dealer as usize {
+                    tags.push("dealer".to_string());
+                }
+                if bit(obs.eliminated, s) {
+                    tags.push("eliminated".into());
+                } else if bit(obs.dealt, s) && !bit(obs.live, s) {
+                    tags.push("folded".into());
+                }
+                if obs.last_knocker == Some(s as Seat) {
+                    tags.push("knocked".into());
+                }
+                SeatView {
+                    cards: obs.hand_counts.get(s).copied().unwrap_or(0).into(),
+                    score: obs.scores.get(s).map(|&p| i64::from(p)),
+                    tags,
+                }
+            })
+            .collect();
+        let mut facts = vec![
+            fact("round", obs.round),
+            fact("trick", obs.trick_no),
+            fact("stake", obs.stake),
+            fact("stock", obs.stock),
+        ];
+        if !obs.trick_winners.is_empty() {
+            let won: Vec<String> = obs.trick_winners.iter().map(|s| format!("P{s}")).collect();
+            facts.push(fact("tricks won by", won.join(", ")));
+        }
+        let mut piles = vec![Pile {
+            label: format!("trick {}", obs.trick_no),
+            cards: obs
+                .trick
+                .iter()
+                .map(|(s, c)| PileCard {
+                    card: c.to_string(),
+                    seat: Some(*s),
+                    cover: None,
+                })
+                .collect(),
+        }];
+        for (s, shown) in obs.revealed_by.iter().enumerate() {
+            if !shown.is_empty() {
+                piles.push(Pile {
+                    label: format!("laundry shown by P{s}"),
+                    cards: shown
+                        .iter()
+                        .map(|c| PileCard {
+                            card: c.to_string(),
+                            seat: Some(s as Seat),
+                            cover: None,
+                        })
+                        .collect(),
+                });
+            }
+        }
+        Table {
+            to_act: None,
+            seats,
+            facts,
+            piles,
+            hand: viewer.map(|_| texts(obs.hand.iter())),
+        }
+    }
+}
+
+impl TableView for Uno {
+    fn table_view(obs: &uno::Observation, viewer: Option<Seat>) -> Table {
+        let seats = (0..obs.players as usize)
+            .map(|s| SeatView {
+                cards: obs.hand_sizes.get(s).copied().unwrap_or(0).into(),
+                score: obs.scores.get(s).copied(),
+                tags: if s == obs.dealer as usize {
+                    vec!["dealer".into()]
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect();
+        let mut facts = vec![
+            fact("hand", obs.hand_no),
+            fact("colour", obs.color),
+            fact(
+                "direction",
+                if obs.direction > 0 {
+                    "clockwise"
+                } else {
+                    "counter-clockwise"
+                },
+            ),
+            fact("draw pile", obs.draw_pile),
+            fact("discard pile", obs.discard_pile),
+        ];
+        if obs.pending > 0 {
+            facts.push(fact("pending draw", obs.pending));
+        }
+        Table {
+            to_act: None,
+            seats,
+            facts,
+            piles: vec![Pile {
+                label: "discard".into(),
+                cards: vec![PileCard {
+                    card: obs.top.to_string(),
+                    seat: None,
+                    cover: None,
+                }],
+            }],
+            hand: viewer.map(|_| texts(obs.hand.iter())),
+        }
+    }
+}
+
+/// Builds the replay of `rec` (a game of the run `header` heads) as `seat` saw it, or as a
+/// spectator (`seat` = `None`): deals the game again from its seed and applies the logged
+/// actions one by one.
+pub fn replay_doc<G: TableView>(
+    header: &LogHeader,
+    rec: &GameRecord,
+    seat: Option<u8>,
+) -> Result<ReplayDoc> {
+    let opts = croupier_rules::options_from_pairs::<G>(&header.options)
+        .map_err(|e| user(format!("log options: {e}")))?;
+    let mut game = G::new(&opts, rec.seed).map_err(|e| user(e.to_string()))?;
+    let n = game.num_players();
+    if let Some(s) = seat
+        && usize::from(s) >= n
+    {
+        bail!(user(format!(
+            "--seat {s}: game {} has seats 0 to {}",
+            rec.index,
+            n.saturating_sub(1)
+        )));
+    }
+    let sees = |vis: Visibility| match seat {
+        None => vis.is_public(),
+        Some(s) => vis.visible_to(s),
+    };
+    // A spectator's table is built from seat 0's observation; `TableView` keeps only what
+    // every seat sees.
+    let table = |game: &G| {
+        let mut t = G::table_view(&game.observe(seat.unwrap_or(0)), seat);
+        t.to_act = game.to_act();
+        t
+    };
+    let mut shown = 0;
+    let mut new_events = |game: &G| {
+        let events: Vec<String> = game.events()[shown..]
+            .iter()
+            .filter(|e| sees(e.vis))
+            .map(|e| e.event.to_string())
+            .collect();
+        shown = game.events().len();
+        events
+    };
+    let mut steps = vec![Step {
+        actor: None,
+        action: None,
+        events: new_events(&game),
+        faults: Vec::new(),
+        table: table(&game),
+    }];
+    // The step each of the viewing seat's decisions led to, for placing its log lines: the
+    // agent is asked only when it has more than one legal action.
+    let mut decided_at: Vec<usize> = Vec::new();
+    let mut legal = Vec::new();
+    for (i, code) in rec.actions.iter().enumerate() {
+        let Some(action) = G::decode_action(*code) else {
+            bail!(user(format!(
+                "game {}: action {i} ({code:#x}) does not decode",
+                rec.index
+            )));
+        };
+        let actor = game.to_act();
+        if seat.is_some() && actor == seat {
+            game.legal_actions(&mut legal);
+            if legal.len() > 1 {
+                decided_at.push(i + 1);
+            }
+        }
+        game.apply(action).map_err(|e| {
+            user(format!(
+                "game {}: action {i} does not replay: {e}",
+                rec.index
+            ))
+        })?;
+        steps.push(Step {
+            actor,
+            action: Some(action.to_string()),
+            events: new_events(&game),
+            faults: Vec::new(),
+            table: table(&game),
+        });
+    }
+    let last = steps.len() - 1;
+    for f in &rec.faults {
+        // `at` is the number of actions applied when the fault happened: the step it
+        // interrupted. A log may come from anywhere, so an `at` past the end is clamped.
+        steps[f.at.min(last)].faults.push(ReplayFault {
+            seat: f.seat,
+            verdict: f.verdict.to_string(),
+            message: (seat == Some(f.seat)).then(|| escape(&f.message)),
+        });
+    }
+    let log = match seat {
+        None => Vec::new(),
+        Some(s) => rec
+            .logs
+            .iter()
+            .filter(|(ls, _)| *ls == s)
+            .flat_map(|(_, lines)| lines)
+            .map(|l| ReplayLogLine {
+                step: l.at.map(|k| match k {
+                    0 => 0,
+                    // A line of a decision that applied no action (the agent faulted and
+                    // the game ended) belongs to the last step.
+                    k => decided_at.get(k as usize - 1).copied().unwrap_or(last),
+                }),
+                level: escape(&l.level),
+                text: escape(&l.text),
+            })
+            .collect(),
+    };
+    Ok(ReplayDoc {
+        game: header.game,
+        rules: header.rules.clone(),
+        options: header.options.clone(),
+        index: rec.index,
+        deal: rec.deal,
+        seed: rec.seed,
+        players: (0..n)
+            .map(|s| {
+                let name = rec.seats.get(s).and_then(|e| header.agents.get(*e));
+                escape(name.map(String::as_str).unwrap_or("?"))
+            })
+            .collect(),
+        teams: rec.teams.clone(),
+        viewer: seat,
+        result: ReplayResult {
+            summary: escape(&rec.summary),
+            results: rec.results.clone(),
+            scores: rec.scores.clone(),
+            aborted: rec.aborted,
+            forfeit: rec.forfeit,
+        },
+        steps,
+        log,
+    })
+}
+
+/// Writes a document as the text `croupier replay` prints: the header, each step's events
+/// and faults, and the result.
+pub fn write_text(doc: &ReplayDoc, out: &mut dyn Write) -> Result<()> {
+    writeln!(
+        out,
+        "{} ({}) · game {} · deal {} · seed {}",
+        doc.game, doc.rules, doc.index, doc.deal, doc.seed
+    )?;
+    for (s, name) in doc.players.iter().enumerate() {
+        writeln!(out, "  P{s}: {name}")?;
+    }
+    for step in &doc.steps {
+        for e in &step.events {
+            writeln!(out, "  {e}")?;
+        }
+        for f in &step.faults {
+            match &f.message {
+                Some(m) => writeln!(out, "  ! P{} fault {}: {m}", f.seat, f.verdict)?,
+                None => writeln!(out, "  ! P{} fault {}", f.seat, f.verdict)?,
+            }
+        }
+    }
+    writeln!(out, "result: {}", doc.result.summary)?;
+    Ok(())
+}
+
+/// Where a page finds the viewer's script and style sheet.
+#[derive(Clone, Copy, Debug)]
+pub enum Assets<'a> {
+    /// Inlined: one self-contained file (`croupier replay --html`).
+    Inline,
+    /// Linked, for a server that sends them itself under a strict Content-Security-Policy.
+    Linked {
+        /// The script's URL, e.g. `/static/viewer.js`.
+        js: &'a str,
+        /// The style sheet's URL, e.g. `/static/viewer.css`.
+        css: &'a str,
+    },
+}
+
+/// Text made safe inside HTML text and double-quoted attributes.
+fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A document as JSON that can sit inside a `<script>` element: `<`, `>` and `&` are
+/// written as JSON escapes, so no text in it (an agent named `</script>`) can end the
+/// element or open a comment. `JSON.parse` reads the escapes back as the same characters.
+pub fn doc_json(doc: &ReplayDoc) -> Result<String> {
+    let json = serde_json::to_string(doc)?;
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            // Line and paragraph separators are legal in JSON but not in older script
+            // parsers; escaped, they cannot matter anywhere.
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+/// A complete HTML page that shows `doc` in the viewer, its script and style inlined or
+/// linked as `assets` says. The document is embedded as JSON in
+/// `<script type="application/json" id="replay-doc">`; nothing from it is written as HTML.
+pub fn replay_html(doc: &ReplayDoc, assets: Assets<'_>) -> Result<String> {
+    let json = doc_json(doc)?;
+    let title = html_escape(&format!(
+        "{} game {} · croupier replay",
+        doc.game, doc.index
+    ));
+    let (head, tail) = match assets {
+        Assets::Inline => (
+            format!("<style>\n{VIEWER_CSS}\n</style>"),
+            format!("<script>\n{VIEWER_JS}\n</script>"),
+        ),
+        Assets::Linked { js, css } => (
+            format!("<link rel=\"stylesheet\" href=\"{}\">", html_escape(css)),
+            format!("<script src=\"{}\"></script>", html_escape(js)),
+        ),
+    };
+    Ok(format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n{head}\n</head>\n<body>\n\
+         <main id=\"replay\"><noscript>This replay needs JavaScript.</noscript></main>\n\
+         <script type=\"application/json\" id=\"replay-doc\">{json}</script>\n{tail}\n\
+         </body>\n</html>\n"
+    ))
+}
