@@ -933,3 +933,115 @@ fn readme_source_a_figures_hold() {
         "{v}"
     );
 }
+
+/// The JSON document embedded in a replay page.
+fn page_doc(page: &str) -> Value {
+    let open = "<script type=\"application/json\" id=\"replay-doc\">";
+    let start = page.find(open).expect("the document element") + open.len();
+    let len = page[start..].find("</script>").expect("its end");
+    serde_json::from_str(&page[start..start + len]).expect("the document parses")
+}
+
+/// `croupier replay --html`: a real match logged, then one game written as a self-contained
+/// page for a spectator and for the seat of an agent whose name (its file's path) carries
+/// markup. The page holds the document (one step per action, plus the deal), the viewer's
+/// script and style inline, the hostile name only in escaped form, and the seat's own agent
+/// log beside the steps it decided; the spectator's page holds no hand and no log.
+#[test]
+fn replay_html_writes_a_self_contained_viewer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A directory path that spells `</script><b>` when joined.
+    let evil_dir = dir.path().join("a<").join("script><b>x");
+    std::fs::create_dir_all(&evil_dir).expect("the filesystem allows <, > in names");
+    let evil = evil_dir.join("hostile.wasm");
+    std::fs::copy(common::hostile(), &evil).expect("copy the agent");
+    let evil_arg = format!("{}#random", evil.display());
+    assert!(evil_arg.contains("</script><b>"));
+    let log = dir.path().join("games.jsonl");
+    run_ok(
+        croupier()
+            .args(["match", "durak"])
+            .arg(&evil_arg)
+            .arg(hostile_as("ok"))
+            .args(["--games", "2", "--seed", "5", "--quiet", "--log"])
+            .arg(&log),
+    );
+    let rec: Value = std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
+        .find(|l| l["type"] == "game" && l["index"] == 1)
+        .expect("game 1");
+    let actions = rec["actions"].as_array().expect("actions").len();
+    let seat = rec["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .position(|e| e == 0)
+        .expect("the hostile name's seat");
+
+    let page = |seat: Option<usize>| -> String {
+        let out = dir.path().join(format!("replay-{seat:?}.html"));
+        let mut cmd = croupier();
+        cmd.arg("replay")
+            .arg(&log)
+            .args(["--game", "1", "--html"])
+            .arg(&out);
+        if let Some(s) = seat {
+            cmd.args(["--seat", &s.to_string()]);
+        }
+        run_ok(&mut cmd);
+        std::fs::read_to_string(&out).expect("the page")
+    };
+
+    for view in [None, Some(seat)] {
+        let html = page(view);
+        assert!(html.starts_with("<!DOCTYPE html>"), "{view:?}");
+        assert!(
+            html.contains("<script>\n// Croupier replay viewer"),
+            "the viewer is inline"
+        );
+        assert!(html.contains("<style>\n/* Croupier replay viewer"));
+        assert!(!html.contains("</script><b>"), "the hostile name is raw");
+        assert_eq!(html.matches("<script").count(), 2, "{view:?}");
+        let doc = page_doc(&html);
+        let steps = doc["steps"].as_array().expect("steps");
+        assert_eq!(steps.len(), actions + 1, "{view:?}");
+        assert_eq!(doc["game"], "durak");
+        assert_eq!(doc["index"], 1);
+        assert_eq!(doc["players"][seat], evil_arg.as_str(), "read back whole");
+        match view {
+            None => {
+                assert!(doc["viewer"].is_null());
+                assert!(steps.iter().all(|s| s["table"]["hand"].is_null()));
+                assert_eq!(doc["log"].as_array().expect("log").len(), 0);
+            }
+            Some(s) => {
+                assert_eq!(doc["viewer"], s);
+                assert!(steps[0]["table"]["hand"].as_array().expect("hand").len() >= 6);
+                // `random` logs the code of its choice at every decision: each line sits
+                // at the step its action made.
+                let lines = doc["log"].as_array().expect("log");
+                assert!(!lines.is_empty(), "the random agent logs");
+                for l in lines {
+                    let step = l["step"].as_u64().expect("placed") as usize;
+                    assert!(step >= 1 && step < steps.len(), "{l}");
+                    assert_eq!(steps[step]["actor"], s, "{l}");
+                    let code = &rec["actions"][step - 1];
+                    assert_eq!(l["text"], format!("picked {code}"), "{l}");
+                }
+            }
+        }
+    }
+
+    // A page that cannot be written names its path.
+    let out = croupier()
+        .arg("replay")
+        .arg(&log)
+        .args(["--html", "/no/such/dir/replay.html"])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/no/such/dir/replay.html"), "{err}");
+}

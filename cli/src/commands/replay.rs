@@ -1,9 +1,10 @@
-//! `croupier replay`: a logged game move by move, as a spectator (or one seat) saw it.
+//! `croupier replay`: a logged game move by move, as a spectator (or one seat) saw it, as
+//! text or (`--html`) as a self-contained page with the browser viewer.
 
 use super::with_game;
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_tournament::matches;
+use croupier_tournament::{matches, replay};
 use std::path::PathBuf;
 
 /// Show a logged game move by move, as a spectator saw it.
@@ -14,9 +15,14 @@ pub struct ReplayCommand {
     /// The game's index in the run (default: the first game of the last run).
     #[arg(long)]
     game: Option<u64>,
-    /// Show what this seat saw (its private events too) instead of the public view.
+    /// Show what this seat saw (its private events, its hand, its agent's log) instead of
+    /// the public view.
     #[arg(long)]
     seat: Option<u8>,
+    /// Write the replay as one self-contained HTML page (the browser viewer, with the game
+    /// inlined) to OUT.html instead of printing it.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
 }
 
 impl ReplayCommand {
@@ -41,7 +47,16 @@ impl ReplayCommand {
                 .first()
                 .ok_or_else(|| matches::user(format!("{}: no games logged", file.display())))?,
         };
-        let mut out = std::io::stdout().lock();
-        with_game!(header.game, G => matches::replay::<G>(header, rec, self.seat, &mut out))
+        let doc = with_game!(header.game, G => replay::replay_doc::<G>(header, rec, self.seat))
+            .map_err(|e| matches::user(format!("{}: {e}", file.display())))?;
+        match &self.html {
+            Some(out) => {
+                let page = replay::replay_html(&doc, replay::Assets::Inline)?;
+                std::fs::write(out, page).map_err(|e| {
+                    matches::user(format!("{}: cannot write the page: {e}", out.display()))
+                })
+            }
+            None => replay::write_text(&doc, &mut std::io::stdout().lock()),
+        }
     }
 }
