@@ -483,3 +483,77 @@ fn the_viewer_uses_no_markup_sinks_and_nothing_inline() {
         assert!(VIEWER_JS.contains(&format!("\"{id}\"")), "no #{id}");
     }
 }
+
+/// Whether a missing `node` fails the viewer test: always, unless `CROUPIER_REQUIRE_NODE=0`
+/// opts out (as `CROUPIER_REQUIRE_PYTHON` does for the Python agent test).
+fn node_required() -> bool {
+    std::env::var_os("CROUPIER_REQUIRE_NODE").is_none_or(|v| v != "0")
+}
+
+/// Runs the viewer in Node against a fake DOM (`tests/viewer_dom.js`) on `doc`: every step
+/// rendered (hand, table cards, events, faults, log lines), and the buttons, keys and slider.
+fn run_viewer(doc: &ReplayDoc) -> Result<String, String> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new("node")
+        .arg(dir.join("tests/viewer_dom.js"))
+        .arg(dir.join("assets/viewer.js"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run node: {e}"))?;
+    let json = doc_json(doc).map_err(|e| e.to_string())?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(json.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.success() && text.starts_with("ok") {
+        Ok(text)
+    } else {
+        Err(format!("{text}{}", String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// The viewer itself, run in Node: for a spectator and a seat of each game (with a hostile
+/// agent name), it shows every step's hand, table cards, events and log, and its controls
+/// move as they should. Needs `node`; fails without it unless `CROUPIER_REQUIRE_NODE=0`.
+#[test]
+fn the_viewer_renders_every_step_and_its_controls_work() {
+    use std::process::Command;
+    if Command::new("node").arg("--version").output().is_err() {
+        let msg = "node is not installed, so the viewer test cannot run";
+        if node_required() {
+            panic!("{msg}; to skip it on purpose set CROUPIER_REQUIRE_NODE=0");
+        }
+        eprintln!("SKIPPED: {msg} (CROUPIER_REQUIRE_NODE=0)");
+        return;
+    }
+    fn docs<G: TableView>(kind: GameKind) -> Vec<ReplayDoc> {
+        let p = G::presets()[0].name;
+        let opts = G::preset(p).expect("preset");
+        let n = G::seats(&opts);
+        let mut h = header::<G>(kind, p, &opts, n);
+        h.agents[0] = "</script><img src=x onerror=alert(1)>".into();
+        let (rec, _) = play::<G>(&opts, 5);
+        vec![
+            replay_doc::<G>(&h, &rec, None).expect("doc"),
+            replay_doc::<G>(&h, &rec, Some(0)).expect("doc"),
+        ]
+    }
+    let mut all = docs::<Durak>(GameKind::Durak);
+    all.extend(docs::<Toepen>(GameKind::Toepen));
+    all.extend(docs::<Uno>(GameKind::Uno));
+    for doc in &all {
+        run_viewer(doc).unwrap_or_else(|e| panic!("{} {:?}: {e}", doc.game, doc.viewer));
+    }
+    // The test can fail: a document whose hand names a card the viewer cannot draw.
+    let mut bad = all[1].clone();
+    bad.steps[0].table.hand = Some(vec!["not-a-card".into()]);
+    assert!(run_viewer(&bad).is_err());
+}
