@@ -321,10 +321,21 @@ impl TableView for Toepen {
             let won: Vec<String> = obs.trick_winners.iter().map(|s| format!("P{s}")).collect();
             facts.push(fact("tricks won by", won.join(", ")));
         }
+        // Between tricks the last one stays on view, so the step that completes a trick
+        // shows all its cards rather than an empty table.
+        let (label, trick) = match (obs.trick.is_empty(), obs.past_tricks.last()) {
+            (true, Some(last)) => (
+                match obs.trick_winners.last() {
+                    Some(w) => format!("last trick (won by P{w})"),
+                    None => "last trick".to_string(),
+                },
+                last,
+            ),
+            _ => (format!("trick {}", obs.trick_no), &obs.trick),
+        };
         let mut piles = vec![Pile {
-            label: format!("trick {}", obs.trick_no),
-            cards: obs
-                .trick
+            label,
+            cards: trick
                 .iter()
                 .map(|(s, c)| PileCard {
                     card: c.to_string(),
