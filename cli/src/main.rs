@@ -71,6 +71,10 @@ enum Command {
     CompileAgent(CompileAgentCommand),
     /// Build agent crates into components (default: every crate in example-agents/).
     Build(BuildCommand),
+    /// Run a competition server: uploads, a ladder, ratings, pages and replays.
+    Arena(commands::arena::ArenaCommand),
+    /// Upload an agent to an arena and print its verdict.
+    Submit(commands::submit::SubmitCommand),
 }
 
 impl Command {
@@ -89,6 +93,8 @@ impl Command {
             Command::New(c) => done(c.execute()),
             Command::CompileAgent(c) => Ok(c.execute()),
             Command::Build(c) => done(c.execute()),
+            Command::Arena(c) => done(c.execute()),
+            Command::Submit(c) => c.execute(),
         }
     }
 }

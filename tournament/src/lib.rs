@@ -16,3 +16,31 @@ pub mod replay;
 pub mod runner;
 pub mod stats;
 pub mod watch;
+
+#[doc(hidden)]
+pub mod __games {
+    pub use croupier_host::loader::GameKind;
+    pub use croupier_rules::{durak::Durak, toepen::Toepen, uno::Uno};
+}
+
+/// Runs `$body` with `$G` the rules type of `$kind` (a `GameKind`): the one place that
+/// lists the games, so a new game never edits a command or a handler.
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        match $kind {
+            $crate::__games::GameKind::Durak => {
+                type $G = $crate::__games::Durak;
+                $body
+            }
+            $crate::__games::GameKind::Toepen => {
+                type $G = $crate::__games::Toepen;
+                $body
+            }
+            $crate::__games::GameKind::Uno => {
+                type $G = $crate::__games::Uno;
+                $body
+            }
+        }
+    };
+}

@@ -3,6 +3,7 @@
 //! commands take, and the one game dispatcher.
 
 pub mod agents;
+pub mod arena;
 pub mod bench;
 pub mod build;
 pub mod compile_agent;
@@ -12,6 +13,7 @@ pub mod new;
 pub mod play;
 pub mod replay;
 pub mod soak;
+pub mod submit;
 pub mod tournament;
 pub mod validate;
 
@@ -40,27 +42,7 @@ pub fn runtime(limits: Limits, use_cache: bool) -> Result<Runtime> {
     Runtime::new(limits, cache)
 }
 
-/// Runs `$body` with `$G` the rules type of `$kind`: the one place that lists the games, so
-/// a new game never edits a command.
-macro_rules! with_game {
-    ($kind:expr, $G:ident => $body:expr) => {
-        match $kind {
-            croupier_host::loader::GameKind::Durak => {
-                type $G = croupier_rules::durak::Durak;
-                $body
-            }
-            croupier_host::loader::GameKind::Toepen => {
-                type $G = croupier_rules::toepen::Toepen;
-                $body
-            }
-            croupier_host::loader::GameKind::Uno => {
-                type $G = croupier_rules::uno::Uno;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_game;
+pub(crate) use croupier_tournament::with_game;
 
 /// A game by its name, or the one-line error that lists the games.
 pub fn game(name: &str) -> Result<GameKind> {
@@ -145,27 +127,8 @@ pub struct MatchCmd {
     /// new build is refused and the previous one keeps playing.
     #[arg(long)]
     watch: bool,
-    /// Fuel per decision (the deterministic budget).
-    #[arg(long, value_name = "N")]
-    fuel: Option<u64>,
-    /// Wall-clock milliseconds per decision (the backstop).
-    #[arg(long, value_name = "MS")]
-    millis: Option<u32>,
-    /// Memory per agent instance, in MiB.
-    #[arg(long, value_name = "MIB")]
-    memory: Option<u32>,
-    /// Log bytes per agent per game (each line also costs 16 bytes).
-    #[arg(long, value_name = "BYTES")]
-    log_bytes: Option<u32>,
-    /// Log lines per agent per game.
-    #[arg(long, value_name = "N")]
-    log_lines: Option<u32>,
-    /// Wall-clock milliseconds one agent may spend on all its decisions in one game.
-    #[arg(long, value_name = "MS")]
-    game_millis: Option<u32>,
-    /// A per-game time bank in milliseconds, on top of the per-decision limit.
-    #[arg(long, value_name = "MS")]
-    time_bank: Option<u32>,
+    #[command(flatten)]
+    limits: LimitFlags,
     /// What a fault costs: forfeit the game, or let the host play a legal fallback move.
     #[arg(long, value_enum, default_value_t = OnFault::Forfeit)]
     on_fault: OnFault,
@@ -179,6 +142,58 @@ pub struct MatchCmd {
 
 impl MatchCmd {
     /// The limits the flags set, the rest at their defaults.
+    pub fn limits(&self) -> Limits {
+        self.limits.limits()
+    }
+
+    /// The match as the match library takes it.
+    pub fn args(&self) -> MatchArgs {
+        MatchArgs {
+            agents: self.agents.clone(),
+            rules: self.rules.args(),
+            games: self.games,
+            seed: self.seed,
+            threads: threads(self.threads),
+            duplicate: self.duplicate,
+            log: self.log.clone(),
+            resume: self.resume,
+            policy: match self.on_fault {
+                OnFault::Forfeit => FaultPolicy::Forfeit,
+                OnFault::Fallback => FaultPolicy::Fallback,
+            },
+            watch: self.watch,
+        }
+    }
+}
+
+/// The sandbox limits a command can set; the rest keep their defaults.
+#[derive(Args, Clone, Debug, Default)]
+pub struct LimitFlags {
+    /// Fuel per decision (the deterministic budget).
+    #[arg(long, value_name = "N")]
+    pub fuel: Option<u64>,
+    /// Wall-clock milliseconds per decision (the backstop).
+    #[arg(long, value_name = "MS")]
+    pub millis: Option<u32>,
+    /// Memory per agent instance, in MiB.
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u32>,
+    /// Log bytes per agent per game (each line also costs 16 bytes).
+    #[arg(long, value_name = "BYTES")]
+    pub log_bytes: Option<u32>,
+    /// Log lines per agent per game.
+    #[arg(long, value_name = "N")]
+    pub log_lines: Option<u32>,
+    /// Wall-clock milliseconds one agent may spend on all its decisions in one game.
+    #[arg(long, value_name = "MS")]
+    pub game_millis: Option<u32>,
+    /// A per-game time bank in milliseconds, on top of the per-decision limit.
+    #[arg(long, value_name = "MS")]
+    pub time_bank: Option<u32>,
+}
+
+impl LimitFlags {
+    /// The limits these flags set, the rest at their defaults.
     pub fn limits(&self) -> Limits {
         let mut l = Limits::default();
         if let Some(v) = self.fuel {
@@ -201,24 +216,5 @@ impl MatchCmd {
         }
         l.time_bank_millis = self.time_bank;
         l
-    }
-
-    /// The match as the match library takes it.
-    pub fn args(&self) -> MatchArgs {
-        MatchArgs {
-            agents: self.agents.clone(),
-            rules: self.rules.args(),
-            games: self.games,
-            seed: self.seed,
-            threads: threads(self.threads),
-            duplicate: self.duplicate,
-            log: self.log.clone(),
-            resume: self.resume,
-            policy: match self.on_fault {
-                OnFault::Forfeit => FaultPolicy::Forfeit,
-                OnFault::Fallback => FaultPolicy::Fallback,
-            },
-            watch: self.watch,
-        }
     }
 }

@@ -1,0 +1,113 @@
+//! Tokens: who a request comes from.
+//!
+//! A token is 256 random bits from the operating system, shown once when it is made and
+//! stored only as its SHA-256, so a copy of the database gives nobody a way in. A team's
+//! token names its team (`team-ID-SECRET`), the database row is found by that id, and the
+//! hashes are compared in constant time, so response times say nothing about how much of a
+//! guess was right. The organiser's token (`admin-SECRET`) is kept the same way in `meta`.
+
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// Who a request comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Nobody signed in: public pages only.
+    Public,
+    /// A team, by id.
+    Team(i64),
+    /// The organiser.
+    Admin,
+}
+
+impl Who {
+    /// Whether this caller may see team `team`'s private data (logs, private replay views).
+    pub fn may_see(&self, team: i64) -> bool {
+        match self {
+            Who::Admin => true,
+            Who::Team(t) => *t == team,
+            Who::Public => false,
+        }
+    }
+}
+
+/// A token that cannot be made (the OS gave no randomness).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot make a token: the operating system gave no randomness: {0}")]
+pub struct NoRandomness(String);
+
+fn secret() -> Result<String, NoRandomness> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| NoRandomness(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// SHA-256 of a token.
+pub fn hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// A new token for team `id`.
+pub fn team_token(id: i64) -> Result<String, NoRandomness> {
+    Ok(format!("team-{id}-{}", secret()?))
+}
+
+/// A new organiser token.
+pub fn admin_token() -> Result<String, NoRandomness> {
+    Ok(format!("admin-{}", secret()?))
+}
+
+/// What a presented token claims to be, before it is checked.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// `team-ID-…`
+    Team(i64),
+    /// `admin-…`
+    Admin,
+}
+
+/// Reads what a token claims; `None` for a malformed one.
+pub fn claim(token: &str) -> Option<Claim> {
+    if token.len() > 200 {
+        return None;
+    }
+    if token.starts_with("admin-") {
+        return Some(Claim::Admin);
+    }
+    let rest = token.strip_prefix("team-")?;
+    let (id, _) = rest.split_once('-')?;
+    id.parse().ok().map(Claim::Team)
+}
+
+/// Whether `token` hashes to `stored`, in time that does not depend on where they differ.
+pub fn matches(token: &str, stored: &[u8]) -> bool {
+    bool::from(hash(token).as_slice().ct_eq(stored))
+}
+
+/// A random 64-bit seed from the OS (a new arena's master seed, a lease name).
+pub fn random_u64() -> Result<u64, NoRandomness> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).map_err(|e| NoRandomness(e.to_string()))?;
+    Ok(u64::from_le_bytes(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_check_against_their_hash_only() {
+        let t = team_token(7).expect("random");
+        assert_eq!(claim(&t), Some(Claim::Team(7)));
+        let h = hash(&t);
+        assert!(matches(&t, &h));
+        let mut wrong = t.clone();
+        wrong.pop();
+        wrong.push('x');
+        assert!(!matches(&wrong, &h));
+        assert_ne!(team_token(7).expect("random"), t, "tokens are random");
+        assert_eq!(claim("team-x-1"), None);
+        assert_eq!(claim("bearer"), None);
+        assert_eq!(claim(&admin_token().expect("random")), Some(Claim::Admin));
+    }
+}

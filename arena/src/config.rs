@@ -1,0 +1,354 @@
+//! `arena.toml`: the game, the rules, the limits, the ladder, the upload caps and the
+//! listen address of one arena. `croupier arena init` writes it with a comment on every
+//! field; the organiser edits it, and the server reads it at start.
+//!
+//! Defaults and why:
+//! - `ladder.deals` 2 with `duplicate`: a ladder match is every seat rotation of two deals
+//!   (8 games in 2 v 2 Durak), so luck of the deal cancels inside each match while a match
+//!   stays short and the ladder moves often.
+//! - `ladder.placement` 4: a new version first plays four matches against a spread of
+//!   opponents, as Halite and aiarena place newcomers, so its rating is known quickly.
+//! - `ladder.suspend_after` 5: five faulted games in a row take a version out of matchmaking
+//!   (Robot Rumble deactivates after 2 errors, Halite past 50 timeouts); five tolerates a
+//!   rare timeout on a loaded machine and stops a broken agent within one or two matches.
+//! - `ladder.tau` 0.1: uncertainty added before every rated game, so ratings keep moving
+//!   while the pool changes (Halite used τ > 0 on the ladder, 0 in finals).
+//! - `uploads.max_bytes` 32 MiB: the loader's own cap; interpreted agents reach 18 MB.
+//! - `uploads.per_hour` 12: one every five minutes on average, plenty for a student and a
+//!   bound on the compile work one team can cause.
+
+use croupier_host::limits::Limits;
+use croupier_host::loader::GameKind;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A config that cannot be used, naming the file and the field.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read or written.
+    #[error("{path}: {reason}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The file is not valid TOML of the right shape.
+    #[error("{path}: {reason}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message, with line and field.
+        reason: String,
+    },
+    /// A field has a value the arena cannot use.
+    #[error("{path}: `{field}`: {reason}")]
+    Field {
+        /// The file.
+        path: PathBuf,
+        /// The field, e.g. `ladder.deals`.
+        field: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+}
+
+/// The ladder's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ladder {
+    /// Deals in one ladder match.
+    pub deals: u64,
+    /// Play every deal once per seat rotation.
+    pub duplicate: bool,
+    /// Placement matches a new version plays against a spread of opponents.
+    pub placement: u32,
+    /// Faulted games in a row that suspend a version from matchmaking.
+    pub suspend_after: u32,
+    /// The agent a new upload plays its smoke match against (an example agent's name).
+    pub reference: String,
+    /// Deals in the smoke match.
+    pub smoke_deals: u64,
+    /// Threads the server's own ladder worker plays on.
+    pub threads: usize,
+    /// Uncertainty (σ) added before every rated ladder game.
+    pub tau: f64,
+    /// The arena's master seed: match `m` is played from a seed derived from it and `m`.
+    pub seed: u64,
+}
+
+/// Caps on uploads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Uploads {
+    /// The largest upload accepted, in bytes.
+    pub max_bytes: u64,
+    /// Submissions one team may make in any hour.
+    pub per_hour: u32,
+}
+
+/// One arena's `arena.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArenaConfig {
+    /// The arena's title, shown on every page.
+    pub title: String,
+    /// `durak`, `toepen` or `uno`.
+    pub game: String,
+    /// A rules preset of the game.
+    pub rules: String,
+    /// `NAME=VALUE` option settings on top of the preset.
+    #[serde(default)]
+    pub set: Vec<String>,
+    /// Where the server listens.
+    pub listen: String,
+    /// What every agent runs under.
+    pub limits: Limits,
+    /// The ladder.
+    pub ladder: Ladder,
+    /// Upload caps.
+    pub uploads: Uploads,
+}
+
+impl ArenaConfig {
+    /// The defaults for `game` under preset `rules`.
+    pub fn new(game: GameKind, rules: &str) -> ArenaConfig {
+        ArenaConfig {
+            title: format!("{} arena", game.name()),
+            game: game.name().to_string(),
+            rules: rules.to_string(),
+            set: Vec::new(),
+            listen: "127.0.0.1:8080".into(),
+            limits: Limits::default(),
+            ladder: Ladder {
+                deals: 2,
+                duplicate: true,
+                placement: 4,
+                suspend_after: 5,
+                reference: default_reference(game).into(),
+                smoke_deals: 1,
+                threads: 1,
+                tau: 0.1,
+                seed: 1,
+            },
+            uploads: Uploads {
+                max_bytes: 32 << 20,
+                per_hour: 12,
+            },
+        }
+    }
+
+    /// The game, parsed.
+    pub fn kind(&self) -> GameKind {
+        // Checked by `check` when the file is read.
+        GameKind::parse(&self.game).unwrap_or(GameKind::Durak)
+    }
+
+    /// The rule options as the match library takes them.
+    pub fn rules_args(&self) -> croupier_tournament::matches::RulesArgs {
+        croupier_tournament::matches::RulesArgs {
+            rules: Some(self.rules.clone()),
+            players: None,
+            set: self.set.clone(),
+        }
+    }
+
+    /// Reads and checks `DIR/arena.toml`.
+    pub fn load(dir: &Path) -> Result<ArenaConfig, ConfigError> {
+        let path = dir.join("arena.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| ConfigError::Io {
+            path: path.clone(),
+            reason: format!(
+                "cannot read the arena config: {e} (make one with `croupier arena init`)"
+            ),
+        })?;
+        let cfg: ArenaConfig = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: path.clone(),
+            reason: e.to_string().trim_end().replace('\n', " "),
+        })?;
+        cfg.check(&path)?;
+        Ok(cfg)
+    }
+
+    /// Every field that the types alone do not check.
+    pub fn check(&self, path: &Path) -> Result<(), ConfigError> {
+        let field = |field: &str, reason: String| ConfigError::Field {
+            path: path.to_path_buf(),
+            field: field.into(),
+            reason,
+        };
+        let Some(kind) = GameKind::parse(&self.game) else {
+            return Err(field(
+                "game",
+                format!(
+                    "unknown game `{}`; known games: {}",
+                    self.game,
+                    GameKind::ALL.map(GameKind::name).join(", ")
+                ),
+            ));
+        };
+        croupier_tournament::with_game!(kind, G => {
+            croupier_tournament::matches::options::<G>(&self.rules_args())
+                .map_err(|e| field("rules", e.to_string()))?;
+        });
+        if self.ladder.deals == 0 {
+            return Err(field("ladder.deals", "must be at least 1".into()));
+        }
+        if self.ladder.smoke_deals == 0 {
+            return Err(field("ladder.smoke_deals", "must be at least 1".into()));
+        }
+        if self.ladder.threads == 0 {
+            return Err(field("ladder.threads", "must be at least 1".into()));
+        }
+        if !(self.ladder.tau.is_finite() && self.ladder.tau >= 0.0) {
+            return Err(field("ladder.tau", "must be a number ≥ 0".into()));
+        }
+        if self.uploads.max_bytes == 0 || self.uploads.max_bytes > self.limits.max_file_bytes {
+            return Err(field(
+                "uploads.max_bytes",
+                format!(
+                    "must be between 1 and limits.max_file_bytes ({})",
+                    self.limits.max_file_bytes
+                ),
+            ));
+        }
+        if self.uploads.per_hour == 0 {
+            return Err(field("uploads.per_hour", "must be at least 1".into()));
+        }
+        let reference = croupier_host::registry::resolve(&self.ladder.reference)
+            .map_err(|e| field("ladder.reference", e.to_string()))?;
+        let _ = reference;
+        if self.listen.parse::<std::net::SocketAddr>().is_err() {
+            return Err(field(
+                "listen",
+                format!("`{}` is not an address like 127.0.0.1:8080", self.listen),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file `croupier arena init` writes: every field with a comment.
+    pub fn to_commented_toml(&self) -> String {
+        let l = &self.limits;
+        let q = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let set = self.set.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ");
+        let bank = match l.time_bank_millis {
+            Some(ms) => format!("time_bank_millis = {ms}"),
+            None => "# time_bank_millis = 1000".into(),
+        };
+        format!(
+            r#"# Croupier arena. Edit, then restart `croupier arena serve`.
+# Changing the game, rules or limits of an arena that has played games mixes results
+# played under different conditions: start a new arena instead.
+
+# Shown on every page.
+title = {title}
+# The game: durak, toepen or uno.
+game = {game}
+# A preset of the game (`croupier match --help` lists them).
+rules = {rules}
+# Option settings on top of the preset, as with `--set NAME=VALUE`.
+set = [{set}]
+# The address the server listens on. Keep 127.0.0.1 behind a reverse proxy.
+listen = {listen}
+
+# What every agent runs under (the README's "Limits and verdicts" gives each reason).
+[limits]
+# Deterministic budget per decision, in fuel.
+fuel_per_decision = {fuel}
+# Wall-clock backstop per decision.
+millis_per_decision = {millis}
+# Memory per agent instance.
+memory_mib = {mem}
+# An agent's log per game: bytes (each line costs 16 more) and lines.
+log_bytes_per_game = {logb}
+log_lines_per_game = {logl}
+# Optional per-game time bank on top of the per-decision limit.
+{bank}
+# Fuel for instantiation and `start`.
+start_fuel = {start}
+# Wall time one agent may spend on all its decisions in one game.
+game_millis = {game_ms}
+# The largest agent file the loader reads.
+max_file_bytes = {maxf}
+# The compiling child process: CPU seconds and address space.
+compile_cpu_seconds = {ccpu}
+compile_memory_mib = {cmem}
+
+[ladder]
+# Deals in one ladder match; with `duplicate`, each deal is played once per seat rotation.
+deals = {deals}
+duplicate = {dup}
+# Matches a new version plays first, against a spread of opponents.
+placement = {placement}
+# Faulted games in a row that take a version out of matchmaking until a new upload.
+suspend_after = {suspend}
+# The smoke match of every upload: this agent, this many deals.
+reference = {reference}
+smoke_deals = {smoke}
+# Threads the server's ladder worker plays on.
+threads = {threads}
+# Uncertainty added before each rated game, so ratings follow a changing pool (0 freezes).
+tau = {tau}
+# Master seed: every match's games derive from it and the match number.
+seed = {seed}
+
+[uploads]
+# The largest upload, in bytes (413 beyond).
+max_bytes = {max_bytes}
+# Submissions per team in any hour (429 beyond, with Retry-After).
+per_hour = {per_hour}
+"#,
+            title = q(&self.title),
+            game = q(&self.game),
+            rules = q(&self.rules),
+            listen = q(&self.listen),
+            fuel = l.fuel_per_decision,
+            millis = l.millis_per_decision,
+            mem = l.memory_mib,
+            logb = l.log_bytes_per_game,
+            logl = l.log_lines_per_game,
+            start = l.start_fuel,
+            game_ms = l.game_millis,
+            maxf = l.max_file_bytes,
+            ccpu = l.compile_cpu_seconds,
+            cmem = l.compile_memory_mib,
+            deals = self.ladder.deals,
+            dup = self.ladder.duplicate,
+            placement = self.ladder.placement,
+            suspend = self.ladder.suspend_after,
+            reference = q(&self.ladder.reference),
+            smoke = self.ladder.smoke_deals,
+            threads = self.ladder.threads,
+            tau = self.ladder.tau,
+            seed = self.ladder.seed,
+            max_bytes = self.uploads.max_bytes,
+            per_hour = self.uploads.per_hour,
+        )
+    }
+}
+
+/// The example agent every upload of `game` is smoke-tested against.
+pub fn default_reference(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Durak => "durak/cheapest",
+        GameKind::Toepen => "toepen/reasoning",
+        GameKind::Uno => "uno/greedy",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_commented_file_reads_back_to_the_same_config() {
+        for kind in GameKind::ALL {
+            let mut cfg = ArenaConfig::new(kind, "x");
+            cfg.set = vec!["a=\"1\"".into()];
+            cfg.limits.time_bank_millis = Some(7);
+            let back: ArenaConfig = toml::from_str(&cfg.to_commented_toml()).expect("parses");
+            assert_eq!(back, cfg);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The one struct every handler and worker shares: the arena's directory, config,
+//! database, sandbox runtime, the board computed from results, and the compiled agents.
+
+use crate::config::ArenaConfig;
+use crate::db::{Db, DbError};
+use crate::ratings::{self, Board};
+use croupier_host::Runtime;
+use croupier_host::adapters::Adapter;
+use croupier_host::player::PlayerFactory;
+use std::any::Any;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Agents a server keeps linked and ready; past this the cache starts again (an arena with
+/// more teams still works, it only links some agents again).
+const MAX_FACTORIES: usize = 512;
+
+/// The shared state of one arena.
+pub struct Arena {
+    /// The arena's directory (config, SQLite file, agents, compile cache).
+    pub dir: PathBuf,
+    /// Its config.
+    pub cfg: ArenaConfig,
+    /// Its database.
+    pub db: Db,
+    /// The sandbox runtime every agent runs in.
+    pub runtime: Runtime,
+    /// Ratings and tables, from the stored results.
+    pub board: RwLock<Board>,
+    /// Woken when results or versions change (the scheduler and live pages wait on it).
+    pub changed: tokio::sync::Notify,
+    /// Uploads checked at once; more wait their turn (compiling takes a core each).
+    pub checks: tokio::sync::Semaphore,
+    /// The content hash of the reference agent (stored with the uploads).
+    pub reference: String,
+    /// Set by `arena final`: no more uploads and no more ladder matches.
+    pub frozen: AtomicBool,
+    /// Linked agents by content hash: a `HashMap<String, Arc<dyn PlayerFactory<G>>>` for
+    /// the arena's game, behind `Any` because the arena's type does not name its game.
+    factories: Mutex<Option<Box<dyn Any + Send>>>,
+    /// Serialises board updates, so two never interleave.
+    board_update: tokio::sync::Mutex<()>,
+}
+
+/// Why the arena could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The config.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    /// The database.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// The runtime or its cache.
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl Arena {
+    /// Opens the arena in `dir` (its config must exist), on SQLite in `dir` or on `database`.
+    pub async fn open(dir: &Path, database: Option<&str>) -> Result<Arc<Arena>, OpenError> {
+        let cfg = ArenaConfig::load(dir)?;
+        let db = Db::open(dir, database).await?;
+        let cache = croupier_host::cache::Cache::at(dir.join("cache"))
+            .map_err(|e| OpenError::Runtime(format!("{}: compile cache: {e}", dir.display())))?;
+        let runtime = Runtime::new(cfg.limits.clone(), cache)
+            .map_err(|e| OpenError::Runtime(format!("the sandbox runtime: {e:#}")))?;
+        let agents = dir.join("agents");
+        std::fs::create_dir_all(&agents).map_err(|e| {
+            OpenError::Runtime(format!(
+                "{}: cannot make the agents folder: {e}",
+                agents.display()
+            ))
+        })?;
+        let reference = croupier_host::registry::resolve(&cfg.ladder.reference)
+            .map_err(|e| OpenError::Runtime(format!("ladder.reference: {e}")))?;
+        let bytes = std::fs::read(&reference.path)
+            .map_err(|e| OpenError::Runtime(format!("{}: {e}", reference.path.display())))?;
+        let reference = crate::validate::store_agent(&agents, &bytes)
+            .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
+        let frozen = db.meta("frozen").await?.is_some();
+        let arena = Arc::new(Arena {
+            dir: dir.to_path_buf(),
+            cfg,
+            db,
+            runtime,
+            board: RwLock::new(Board::default()),
+            changed: tokio::sync::Notify::new(),
+            checks: tokio::sync::Semaphore::new(2),
+            reference,
+            frozen: AtomicBool::new(frozen),
+            factories: Mutex::new(None),
+            board_update: tokio::sync::Mutex::new(()),
+        });
+        arena.update_board().await?;
+        Ok(arena)
+    }
+
+    /// Where an agent with this content hash is stored.
+    pub fn agent_path(&self, sha256: &str) -> PathBuf {
+        self.dir.join("agents").join(format!("{sha256}.wasm"))
+    }
+
+    /// Whether submissions and the ladder are stopped for the final.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen.load(Ordering::Relaxed)
+    }
+
+    /// The ratings rules of the ladder.
+    pub fn rating_rules(&self) -> ratings::Rules {
+        ratings::Rules {
+            tau: self.cfg.ladder.tau,
+            suspend_after: self.cfg.ladder.suspend_after,
+        }
+    }
+
+    /// Counts the results of every match that is done and has no open match before it.
+    pub async fn update_board(&self) -> Result<(), DbError> {
+        let _one = self.board_update.lock().await;
+        let from = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
+        let upto = self.db.first_open_match().await?.unwrap_or(i64::MAX);
+        if upto <= from {
+            return Ok(());
+        }
+        let rows = self.db.seats_between(from, upto).await?;
+        let team: HashMap<i64, i64> = rows.iter().map(|r| (r.version_id, r.team_id)).collect();
+        let rules = self.rating_rules();
+        if let Ok(mut b) = self.board.write() {
+            b.apply(&rows, upto, rules, &|v| team.get(&v).copied().unwrap_or(0));
+        }
+        Ok(())
+    }
+
+    /// The linked agent stored under `sha256`, loading and linking it on first use.
+    pub fn factory<G: Adapter>(
+        &self,
+        sha256: &str,
+        opts: &G::Options,
+    ) -> Result<Arc<dyn PlayerFactory<G>>, String> {
+        type Map<G> = HashMap<String, Arc<dyn PlayerFactory<G>>>;
+        if let Ok(mut slot) = self.factories.lock()
+            && let Some(map) = slot
+                .get_or_insert_with(|| Box::new(Map::<G>::new()))
+                .downcast_mut::<Map<G>>()
+            && let Some(f) = map.get(sha256)
+        {
+            return Ok(f.clone());
+        }
+        let path = self.agent_path(sha256);
+        let loaded = self.runtime.load(&path).map_err(|e| e.to_string())?;
+        let f = self
+            .runtime
+            .factory::<G>(&loaded, opts, "")
+            .map_err(|e| e.to_string())?;
+        if let Ok(mut slot) = self.factories.lock()
+            && let Some(map) = slot
+                .get_or_insert_with(|| Box::new(Map::<G>::new()))
+                .downcast_mut::<Map<G>>()
+        {
+            if map.len() >= MAX_FACTORIES {
+                map.clear();
+            }
+            map.insert(sha256.to_string(), f.clone());
+        }
+        Ok(f)
+    }
+}

@@ -1,0 +1,625 @@
+//! The arena's database: SQLite embedded (WAL) by default, PostgreSQL for several machines.
+//!
+//! One type, [`Db`], holds one of two concrete pools. sqlx's `Any` driver rewrites
+//! placeholders wrongly for PostgreSQL, so every query here is written once, with `$N`
+//! placeholders that both drivers take, and run on whichever pool is open ([`on_pool!`]).
+//! Each database has its own migrations folder, embedded in the binary.
+//!
+//! What the schema guarantees: a game is stored once, keyed by (match, game index), in
+//! the same transaction that checks the writer still holds the match's lease; a match is
+//! done only when its holder says so; a worker that dies leaves a lease that expires and
+//! returns the match to the queue, where it is played again from its seed.
+
+use serde::Serialize;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A database error, naming what was being done.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The database could not be opened or migrated.
+    #[error("database {url}: {reason}")]
+    Open {
+        /// Where (a file or a URL without its password).
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A query failed.
+    #[error("database: {0}")]
+    Query(#[from] sqlx::Error),
+    /// A stored value does not decode.
+    #[error("database: {0}")]
+    Corrupt(String),
+}
+
+/// One of the two pools.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// The embedded default: a file in the arena's directory.
+    Sqlite(SqlitePool),
+    /// A PostgreSQL server.
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$p` bound to whichever pool `$db` holds: the same query text and the
+/// same row types on both.
+macro_rules! on_pool {
+    ($db:expr, $p:ident => $body:expr) => {
+        match $db {
+            Db::Sqlite($p) => $body,
+            Db::Postgres($p) => $body,
+        }
+    };
+}
+
+/// Runs `$body` inside a write transaction `$tx` on whichever pool `$db` holds. SQLite's
+/// starts with `BEGIN IMMEDIATE`: a deferred transaction that reads first and writes later
+/// fails at once with SQLITE_BUSY_SNAPSHOT when another writer committed in between, which
+/// no busy timeout can wait out.
+macro_rules! in_write_tx {
+    ($db:expr, $tx:ident => $body:expr) => {
+        match $db {
+            Db::Sqlite(p) => {
+                let mut $tx = p.begin_with("BEGIN IMMEDIATE").await?;
+                $body
+            }
+            Db::Postgres(p) => {
+                let mut $tx = p.begin().await?;
+                $body
+            }
+        }
+    };
+}
+
+/// A team as stored.
+#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
+pub struct TeamRow {
+    /// Its id.
+    pub id: i64,
+    /// Its name, as given by the organiser.
+    pub name: String,
+    /// SHA-256 of its token.
+    #[serde(skip)]
+    pub token_hash: Vec<u8>,
+    /// When it was added.
+    pub created_ms: i64,
+}
+
+/// One uploaded version of a team's agent.
+#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
+pub struct VersionRow {
+    /// Its id.
+    pub id: i64,
+    /// The team.
+    pub team_id: i64,
+    /// 1 for the team's first upload, then 2, 3, ...
+    pub number: i64,
+    /// SHA-256 of the file: where it is stored.
+    pub sha256: String,
+    /// Its size.
+    pub bytes: i64,
+    /// When it was uploaded.
+    pub uploaded_ms: i64,
+    /// `checking`, `valid` or `refused`.
+    pub status: String,
+    /// Why it was refused, or what its smoke match gave.
+    pub message: String,
+    /// The smoke match (JSON), team and organiser only.
+    #[serde(skip)]
+    pub smoke: Option<String>,
+}
+
+/// A match to play, as a worker leases it.
+#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
+pub struct MatchRow {
+    /// Its id.
+    pub id: i64,
+    /// `ladder` or `placement`.
+    pub kind: String,
+    /// The match seed (a u64's bits).
+    pub seed: i64,
+    /// Deals.
+    pub deals: i64,
+    /// 1 when every deal is played once per seat rotation.
+    pub duplicate: i64,
+    /// JSON array of version ids.
+    pub entrants: String,
+    /// `queued`, `leased` or `done`.
+    pub state: String,
+    /// When it was queued.
+    pub created_ms: i64,
+    /// When it was done.
+    pub done_ms: Option<i64>,
+}
+
+impl MatchRow {
+    /// The entrants' version ids.
+    pub fn entrant_ids(&self) -> Result<Vec<i64>, DbError> {
+        serde_json::from_str(&self.entrants)
+            .map_err(|e| DbError::Corrupt(format!("match {}: entrants: {e}", self.id)))
+    }
+}
+
+/// One stored game.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct GameRow {
+    /// The match.
+    pub match_id: i64,
+    /// The game's index in it.
+    pub game_index: i64,
+    /// The record (JSON, without logs).
+    pub record: String,
+    /// The logs (JSON), if any agent logged.
+    pub logs: Option<String>,
+    /// When it finished.
+    pub finished_ms: i64,
+}
+
+/// One seat of one stored game: what ratings and tables are computed from.
+#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
+pub struct SeatRow {
+    /// The match.
+    pub match_id: i64,
+    /// The game.
+    pub game_index: i64,
+    /// The seat.
+    pub seat: i64,
+    /// The version in the seat.
+    pub version_id: i64,
+    /// Its team.
+    pub team_id: i64,
+    /// `win`, `loss` or `draw`.
+    pub result: String,
+    /// 0 for the game's best placed entrant.
+    pub place: i64,
+    /// The seat's first fault's verdict.
+    pub fault: Option<String>,
+    /// When the game finished.
+    pub finished_ms: i64,
+}
+
+/// A seat of a game about to be stored.
+#[derive(Clone, Debug)]
+pub struct NewSeat {
+    /// The seat.
+    pub seat: i64,
+    /// The version in it.
+    pub version_id: i64,
+    /// Its team.
+    pub team_id: i64,
+    /// `win`, `loss` or `draw`.
+    pub result: &'static str,
+    /// Placement in the game, 0 best.
+    pub place: i64,
+    /// First fault's verdict.
+    pub fault: Option<String>,
+}
+
+/// A game about to be stored.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Its index in the match.
+    pub index: i64,
+    /// The record without logs (JSON).
+    pub record: String,
+    /// The logs (JSON), if any.
+    pub logs: Option<String>,
+    /// Its seats.
+    pub seats: Vec<NewSeat>,
+}
+
+/// What storing a batch of games found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Stored (games already there were left as they were).
+    Ok,
+    /// The writer no longer holds the match's lease: nothing was stored.
+    LeaseLost,
+}
+
+fn hide_password(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => format!("{}://…@{}", &url[..s], &url[at + 1..]),
+        _ => url.to_string(),
+    }
+}
+
+impl Db {
+    /// Opens (creating it if need be) and migrates the database: `DIR/arena.db` unless
+    /// `url` names a PostgreSQL server.
+    pub async fn open(dir: &Path, url: Option<&str>) -> Result<Db, DbError> {
+        match url {
+            Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
+                let open = |reason: String| DbError::Open {
+                    url: hide_password(u),
+                    reason,
+                };
+                let pool = PgPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(u)
+                    .await
+                    .map_err(|e| open(e.to_string()))?;
+                sqlx::migrate!("migrations/postgres")
+                    .run(&pool)
+                    .await
+                    .map_err(|e| open(format!("migrating: {e}")))?;
+                Ok(Db::Postgres(pool))
+            }
+            Some(u) => Err(DbError::Open {
+                url: hide_password(u),
+                reason:
+                    "expected a postgres:// URL (the default is SQLite in the arena's directory)"
+                        .into(),
+            }),
+            None => {
+                let path = dir.join("arena.db");
+                let open = |reason: String| DbError::Open {
+                    url: path.display().to_string(),
+                    reason,
+                };
+                let opts = SqliteConnectOptions::from_str("sqlite://")
+                    .map_err(|e| open(e.to_string()))?
+                    .filename(&path)
+                    .create_if_missing(true)
+                    // WAL: readers (pages) never wait for the writer (the ladder), and a
+                    // killed process loses at most uncommitted transactions.
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Normal)
+                    .busy_timeout(Duration::from_secs(10))
+                    .foreign_keys(true);
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(4)
+                    .connect_with(opts)
+                    .await
+                    .map_err(|e| open(e.to_string()))?;
+                sqlx::migrate!("migrations/sqlite")
+                    .run(&pool)
+                    .await
+                    .map_err(|e| open(format!("migrating: {e}")))?;
+                Ok(Db::Sqlite(pool))
+            }
+        }
+    }
+
+    /// Closes the pool, waiting for connections to finish.
+    pub async fn close(&self) {
+        on_pool!(self, p => p.close().await)
+    }
+
+    /// A value of the `meta` table.
+    pub async fn meta(&self, key: &str) -> Result<Option<String>, DbError> {
+        let q = "SELECT value FROM meta WHERE key = $1";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(key).fetch_optional(p).await?))
+    }
+
+    /// Sets a value of the `meta` table.
+    pub async fn set_meta(&self, key: &str, value: &str) -> Result<(), DbError> {
+        let q = "INSERT INTO meta (key, value) VALUES ($1, $2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+        on_pool!(self, p => { sqlx::query(q).bind(key).bind(value).execute(p).await?; });
+        Ok(())
+    }
+
+    /// Adds a team; `None` if the name is taken.
+    pub async fn add_team(&self, name: &str, token_hash: &[u8]) -> Result<Option<i64>, DbError> {
+        let q = "INSERT INTO teams (name, token_hash, created_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (name) DO NOTHING RETURNING id";
+        let now = crate::now_ms();
+        Ok(
+            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_optional(p).await?),
+        )
+    }
+
+    /// Replaces a team's token.
+    pub async fn set_team_token(&self, id: i64, token_hash: &[u8]) -> Result<bool, DbError> {
+        let q = "UPDATE teams SET token_hash = $1 WHERE id = $2";
+        let n = on_pool!(self, p => sqlx::query(q).bind(token_hash).bind(id).execute(p).await?.rows_affected());
+        Ok(n == 1)
+    }
+
+    /// A team by id.
+    pub async fn team(&self, id: i64) -> Result<Option<TeamRow>, DbError> {
+        let q = "SELECT id, name, token_hash, created_ms FROM teams WHERE id = $1";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(id).fetch_optional(p).await?))
+    }
+
+    /// A team by name.
+    pub async fn team_by_name(&self, name: &str) -> Result<Option<TeamRow>, DbError> {
+        let q = "SELECT id, name, token_hash, created_ms FROM teams WHERE name = $1";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(name).fetch_optional(p).await?))
+    }
+
+    /// Every team, by id.
+    pub async fn teams(&self) -> Result<Vec<TeamRow>, DbError> {
+        let q = "SELECT id, name, token_hash, created_ms FROM teams ORDER BY id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).fetch_all(p).await?))
+    }
+
+    /// Records an upload as the team's next version, `checking`. Returns (id, number).
+    pub async fn add_version(
+        &self,
+        team: i64,
+        sha256: &str,
+        bytes: i64,
+    ) -> Result<(i64, i64), DbError> {
+        let q = "INSERT INTO versions (team_id, number, sha256, bytes, uploaded_ms, status)
+                 VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'checking')
+                 RETURNING id, number";
+        let now = crate::now_ms();
+        let row: (i64, i64) = on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_one(p).await?);
+        Ok(row)
+    }
+
+    /// Sets a version's verdict.
+    pub async fn set_version_status(
+        &self,
+        id: i64,
+        status: &str,
+        message: &str,
+        smoke: Option<&str>,
+    ) -> Result<(), DbError> {
+        let q = "UPDATE versions SET status = $1, message = $2, smoke = $3 WHERE id = $4";
+        on_pool!(self, p => { sqlx::query(q).bind(status).bind(message).bind(smoke).bind(id).execute(p).await?; });
+        Ok(())
+    }
+
+    /// A version by id.
+    pub async fn version(&self, id: i64) -> Result<Option<VersionRow>, DbError> {
+        let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke FROM versions WHERE id = $1";
+        Ok(
+            on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(id).fetch_optional(p).await?),
+        )
+    }
+
+    /// Every version, by id.
+    pub async fn versions(&self) -> Result<Vec<VersionRow>, DbError> {
+        let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke FROM versions ORDER BY id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
+    }
+
+    /// A team's versions, newest first.
+    pub async fn versions_of(&self, team: i64) -> Result<Vec<VersionRow>, DbError> {
+        let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
+                 FROM versions WHERE team_id = $1 ORDER BY number DESC";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(team).fetch_all(p).await?))
+    }
+
+    /// When a team uploaded since `since_ms`, oldest first (the rate limit).
+    pub async fn uploads_since(&self, team: i64, since_ms: i64) -> Result<Vec<i64>, DbError> {
+        let q = "SELECT uploaded_ms FROM versions WHERE team_id = $1 AND uploaded_ms > $2 ORDER BY uploaded_ms";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(team).bind(since_ms).fetch_all(p).await?))
+    }
+
+    /// Versions still `checking` (a server killed while validating): they are checked again.
+    pub async fn checking_versions(&self) -> Result<Vec<VersionRow>, DbError> {
+        let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
+                 FROM versions WHERE status = 'checking' ORDER BY id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
+    }
+
+    /// Queues a match; returns its id.
+    pub async fn queue_match(
+        &self,
+        kind: &str,
+        seed: u64,
+        deals: u64,
+        duplicate: bool,
+        entrants: &[i64],
+    ) -> Result<i64, DbError> {
+        let q = "INSERT INTO matches (kind, seed, deals, duplicate, entrants, state, created_ms)
+                 VALUES ($1, $2, $3, $4, $5, 'queued', $6) RETURNING id";
+        let entrants =
+            serde_json::to_string(entrants).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let now = crate::now_ms();
+        Ok(on_pool!(self, p => sqlx::query_scalar(q)
+            .bind(kind)
+            .bind(seed as i64)
+            .bind(deals as i64)
+            .bind(i64::from(duplicate))
+            .bind(&entrants)
+            .bind(now)
+            .fetch_one(p)
+            .await?))
+    }
+
+    /// Matches not yet done.
+    pub async fn pending_matches(&self) -> Result<i64, DbError> {
+        let q = "SELECT COUNT(*) FROM matches WHERE state <> 'done'";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+    }
+
+    /// Leases the oldest match that is queued, or whose lease has expired, to `lease` until
+    /// `expires_ms`. One statement, so two workers never hold the same match.
+    pub async fn claim(&self, lease: &str, expires_ms: i64) -> Result<Option<MatchRow>, DbError> {
+        let now = crate::now_ms();
+        // The same statement; PostgreSQL also skips rows another transaction is claiming.
+        const SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
+            WHERE id = (SELECT id FROM matches
+                        WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
+                        ORDER BY id LIMIT 1)
+            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
+        const POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
+            WHERE id = (SELECT id FROM matches
+                        WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
+                        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
+        Ok(match self {
+            Db::Sqlite(p) => {
+                sqlx::query_as::<_, MatchRow>(SQLITE)
+                    .bind(lease)
+                    .bind(expires_ms)
+                    .bind(now)
+                    .fetch_optional(p)
+                    .await?
+            }
+            Db::Postgres(p) => {
+                sqlx::query_as::<_, MatchRow>(POSTGRES)
+                    .bind(lease)
+                    .bind(expires_ms)
+                    .bind(now)
+                    .fetch_optional(p)
+                    .await?
+            }
+        })
+    }
+
+    /// Extends a lease; false if it is no longer held.
+    pub async fn heartbeat(&self, id: i64, lease: &str, expires_ms: i64) -> Result<bool, DbError> {
+        let q = "UPDATE matches SET lease_expires_ms = $1 WHERE id = $2 AND lease = $3 AND state = 'leased'";
+        let n = on_pool!(self, p => sqlx::query(q).bind(expires_ms).bind(id).bind(lease).execute(p).await?.rows_affected());
+        Ok(n == 1)
+    }
+
+    /// Gives a leased match back to the queue (the platform failed, not an agent).
+    pub async fn release(&self, id: i64, lease: &str) -> Result<(), DbError> {
+        let q = "UPDATE matches SET state = 'queued', lease = NULL, lease_expires_ms = NULL
+                 WHERE id = $1 AND lease = $2 AND state = 'leased'";
+        on_pool!(self, p => { sqlx::query(q).bind(id).bind(lease).execute(p).await?; });
+        Ok(())
+    }
+
+    /// The indices of a match's stored games.
+    pub async fn stored_indices(&self, match_id: i64) -> Result<Vec<i64>, DbError> {
+        let q = "SELECT game_index FROM games WHERE match_id = $1 ORDER BY game_index";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(match_id).fetch_all(p).await?))
+    }
+
+    /// Stores games of a match held under `lease`, and, with `finish`, marks it done, all in
+    /// one transaction. A game already stored is left as it was (the same seed gives the same
+    /// game, so a second copy could only be identical).
+    pub async fn store_games(
+        &self,
+        match_id: i64,
+        lease: &str,
+        games: &[NewGame],
+        finish: bool,
+    ) -> Result<Stored, DbError> {
+        let holder =
+            "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
+        let game_q = "INSERT INTO games (match_id, game_index, record, logs, finished_ms)
+                      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (match_id, game_index) DO NOTHING";
+        let seat_q = "INSERT INTO game_seats (match_id, game_index, seat, version_id, team_id, result, place, fault)
+                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (match_id, game_index, seat) DO NOTHING";
+        let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
+        let now = crate::now_ms();
+        in_write_tx!(self, tx => {
+            let held: i64 = sqlx::query_scalar(holder).bind(match_id).bind(lease).fetch_one(&mut *tx).await?;
+            if held != 1 {
+                return Ok(Stored::LeaseLost);
+            }
+            for g in games {
+                let new = sqlx::query(game_q)
+                    .bind(match_id)
+                    .bind(g.index)
+                    .bind(&g.record)
+                    .bind(g.logs.as_deref())
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                if new == 0 {
+                    continue;
+                }
+                for s in &g.seats {
+                    sqlx::query(seat_q)
+                        .bind(match_id)
+                        .bind(g.index)
+                        .bind(s.seat)
+                        .bind(s.version_id)
+                        .bind(s.team_id)
+                        .bind(s.result)
+                        .bind(s.place)
+                        .bind(s.fault.as_deref())
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            if finish {
+                sqlx::query(done_q).bind(now).bind(match_id).bind(lease).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(Stored::Ok)
+    }
+
+    /// A match by id.
+    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, DbError> {
+        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms FROM matches WHERE id = $1";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(id).fetch_optional(p).await?))
+    }
+
+    /// Every match that is done, by id.
+    pub async fn done_matches(&self) -> Result<Vec<MatchRow>, DbError> {
+        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
+                 FROM matches WHERE state = 'done' ORDER BY id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).fetch_all(p).await?))
+    }
+
+    /// The lowest id of a match not yet done, if any: ratings take matches in id order and
+    /// stop before it, so they never depend on the order results arrived in.
+    pub async fn first_open_match(&self) -> Result<Option<i64>, DbError> {
+        let q = "SELECT MIN(id) FROM matches WHERE state <> 'done'";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+    }
+
+    /// One stored game.
+    pub async fn game(&self, match_id: i64, index: i64) -> Result<Option<GameRow>, DbError> {
+        let q = "SELECT match_id, game_index, record, logs, finished_ms FROM games WHERE match_id = $1 AND game_index = $2";
+        Ok(
+            on_pool!(self, p => sqlx::query_as::<_, GameRow>(q).bind(match_id).bind(index).fetch_optional(p).await?),
+        )
+    }
+
+    /// Every game of a match.
+    pub async fn games_of_match(&self, match_id: i64) -> Result<Vec<GameRow>, DbError> {
+        let q = "SELECT match_id, game_index, record, logs, finished_ms FROM games WHERE match_id = $1 ORDER BY game_index";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, GameRow>(q).bind(match_id).fetch_all(p).await?))
+    }
+
+    /// Seats of every game of matches with id in `[from, to)`, in (match, game, seat) order.
+    pub async fn seats_between(&self, from: i64, to: i64) -> Result<Vec<SeatRow>, DbError> {
+        let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
+                 WHERE s.match_id >= $1 AND s.match_id < $2 ORDER BY s.match_id, s.game_index, s.seat";
+        Ok(
+            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(from).bind(to).fetch_all(p).await?),
+        )
+    }
+
+    /// The seats of one team's latest games, newest first.
+    pub async fn recent_seats_of_team(
+        &self,
+        team: i64,
+        limit: i64,
+    ) -> Result<Vec<SeatRow>, DbError> {
+        let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
+                 WHERE s.team_id = $1 ORDER BY s.match_id DESC, s.game_index DESC, s.seat LIMIT $2";
+        Ok(
+            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(team).bind(limit).fetch_all(p).await?),
+        )
+    }
+
+    /// Every seat of the given games (for listing opponents).
+    pub async fn seats_of_game(&self, match_id: i64, index: i64) -> Result<Vec<SeatRow>, DbError> {
+        let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
+                 WHERE s.match_id = $1 AND s.game_index = $2 ORDER BY s.seat";
+        Ok(
+            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(match_id).bind(index).fetch_all(p).await?),
+        )
+    }
+
+    /// Stored games in all.
+    pub async fn game_count(&self) -> Result<i64, DbError> {
+        let q = "SELECT COUNT(*) FROM games";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+    }
+}

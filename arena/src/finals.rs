@@ -1,0 +1,286 @@
+//! The final tournament: submissions are frozen, the latest valid version of every team
+//! plays every other in a full round robin with duplicate deals, and the table (win rates
+//! with 95% Wilson intervals, Bradley–Terry Elo, and Weng-Lin ratings computed with τ = 0
+//! in game order) is published as a page, CSV and JSON.
+//!
+//! It runs through `croupier-tournament`'s round robin, so it is the same computation as
+//! `croupier tournament` on the same files and seed, and its log (`final/final.jsonl`)
+//! replays with `croupier replay`.
+
+use crate::context::Arena;
+use crate::ratings::{Board, Rules};
+use anyhow::{Context, Result};
+use croupier_tournament::matches::{self, MatchArgs};
+use croupier_tournament::runner::FaultPolicy;
+use maud::{Markup, html};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
+
+/// One team's line of the final table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FinalRow {
+    /// 1 for the winner.
+    pub rank: usize,
+    /// The team.
+    pub team: String,
+    /// The version that played.
+    pub version: i64,
+    /// Games played.
+    pub games: u64,
+    /// Won.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost.
+    pub losses: u64,
+    /// Faulted games.
+    pub faults: u64,
+    /// Win rate.
+    pub win_rate: f64,
+    /// Its 95% Wilson interval.
+    pub win_rate_ci95: (f64, f64),
+    /// Bradley–Terry Elo over all pairings.
+    pub elo: f64,
+    /// Weng-Lin μ (τ = 0, games in order).
+    pub mu: f64,
+    /// Weng-Lin σ.
+    pub sigma: f64,
+}
+
+/// The published final.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FinalTable {
+    /// The arena's title.
+    pub title: String,
+    /// Game.
+    pub game: String,
+    /// Rules preset.
+    pub rules: String,
+    /// The tournament's seed.
+    pub seed: u64,
+    /// Deals per pairing (each played in every seat rotation).
+    pub deals: u64,
+    /// The table, by Elo.
+    pub rows: Vec<FinalRow>,
+    /// Each pairing: (team a, team b, a's wins, b's wins, draws, games).
+    pub pairings: Vec<(String, String, u64, u64, u64, u64)>,
+}
+
+/// Freezes the arena and plays the final: `deals` deals per pairing from `seed`. Writes
+/// `final/final.{json,csv,html,jsonl}` in the arena's directory and keeps the table for the
+/// server's `/final`.
+pub async fn run(
+    arena: &std::sync::Arc<Arena>,
+    deals: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<FinalTable> {
+    arena.db.set_meta("frozen", "1").await?;
+    arena.frozen.store(true, Ordering::Relaxed);
+    let teams = arena.db.teams().await?;
+    let versions = arena.db.versions().await?;
+    let mut entries = Vec::new();
+    for t in &teams {
+        if let Some(v) = versions
+            .iter()
+            .filter(|v| v.team_id == t.id && v.status == "valid")
+            .max_by_key(|v| v.number)
+        {
+            entries.push((t.name.clone(), v.number, v.sha256.clone(), t.id));
+        }
+    }
+    if entries.len() < 2 {
+        anyhow::bail!(matches::user(format!(
+            "the final needs at least two teams with a valid version; this arena has {}",
+            entries.len()
+        )));
+    }
+    let dir = arena.dir.join("final");
+    std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;
+    // One file per team, so two teams that uploaded the same file are still two entrants.
+    let mut paths = Vec::new();
+    for (_, _, sha, id) in &entries {
+        let p = dir.join(format!("team{id}.wasm"));
+        std::fs::copy(arena.agent_path(sha), &p).with_context(|| format!("{}", p.display()))?;
+        paths.push(p.display().to_string());
+    }
+    let log = dir.join("final.jsonl");
+    let _ = std::fs::remove_file(&log);
+    let args = MatchArgs {
+        agents: paths.clone(),
+        rules: arena.cfg.rules_args(),
+        games: deals,
+        seed,
+        threads,
+        duplicate: true,
+        log: Some(log.clone()),
+        resume: false,
+        policy: FaultPolicy::Forfeit,
+        watch: false,
+    };
+    let a = arena.clone();
+    let summary = tokio::task::spawn_blocking(move || {
+        croupier_tournament::with_game!(a.cfg.kind(), G => matches::run_tournament::<G>(&a.runtime, &args))
+    })
+    .await??;
+    // Weng-Lin over the final's games in log order, with no added uncertainty.
+    let mut board = Board::default();
+    let runs = matches::read_log(&log)?;
+    let mut rows = Vec::new();
+    for (match_no, (header, records)) in runs.iter().enumerate() {
+        let match_no = match_no as i64 + 1;
+        let ids: Vec<i64> = header
+            .agents
+            .iter()
+            .map(|a| paths.iter().position(|p| p == a).map_or(-1, |i| i as i64))
+            .collect();
+        for rec in records {
+            let g = crate::ladder::to_new_game(rec, &ids, &ids);
+            for s in g.seats {
+                rows.push(crate::db::SeatRow {
+                    match_id: match_no,
+                    game_index: g.index,
+                    seat: s.seat,
+                    version_id: s.version_id,
+                    team_id: s.team_id,
+                    result: s.result.to_string(),
+                    place: s.place,
+                    fault: s.fault,
+                    finished_ms: 0,
+                });
+            }
+        }
+    }
+    board.apply(
+        &rows,
+        i64::MAX,
+        Rules {
+            tau: 0.0,
+            suspend_after: 0,
+        },
+        &|v| v,
+    );
+    let name_of = |spec: &str| paths.iter().position(|p| p == spec).map(|i| &entries[i]);
+    let mut table: Vec<FinalRow> = summary
+        .ranking
+        .iter()
+        .filter_map(|s| {
+            let i = paths.iter().position(|p| *p == s.name)?;
+            let (team, version, _, _) = &entries[i];
+            let st = board.versions.get(&(i as i64));
+            Some(FinalRow {
+                rank: 0,
+                team: team.clone(),
+                version: *version,
+                games: s.games,
+                wins: s.wins,
+                draws: s.draws,
+                losses: s.losses,
+                faults: s.faults,
+                win_rate: s.win_rate,
+                win_rate_ci95: s.win_rate_ci95,
+                elo: s.elo.unwrap_or(0.0),
+                mu: st.map_or(25.0, |s| s.mu),
+                sigma: st.map_or(25.0 / 3.0, |s| s.sigma),
+            })
+        })
+        .collect();
+    table.sort_by(|a, b| b.elo.total_cmp(&a.elo).then(a.team.cmp(&b.team)));
+    for (i, r) in table.iter_mut().enumerate() {
+        r.rank = i + 1;
+    }
+    let pairings = summary
+        .pairings
+        .iter()
+        .map(|p| {
+            let n = |s: &str| name_of(s).map_or_else(|| s.to_string(), |e| e.0.clone());
+            (n(&p.a), n(&p.b), p.a_wins, p.b_wins, p.draws, p.games)
+        })
+        .collect();
+    let f = FinalTable {
+        title: arena.cfg.title.clone(),
+        game: arena.cfg.game.clone(),
+        rules: arena.cfg.rules.clone(),
+        seed,
+        deals,
+        rows: table,
+        pairings,
+    };
+    let json = serde_json::to_string_pretty(&f)?;
+    std::fs::write(dir.join("final.json"), &json)?;
+    std::fs::write(dir.join("final.csv"), csv(&f))?;
+    std::fs::write(dir.join("final.html"), standalone_html(&f))?;
+    arena.db.set_meta("final_json", &json).await?;
+    Ok(f)
+}
+
+/// The table as CSV, one team per line. Team names are quoted, with quotes doubled, and a
+/// leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet does not run it.
+pub fn csv(f: &FinalTable) -> String {
+    let cell = |s: &str| {
+        let s = if s.starts_with(['=', '+', '-', '@']) {
+            format!("'{s}")
+        } else {
+            s.to_string()
+        };
+        format!("\"{}\"", s.replace('"', "\"\""))
+    };
+    let mut out = String::from(
+        "rank,team,version,games,wins,draws,losses,faults,win_rate,ci95_low,ci95_high,elo,mu,sigma\n",
+    );
+    for r in &f.rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.1},{:.3},{:.3}\n",
+            r.rank,
+            cell(&r.team),
+            r.version,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.faults,
+            r.win_rate,
+            r.win_rate_ci95.0,
+            r.win_rate_ci95.1,
+            r.elo,
+            r.mu,
+            r.sigma
+        ));
+    }
+    out
+}
+
+/// The table as page content (the server wraps it in its layout).
+pub fn table_markup(f: &FinalTable) -> Markup {
+    html! {
+        h1 { "Final: " (f.title) }
+        p.muted { (f.game) " · " (f.rules) " · " (f.deals) " deals per pairing, every seat rotation · seed " (f.seed) }
+        table #final {
+            thead { tr { th { "#" } th { "team" } th { "version" } th { "games" } th { "W" } th { "D" } th { "L" } th { "faults" }
+                th { "win rate (95% CI)" } th { "Elo (Bradley–Terry)" } th { "Weng-Lin μ ± σ" } } }
+            tbody { @for r in &f.rows { tr {
+                td { (r.rank) } td { (r.team) } td { "v" (r.version) } td { (r.games) } td { (r.wins) } td { (r.draws) } td { (r.losses) } td { (r.faults) }
+                td { (format!("{:.1}% ({:.1}–{:.1})", 100.0 * r.win_rate, 100.0 * r.win_rate_ci95.0, 100.0 * r.win_rate_ci95.1)) }
+                td { (format!("{:.0}", r.elo)) }
+                td { (format!("{:.2} ± {:.2}", r.mu, r.sigma)) }
+            } } }
+        }
+        h2 { "Pairings" }
+        table { thead { tr { th { "a" } th { "b" } th { "a won" } th { "b won" } th { "drawn" } th { "games" } } }
+            tbody { @for p in &f.pairings { tr { td { (p.0) } td { (p.1) } td { (p.2) } td { (p.3) } td { (p.4) } td { (p.5) } } } }
+        }
+        p { a href="/api/final" { "JSON" } }
+    }
+}
+
+/// The table as one self-contained HTML file.
+pub fn standalone_html(f: &FinalTable) -> String {
+    html! {
+        (maud::DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { "Final: " (f.title) } style { (include_str!("../assets/style.css")) } }
+            body { main { (table_markup(f)) } }
+        }
+    }
+    .into_string()
+}

@@ -1,0 +1,498 @@
+//! Server-rendered pages: leaderboard, team, game, final, sign-in, upload and admin.
+//!
+//! maud escapes every interpolated value, so team names, log lines and messages are text,
+//! never markup. No page has inline script or style (the CSP forbids both): behaviour is
+//! in `/static/app.js` (live leaderboard) and `/static/viewer.js` (replays), and works
+//! without a JavaScript build chain.
+
+use crate::auth::Who;
+use crate::context::Arena;
+use crate::server::{self, AppError, PageError, SeatQuery};
+use axum::extract::{Form, FromRequest, Multipart, Path, Query, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use serde::Deserialize;
+use std::sync::Arc;
+
+type PageResult = Result<Response, PageError>;
+
+fn layout(arena: &Arena, who: &Who, title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · " (arena.cfg.title) }
+                link rel="stylesheet" href="/static/style.css";
+            }
+            body {
+                header {
+                    nav {
+                        a href="/" { strong { (arena.cfg.title) } }
+                        " "
+                        span.muted { (arena.cfg.game) " · " (arena.cfg.rules) }
+                        span.spacer {}
+                        @match who {
+                            Who::Team(id) => {
+                                a href={ "/teams/" (id) } { "my team" }
+                                a href="/submit" { "upload" }
+                                form.inline method="post" action="/logout" { button { "sign out" } }
+                            }
+                            Who::Admin => {
+                                a href="/admin" { "admin" }
+                                form.inline method="post" action="/logout" { button { "sign out" } }
+                            }
+                            Who::Public => { a href="/login" { "sign in" } }
+                        }
+                    }
+                }
+                main { (body) }
+            }
+        }
+    }
+}
+
+fn page(markup: Markup) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        markup.into_string(),
+    )
+        .into_response()
+}
+
+/// An error as a small page.
+pub fn error_page(status: StatusCode, message: &str) -> Response {
+    let m = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { (status.as_u16()) } link rel="stylesheet" href="/static/style.css"; }
+            body { main {
+                h1 { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
+                p.error { (message) }
+                p { a href="/" { "leaderboard" } }
+            } }
+        }
+    };
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        m.into_string(),
+    )
+        .into_response()
+}
+
+fn when(ms: i64) -> String {
+    if ms <= 0 {
+        return "never".into();
+    }
+    let secs = ms / 1000;
+    let (d, r) = (secs / 86400, secs % 86400);
+    // Days since the epoch to a civil date (Howard Hinnant's algorithm).
+    let z = d + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        r / 3600,
+        r % 3600 / 60,
+        r % 60
+    )
+}
+
+fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
+    if f.is_empty() {
+        return "–".into();
+    }
+    f.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `/`: the leaderboard, refreshed live by `/static/app.js`.
+pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+    let rows = server::board_rows(&arena).await?;
+    let games = arena.board.read().map(|b| b.games).unwrap_or(0);
+    let final_played = arena.db.meta("final_json").await?.is_some();
+    let body = html! {
+        h1 { "Leaderboard" }
+        p.muted {
+            span #games { (games) } " games rated. Ranked by μ − 3σ (Weng-Lin); win rates with 95% Wilson intervals."
+            @if arena.is_frozen() { " Submissions are closed." }
+            @if final_played { " " a href="/final" { "The final table." } }
+        }
+        table #leaderboard data-refresh="/api/leaderboard" {
+            thead { tr {
+                th { "#" } th { "team" } th { "version" } th { "rating μ ± σ" } th { "μ − 3σ" }
+                th { "games" } th { "win rate (95% CI)" } th { "faults" } th { "changed" }
+            } }
+            tbody {
+                @for r in &rows {
+                    tr class=[r.suspended.as_ref().map(|_| "suspended")] {
+                        td { (r.rank) }
+                        td { a href={ "/teams/" (r.team_id) } { (r.team) } }
+                        td { "v" (r.version) }
+                        td { (format!("{:.2} ± {:.2}", r.mu, r.sigma)) }
+                        td { (format!("{:.2}", r.conservative)) }
+                        td { (r.games) }
+                        td { (format!("{:.1}% ({:.1}–{:.1})", 100.0 * r.win_rate, 100.0 * r.win_rate_ci95.0, 100.0 * r.win_rate_ci95.1)) }
+                        td { (faults_text(&r.faults)) @if r.suspended.is_some() { " (suspended)" } }
+                        td { (when(r.changed_ms)) }
+                    }
+                }
+            }
+        }
+        @if rows.is_empty() { p { "No valid agents yet." } }
+        script src="/static/app.js" {}
+    };
+    Ok(page(layout(&arena, &who, "Leaderboard", body)))
+}
+
+/// A line chart of (time, value) points as inline SVG, drawn on the server.
+fn chart(points: &[(i64, i64, f64)]) -> Markup {
+    let (w, h, pad) = (640.0, 180.0, 24.0);
+    if points.len() < 2 {
+        return html! { p.muted { "Not enough rated games for a chart yet." } };
+    }
+    let (t0, t1) = (points[0].0 as f64, points[points.len() - 1].0 as f64);
+    let (lo, hi) = points
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.2), b.max(p.2)));
+    let span_t = (t1 - t0).max(1.0);
+    let span_v = (hi - lo).max(1e-9);
+    let path: String = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let x = pad + (p.0 as f64 - t0) / span_t * (w - 2.0 * pad);
+            let y = h - pad - (p.2 - lo) / span_v * (h - 2.0 * pad);
+            format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" })
+        })
+        .collect();
+    html! {
+        svg.chart viewBox={ "0 0 " (w) " " (h) } role="img" aria-label="rating over time" {
+            text x="2" y="14" { (format!("{hi:.1}")) }
+            text x="2" y=(h - 4.0) { (format!("{lo:.1}")) }
+            path d=(path) fill="none" stroke="#2563eb" stroke-width="2" {}
+        }
+    }
+}
+
+/// `/teams/{id}`: versions, verdicts, rating chart, head to head, recent games; the smoke
+/// logs for the team itself and the organiser.
+pub async fn team(State(arena): State<Arc<Arena>>, who: Who, Path(id): Path<i64>) -> PageResult {
+    let t = server::team_json(&arena, id, &who).await?;
+    let mine = who.may_see(id);
+    let latest_valid = t.versions.iter().find(|v| v.status == "valid");
+    let body = html! {
+        h1 { "Team " (t.name) }
+        @if let Some(v) = latest_valid {
+            @if let Some(why) = v.stats.as_ref().and_then(|s| s.suspended.as_ref()) {
+                p.error #suspended { "Version " (v.number) " is suspended from the ladder: " (why) ". Upload a fixed version to play again." }
+            }
+        }
+        h2 { "Rating over time (μ − 3σ)" }
+        (chart(&t.history))
+        h2 { "Versions" }
+        table #versions {
+            thead { tr { th { "version" } th { "uploaded" } th { "size" } th { "status" } th { "verdict" } th { "games" } th { "rating" } } }
+            tbody {
+                @for v in &t.versions {
+                    tr {
+                        td { "v" (v.number) }
+                        td { (when(v.uploaded_ms)) }
+                        td { (v.bytes) " B" }
+                        td class={ "status-" (v.status) } { (v.status) }
+                        td.message {
+                            (v.message)
+                            @if let Some(s) = &v.smoke {
+                                @if mine && !s.log.is_empty() {
+                                    details { summary { "agent log of the smoke game" }
+                                        pre.log { @for l in &s.log { (l.level) ": " (l.text) "\n" } }
+                                    }
+                                }
+                            }
+                        }
+                        td { (v.stats.as_ref().map_or(0, |s| s.games)) }
+                        td { @if let Some(s) = &v.stats { (format!("{:.2} ± {:.2}", s.mu, s.sigma)) } @else { "–" } }
+                    }
+                }
+            }
+        }
+        h2 { "Head to head" }
+        @if t.head_to_head.is_empty() { p.muted { "No games yet." } } @else {
+            table #head-to-head {
+                thead { tr { th { "against" } th { "won" } th { "drawn" } th { "lost" } } }
+                tbody { @for (o, w, d, l) in &t.head_to_head { tr { td { (o) } td { (w) } td { (d) } td { (l) } } } }
+            }
+        }
+        h2 { "Recent games" }
+        table #games {
+            thead { tr { th { "game" } th { "version" } th { "against" } th { "result" } th { "fault" } th { "finished" } } }
+            tbody {
+                @for g in &t.games {
+                    tr {
+                        td { a href={ "/games/" (g.match_id) "/" (g.game) } { "match " (g.match_id) " game " (g.game) } }
+                        td { "v" (g.version) }
+                        td { (g.opponents.join(", ")) }
+                        td class={ "result-" (g.result) } { (g.result) }
+                        td { (g.fault.as_deref().unwrap_or("–")) }
+                        td { (when(g.finished_ms)) }
+                    }
+                }
+            }
+        }
+    };
+    Ok(page(layout(
+        &arena,
+        &who,
+        &format!("Team {}", t.name),
+        body,
+    )))
+}
+
+/// `/games/{m}/{g}`: the replay viewer; `?seat=N` shows that seat's private view and log to
+/// its team and the organiser.
+pub async fn game(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path((m, g)): Path<(i64, i64)>,
+    Query(q): Query<SeatQuery>,
+) -> PageResult {
+    let (doc, _, rec) = server::game_doc(&arena, m, g, q.seat, &who).await?;
+    let json = croupier_tournament::replay::doc_json(&doc)
+        .map_err(|e| AppError::Internal(format!("{e:#}")))?;
+    let seats = arena.db.seats_of_game(m, g).await?;
+    let body = html! {
+        h1 { "Match " (m) ", game " (g) }
+        p {
+            a href={ "/api/games/" (m) "/" (g) "/log" } { "download (open with croupier replay)" }
+            " · view: "
+            a href={ "/games/" (m) "/" (g) } { "spectator" }
+            @for s in &seats {
+                @if who.may_see(s.team_id) {
+                    " · " a href={ "/games/" (m) "/" (g) "?seat=" (s.seat) } { "seat " (s.seat) }
+                }
+            }
+        }
+        p.muted { "Result: " (rec.summary) }
+        div #replay {}
+        script #replay-doc type="application/json" { (PreEscaped(json)) }
+        link rel="stylesheet" href="/static/viewer.css";
+        script src="/static/viewer.js" {}
+    };
+    Ok(page(layout(
+        &arena,
+        &who,
+        &format!("Match {m} game {g}"),
+        body,
+    )))
+}
+
+/// `/final`: the final table, once played.
+pub async fn final_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+    let Some(j) = arena.db.meta("final_json").await? else {
+        return Err(AppError::NotFound("the final has not been played".into()).into());
+    };
+    let f: crate::finals::FinalTable =
+        serde_json::from_str(&j).map_err(|e| AppError::Internal(format!("final_json: {e}")))?;
+    let body = crate::finals::table_markup(&f);
+    Ok(page(layout(&arena, &who, "Final", body)))
+}
+
+/// `/login`.
+pub async fn login_form(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+    let body = html! {
+        h1 { "Sign in" }
+        form method="post" action="/login" {
+            label { "token " input type="password" name="token" autocomplete="off" required; }
+            button { "sign in" }
+        }
+        p.muted { "Your organiser gave your team a token. It is stored in a cookie on this browser only." }
+    };
+    Ok(page(layout(&arena, &who, "Sign in", body)))
+}
+
+/// The sign-in form.
+#[derive(Deserialize)]
+pub struct LoginForm {
+    token: String,
+}
+
+/// `POST /login`: checks the token and keeps it in an HttpOnly, SameSite=Strict cookie.
+pub async fn login(State(arena): State<Arc<Arena>>, Form(f): Form<LoginForm>) -> PageResult {
+    let token = f.token.trim();
+    let who = server::identify(&arena, token).await?;
+    let to = match who {
+        Who::Team(id) => format!("/teams/{id}"),
+        _ => "/admin".into(),
+    };
+    let cookie = format!(
+        "{}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000",
+        server::COOKIE
+    );
+    let mut r = Redirect::to(&to).into_response();
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    Ok(r)
+}
+
+/// `POST /logout`.
+pub async fn logout() -> Response {
+    let mut r = Redirect::to("/").into_response();
+    r.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("croupier_token=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    );
+    r
+}
+
+/// `/submit`: the upload form.
+pub async fn submit_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+    let Who::Team(_) = who else {
+        return Err(
+            AppError::Unauthorized("sign in with your team's token to upload".into()).into(),
+        );
+    };
+    let body = html! {
+        h1 { "Upload a version" }
+        @if arena.is_frozen() { p.error { "Submissions are closed." } }
+        form #upload method="post" action="/submit" enctype="multipart/form-data" {
+            label { "agent component (.wasm) " input #agent-file type="file" name="agent" accept=".wasm" required; }
+            button #upload-button { "upload" }
+        }
+        p.muted {
+            "Up to " (arena.cfg.uploads.max_bytes) " bytes, " (arena.cfg.uploads.per_hour)
+            " uploads an hour. It is checked at once and plays a smoke match against " (arena.cfg.ladder.reference) "."
+        }
+    };
+    Ok(page(layout(&arena, &who, "Upload", body)))
+}
+
+/// `POST /submit` (multipart): the same checks as the API, then the verdict as a page.
+pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request) -> PageResult {
+    let team = match who {
+        Who::Team(id) => id,
+        Who::Admin => {
+            return Err(AppError::Forbidden("uploads are made with a team's token".into()).into());
+        }
+        Who::Public => return Err(AppError::Unauthorized("sign in to upload".into()).into()),
+    };
+    if arena.is_frozen() {
+        return Err(
+            AppError::Conflict("submissions are closed: the final has begun".into()).into(),
+        );
+    }
+    server::check_rate(&arena, team).await?;
+    let cap = arena.cfg.uploads.max_bytes;
+    let mut form = Multipart::from_request(req, &arena)
+        .await
+        .map_err(|e| AppError::BadRequest(format!("not a multipart form: {e}")))?;
+    let mut bytes = None;
+    while let Some(field) = form
+        .next_field()
+        .await
+        .map_err(|e| upload_error(e.status(), &e.body_text(), cap))?
+    {
+        if field.name() == Some("agent") {
+            let b = field
+                .bytes()
+                .await
+                .map_err(|e| upload_error(e.status(), &e.body_text(), cap))?;
+            if b.len() as u64 > cap {
+                return Err(AppError::TooLarge(cap).into());
+            }
+            bytes = Some(b.to_vec());
+        }
+    }
+    let bytes = bytes.ok_or_else(|| AppError::BadRequest("the form has no `agent` file".into()))?;
+    let out = server::submit(&arena, team, bytes).await?;
+    let body = html! {
+        h1 { "Version " (out.version) ": " @if out.verdict.valid { "accepted" } @else { "refused" } }
+        p #verdict class=(if out.verdict.valid { "ok" } else { "error" }) { (out.verdict.message) }
+        @if let Some(s) = &out.verdict.smoke {
+            @if !s.log.is_empty() {
+                h2 { "Your agent's log in the smoke game" }
+                pre.log { @for l in &s.log { (l.level) ": " (l.text) "\n" } }
+            }
+        }
+        p { a href={ "/teams/" (team) } { "to your team page" } }
+    };
+    let status = if out.verdict.valid {
+        StatusCode::CREATED
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    Ok((status, page(layout(&arena, &who, "Upload", body))).into_response())
+}
+
+fn upload_error(status: StatusCode, text: &str, cap: u64) -> AppError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::TooLarge(cap)
+    } else {
+        AppError::BadRequest(format!("reading the upload: {text}"))
+    }
+}
+
+/// `/admin`: teams, and a form that adds one and shows its token once.
+pub async fn admin(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+    server::require_admin(&who)?;
+    Ok(page(admin_markup(&arena, &who, None).await?))
+}
+
+async fn admin_markup(
+    arena: &Arena,
+    who: &Who,
+    new: Option<&server::TeamToken>,
+) -> Result<Markup, AppError> {
+    let teams = arena.db.teams().await?;
+    let pending = arena.db.pending_matches().await?;
+    let stored = arena.db.game_count().await?;
+    let body = html! {
+        h1 { "Admin" }
+        @if let Some(t) = new {
+            div.notice #new-token {
+                p { "Team " strong { (t.name) } " added. Its token, shown only this once:" }
+                pre { code { (t.token) } }
+            }
+        }
+        p { (teams.len()) " teams · " (stored) " games stored · " (pending) " matches waiting" @if arena.is_frozen() { " · frozen for the final" } }
+        form method="post" action="/admin/teams" {
+            label { "new team " input type="text" name="name" maxlength="64" required; }
+            button { "add" }
+        }
+        table { thead { tr { th { "id" } th { "team" } th { "added" } } }
+            tbody { @for t in &teams { tr { td { (t.id) } td { a href={ "/teams/" (t.id) } { (t.name) } } td { (when(t.created_ms)) } } } }
+        }
+    };
+    Ok(layout(arena, who, "Admin", body))
+}
+
+/// The add-team form.
+#[derive(Deserialize)]
+pub struct AddTeamForm {
+    name: String,
+}
+
+/// `POST /admin/teams`.
+pub async fn admin_add_team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Form(f): Form<AddTeamForm>,
+) -> PageResult {
+    server::require_admin(&who)?;
+    let t = server::add_team(&arena, &f.name).await?;
+    Ok((
+        StatusCode::CREATED,
+        page(admin_markup(&arena, &who, Some(&t)).await?),
+    )
+        .into_response())
+}

@@ -1,0 +1,347 @@
+//! Ratings and tables, computed from the stored results alone.
+//!
+//! Results are taken in (match, game) order, and only up to the first match that is not
+//! done, so the ratings never depend on the order in which workers happened to finish: the
+//! same stored games always give the same board. A new match's games wait until every
+//! earlier match is done; the ladder plays matches roughly in order, so the wait is short.
+//!
+//! Weng-Lin (OpenSkill, `skillratings`) rates every game the same way, whatever its shape:
+//! each distinct version in a game is one side, ranked by its best seat, so 1 v 1, four seats
+//! and 2 v 2 teams (one version per team) all fit. Before every game each side's σ grows by
+//! `tau`, so ratings keep following a pool that changes; a final uses `tau = 0`.
+
+use crate::db::SeatRow;
+use serde::Serialize;
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use std::collections::BTreeMap;
+
+/// Points of a rating history kept per version; older points are thinned out past it.
+const HISTORY_POINTS: usize = 400;
+
+/// What the board knows of one version.
+#[derive(Clone, Debug, Serialize)]
+pub struct VersionStats {
+    /// The version's team.
+    pub team_id: i64,
+    /// μ.
+    pub mu: f64,
+    /// σ.
+    pub sigma: f64,
+    /// Games played.
+    pub games: u64,
+    /// Games won (in a team game, games its team won).
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Matches it played in.
+    pub matches: u64,
+    /// Faulted games by verdict.
+    pub faults: BTreeMap<String, u64>,
+    /// Faulted games in a row, up to the latest.
+    pub faults_in_a_row: u32,
+    /// Why it is out of matchmaking, if it is.
+    pub suspended: Option<String>,
+    /// When its rating last changed.
+    pub changed_ms: i64,
+    /// (time, μ − 3σ) after each of its matches.
+    pub history: Vec<(i64, f64)>,
+    last_match: i64,
+    history_match: i64,
+}
+
+impl VersionStats {
+    fn new(team_id: i64) -> VersionStats {
+        let r = WengLinRating::new();
+        VersionStats {
+            team_id,
+            mu: r.rating,
+            sigma: r.uncertainty,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            matches: 0,
+            faults: BTreeMap::new(),
+            faults_in_a_row: 0,
+            suspended: None,
+            changed_ms: 0,
+            history: Vec::new(),
+            last_match: -1,
+            history_match: -1,
+        }
+    }
+
+    /// The conservative rating the table is sorted by.
+    pub fn conservative(&self) -> f64 {
+        self.mu - 3.0 * self.sigma
+    }
+
+    /// Wins over games, and its 95% Wilson interval.
+    pub fn win_rate(&self) -> (f64, (f64, f64)) {
+        let rate = if self.games == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.games as f64
+        };
+        (
+            rate,
+            croupier_tournament::stats::wilson(self.wins, self.games),
+        )
+    }
+}
+
+/// Wins, draws and losses of one team against another.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct HeadToHead {
+    /// Games the first team placed above the second.
+    pub wins: u64,
+    /// Games they placed level.
+    pub draws: u64,
+    /// Games the second placed above the first.
+    pub losses: u64,
+}
+
+/// Everything computed from the results.
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    /// Per version id.
+    pub versions: BTreeMap<i64, VersionStats>,
+    /// Per (team, opponent team).
+    pub head_to_head: BTreeMap<(i64, i64), HeadToHead>,
+    /// Matches below this id are counted.
+    pub applied_upto: i64,
+    /// Games counted.
+    pub games: u64,
+}
+
+/// How results are turned into ratings.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// σ added before every game.
+    pub tau: f64,
+    /// Faulted games in a row that suspend a version.
+    pub suspend_after: u32,
+}
+
+impl Board {
+    /// Applies the seats of finished games, in (match, game, seat) order, then marks every
+    /// match below `upto` as counted.
+    pub fn apply(
+        &mut self,
+        rows: &[SeatRow],
+        upto: i64,
+        rules: Rules,
+        team_of: &dyn Fn(i64) -> i64,
+    ) {
+        let mut start = 0;
+        while start < rows.len() {
+            let key = (rows[start].match_id, rows[start].game_index);
+            let mut end = start;
+            while end < rows.len() && (rows[end].match_id, rows[end].game_index) == key {
+                end += 1;
+            }
+            self.apply_game(&rows[start..end], rules, team_of);
+            start = end;
+        }
+        self.applied_upto = self.applied_upto.max(upto);
+    }
+
+    fn apply_game(&mut self, seats: &[SeatRow], rules: Rules, team_of: &dyn Fn(i64) -> i64) {
+        let Some(first) = seats.first() else { return };
+        let (match_id, at) = (first.match_id, first.finished_ms);
+        self.games += 1;
+        // Each version's best seat: its place, its result, its first fault.
+        let mut sides: BTreeMap<i64, (i64, &str, Option<&str>)> = BTreeMap::new();
+        for s in seats {
+            let e = sides
+                .entry(s.version_id)
+                .or_insert((s.place, s.result.as_str(), None));
+            if s.place < e.0 {
+                e.0 = s.place;
+                e.1 = s.result.as_str();
+            }
+            if e.2.is_none() {
+                e.2 = s.fault.as_deref();
+            }
+        }
+        for (&v, &(_, result, fault)) in &sides {
+            let st = self
+                .versions
+                .entry(v)
+                .or_insert_with(|| VersionStats::new(team_of(v)));
+            st.games += 1;
+            match result {
+                "win" => st.wins += 1,
+                "draw" => st.draws += 1,
+                _ => st.losses += 1,
+            }
+            if st.last_match != match_id {
+                st.matches += 1;
+                st.last_match = match_id;
+            }
+            match fault {
+                Some(verdict) => {
+                    *st.faults.entry(verdict.to_string()).or_default() += 1;
+                    st.faults_in_a_row += 1;
+                    if rules.suspend_after > 0 && st.faults_in_a_row >= rules.suspend_after {
+                        st.suspended = Some(format!(
+                            "{} faulted games in a row; the last: {verdict} in match {match_id} game {}",
+                            st.faults_in_a_row, first.game_index
+                        ));
+                    }
+                }
+                None => st.faults_in_a_row = 0,
+            }
+        }
+        // Head to head between teams, by place.
+        let list: Vec<(i64, i64)> = sides.iter().map(|(v, s)| (*v, s.0)).collect();
+        for (i, &(va, pa)) in list.iter().enumerate() {
+            for &(vb, pb) in &list[i + 1..] {
+                let (ta, tb) = (team_of(va), team_of(vb));
+                if ta == tb {
+                    continue;
+                }
+                let ab = self.head_to_head.entry((ta, tb)).or_default();
+                match pa.cmp(&pb) {
+                    std::cmp::Ordering::Less => ab.wins += 1,
+                    std::cmp::Ordering::Equal => ab.draws += 1,
+                    std::cmp::Ordering::Greater => ab.losses += 1,
+                }
+                let ba = self.head_to_head.entry((tb, ta)).or_default();
+                match pb.cmp(&pa) {
+                    std::cmp::Ordering::Less => ba.wins += 1,
+                    std::cmp::Ordering::Equal => ba.draws += 1,
+                    std::cmp::Ordering::Greater => ba.losses += 1,
+                }
+            }
+        }
+        if sides.len() < 2 {
+            return;
+        }
+        let ratings: Vec<[WengLinRating; 1]> = list
+            .iter()
+            .map(|(v, _)| {
+                let st = &self.versions[v];
+                [WengLinRating {
+                    rating: st.mu,
+                    uncertainty: (st.sigma * st.sigma + rules.tau * rules.tau).sqrt(),
+                }]
+            })
+            .collect();
+        let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = ratings
+            .iter()
+            .zip(&list)
+            .map(|(r, (_, place))| (&r[..], MultiTeamOutcome::new(*place as usize + 1)))
+            .collect();
+        let new = weng_lin_multi_team(&teams, &WengLinConfig::new());
+        for ((v, _), r) in list.iter().zip(new) {
+            if let (Some(st), Some(r)) = (self.versions.get_mut(v), r.first()) {
+                st.mu = r.rating;
+                st.sigma = r.uncertainty;
+                st.changed_ms = at;
+            }
+        }
+        for (v, _) in &list {
+            if let Some(st) = self.versions.get_mut(v) {
+                let point = (at, st.conservative());
+                // One point per match: its latest game's.
+                match st.history.last_mut() {
+                    Some(last) if st.history_match == match_id => *last = point,
+                    _ => st.history.push(point),
+                }
+                st.history_match = match_id;
+                if st.history.len() > HISTORY_POINTS {
+                    // Thin out the older half, keep the recent half whole.
+                    let half = st.history.len() / 2;
+                    let older: Vec<_> = st.history[..half].iter().step_by(2).copied().collect();
+                    let recent: Vec<_> = st.history[half..].to_vec();
+                    st.history = older.into_iter().chain(recent).collect();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(m: i64, g: i64, seat: i64, v: i64, place: i64, fault: Option<&str>) -> SeatRow {
+        SeatRow {
+            match_id: m,
+            game_index: g,
+            seat,
+            version_id: v,
+            team_id: v * 10,
+            result: if place == 0 { "win" } else { "loss" }.into(),
+            place,
+            fault: fault.map(String::from),
+            finished_ms: m * 1000 + g,
+        }
+    }
+
+    const RULES: Rules = Rules {
+        tau: 0.1,
+        suspend_after: 3,
+    };
+
+    #[test]
+    fn the_winner_rises_and_the_board_is_the_same_in_any_batching() {
+        let rows: Vec<SeatRow> = (0..20)
+            .flat_map(|g| {
+                [
+                    seat(1 + g / 4, g % 4, 0, 1, 0, None),
+                    seat(1 + g / 4, g % 4, 1, 2, 1, None),
+                ]
+            })
+            .collect();
+        let team = |v: i64| v * 10;
+        let mut once = Board::default();
+        once.apply(&rows, 100, RULES, &team);
+        let mut parts = Board::default();
+        parts.apply(&rows[..14], 3, RULES, &team);
+        parts.apply(&rows[14..], 100, RULES, &team);
+        let (a, b) = (&once.versions[&1], &once.versions[&2]);
+        assert!(a.mu > b.mu, "{} vs {}", a.mu, b.mu);
+        assert_eq!((a.wins, b.losses, a.games), (20, 20, 20));
+        assert_eq!(once.head_to_head[&(10, 20)].wins, 20);
+        assert_eq!(once.head_to_head[&(20, 10)].losses, 20);
+        assert_eq!(parts.versions[&1].mu, a.mu);
+        assert_eq!(parts.versions[&2].sigma, b.sigma);
+    }
+
+    #[test]
+    fn faults_in_a_row_suspend_and_a_clean_game_resets_the_count() {
+        let team = |v: i64| v * 10;
+        let mut b = Board::default();
+        let rows = vec![
+            seat(1, 0, 0, 1, 1, Some("TIMEOUT")),
+            seat(1, 0, 1, 2, 0, None),
+            seat(1, 1, 0, 1, 1, Some("TRAP")),
+            seat(1, 1, 1, 2, 0, None),
+            seat(1, 2, 0, 1, 0, None),
+            seat(1, 2, 1, 2, 1, None),
+        ];
+        b.apply(&rows, 2, RULES, &team);
+        assert_eq!(b.versions[&1].faults_in_a_row, 0);
+        assert!(b.versions[&1].suspended.is_none());
+        let more: Vec<SeatRow> = (0..3)
+            .flat_map(|g| {
+                [
+                    seat(2, g, 0, 1, 1, Some("ILLEGAL")),
+                    seat(2, g, 1, 2, 0, None),
+                ]
+            })
+            .collect();
+        b.apply(&more, 3, RULES, &team);
+        let why = b.versions[&1].suspended.clone().expect("suspended");
+        assert!(
+            why.contains("3 faulted games in a row") && why.contains("ILLEGAL"),
+            "{why}"
+        );
+        assert_eq!(b.versions[&1].faults["ILLEGAL"], 3);
+    }
+}

@@ -1,0 +1,332 @@
+//! `croupier arena`: make, serve, staff and close a competition server (the `croupier-arena`
+//! crate does the work; this file turns flags into calls and prints what the organiser
+//! must keep).
+
+use super::{LimitFlags, RulesFlags, game};
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use croupier_arena::config::ArenaConfig;
+use croupier_arena::context::Arena;
+use croupier_arena::{auth, server};
+use croupier_host::registry;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Run a competition: uploads, a ladder, ratings, pages and replays.
+#[derive(Args)]
+pub struct ArenaCommand {
+    #[command(subcommand)]
+    cmd: ArenaSub,
+}
+
+#[derive(Subcommand)]
+enum ArenaSub {
+    /// Write DIR/arena.toml (commented) and the database, and print the organiser's token once.
+    Init(InitArgs),
+    /// Serve the arena in DIR, with its ladder running, until Ctrl-C.
+    Serve(ServeArgs),
+    /// Teams: `team add DIR NAME` prints the new team's token once.
+    #[command(subcommand)]
+    Team(TeamSub),
+    /// A temporary arena with every example agent of one game as a team, served on
+    /// localhost with the ladder running: the quickest way to see it all.
+    Demo(DemoArgs),
+    /// Close submissions and play the final: a full round robin of each team's latest valid
+    /// version with duplicate deals; writes DIR/final/final.{html,csv,json}.
+    Final(FinalArgs),
+}
+
+#[derive(Args)]
+struct InitArgs {
+    /// The arena's directory (made if missing; must not hold an arena.toml yet).
+    dir: PathBuf,
+    /// The game: durak, toepen or uno.
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    rules: RulesFlags,
+    #[command(flatten)]
+    limits: LimitFlags,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// The arena's title on every page.
+    #[arg(long)]
+    title: Option<String>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// The arena's directory.
+    dir: PathBuf,
+    /// A PostgreSQL URL (postgres://user:pass@host/db) instead of SQLite in DIR.
+    #[arg(long, env = "CROUPIER_DATABASE")]
+    database: Option<String>,
+    /// Listen here instead of the config's address (e.g. 127.0.0.1:0 for any free port).
+    #[arg(long)]
+    listen: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum TeamSub {
+    /// Add a team; prints its token once (only a hash is stored).
+    Add {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The team's name.
+        name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+    /// List the teams.
+    List {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+}
+
+#[derive(Args)]
+struct DemoArgs {
+    /// The game whose example agents play.
+    #[arg(long, default_value = "durak")]
+    game: String,
+    /// Rule preset (default: the game's first).
+    #[arg(long)]
+    rules: Option<String>,
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// Keep the arena here instead of a temporary directory.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct FinalArgs {
+    /// The arena's directory.
+    dir: PathBuf,
+    /// Deals per pairing (each played in every seat rotation).
+    #[arg(long, default_value_t = 100)]
+    deals: u64,
+    /// The final's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// A PostgreSQL URL instead of SQLite in DIR.
+    #[arg(long, env = "CROUPIER_DATABASE")]
+    database: Option<String>,
+}
+
+fn tokio() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+impl ArenaCommand {
+    /// Runs the subcommand.
+    pub fn execute(&self) -> Result<()> {
+        match &self.cmd {
+            ArenaSub::Init(a) => init(a),
+            ArenaSub::Serve(a) => tokio()?.block_on(async {
+                let arena = Arena::open(&a.dir, a.database.as_deref()).await?;
+                server::serve(arena, a.listen.as_deref(), |addr| {
+                    println!("arena listening on http://{addr}/ (Ctrl-C stops it)");
+                })
+                .await
+            }),
+            ArenaSub::Team(TeamSub::Add {
+                dir,
+                name,
+                database,
+            }) => tokio()?.block_on(async {
+                let arena = Arena::open(dir, database.as_deref()).await?;
+                let t = server::add_team(&arena, name)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+                println!(
+                    "team {} `{}` added. Its token (shown only now; give it to the team):",
+                    t.id, t.name
+                );
+                println!("{}", t.token);
+                arena.db.close().await;
+                Ok(())
+            }),
+            ArenaSub::Team(TeamSub::List { dir, database }) => tokio()?.block_on(async {
+                let arena = Arena::open(dir, database.as_deref()).await?;
+                for t in arena.db.teams().await? {
+                    println!("{}\t{}", t.id, croupier_host::text::escape(&t.name));
+                }
+                arena.db.close().await;
+                Ok(())
+            }),
+            ArenaSub::Demo(a) => demo(a),
+            ArenaSub::Final(a) => tokio()?.block_on(async {
+                let arena = Arena::open(&a.dir, a.database.as_deref()).await?;
+                let f =
+                    croupier_arena::finals::run(&arena, a.deals, a.seed, super::threads(a.threads))
+                        .await?;
+                println!(
+                    "final: {} teams, {} deals per pairing, seed {}",
+                    f.rows.len(),
+                    f.deals,
+                    f.seed
+                );
+                println!(
+                    "{:>3}  {:<24} {:>6} {:>7} {:>16} {:>6}",
+                    "#", "team", "games", "win %", "95% CI", "Elo"
+                );
+                for r in &f.rows {
+                    println!(
+                        "{:>3}  {:<24} {:>6} {:>6.1}% {:>7.1}–{:<7.1} {:>6.0}",
+                        r.rank,
+                        croupier_host::text::escape(&r.team),
+                        r.games,
+                        100.0 * r.win_rate,
+                        100.0 * r.win_rate_ci95.0,
+                        100.0 * r.win_rate_ci95.1,
+                        r.elo
+                    );
+                }
+                println!(
+                    "written: {}",
+                    a.dir.join("final").join("final.{html,csv,json}").display()
+                );
+                arena.db.close().await;
+                Ok(())
+            }),
+        }
+    }
+}
+
+fn init(a: &InitArgs) -> Result<()> {
+    let kind = game(&a.game)?;
+    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::options::<G>(&a.rules.args()).map(|(p, _)| (p, ())))?;
+    let mut cfg = ArenaConfig::new(kind, &preset);
+    cfg.set = a.rules.set.clone();
+    if a.rules.players.is_some() {
+        bail!(croupier_tournament::matches::user(
+            "--players: set the seats with --set players=N in an arena"
+        ));
+    }
+    cfg.limits = a.limits.limits();
+    cfg.listen = a.listen.clone();
+    if let Some(t) = &a.title {
+        cfg.title = t.clone();
+    }
+    let token = write_arena(&a.dir, &cfg)?;
+    println!("arena written to {}", a.dir.join("arena.toml").display());
+    println!("organiser token (shown only now; it signs in to /admin):");
+    println!("{token}");
+    println!(
+        "next: croupier arena team add {} NAME; croupier arena serve {}",
+        a.dir.display(),
+        a.dir.display()
+    );
+    Ok(())
+}
+
+/// Writes `dir/arena.toml` and the database with a new organiser token; returns the token.
+fn write_arena(dir: &Path, cfg: &ArenaConfig) -> Result<String> {
+    let path = dir.join("arena.toml");
+    if path.exists() {
+        bail!(croupier_tournament::matches::user(format!(
+            "{}: exists; an arena is made once (edit the file, or choose another DIR)",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{}: cannot make the directory", dir.display()))?;
+    cfg.check(&path)
+        .map_err(|e| croupier_tournament::matches::user(e.to_string()))?;
+    std::fs::write(&path, cfg.to_commented_toml())
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    let token = auth::admin_token()?;
+    tokio()?.block_on(async {
+        let arena = Arena::open(dir, None).await?;
+        arena
+            .db
+            .set_meta("admin_token_sha256", &server::hex(&auth::hash(&token)))
+            .await?;
+        arena.db.close().await;
+        anyhow::Ok(())
+    })?;
+    Ok(token)
+}
+
+fn demo(a: &DemoArgs) -> Result<()> {
+    let kind = game(&a.game)?;
+    let agents: Vec<registry::Example> = registry::examples()
+        .into_iter()
+        .filter(|e| e.game == kind)
+        .collect();
+    if agents.len() < 2 {
+        bail!(croupier_tournament::matches::user(format!(
+            "the demo needs the {} example agents built: run `croupier build`",
+            kind.name()
+        )));
+    }
+    let (dir, _keep) = match &a.dir {
+        Some(d) => (d.clone(), None),
+        None => {
+            let t =
+                std::env::temp_dir().join(format!("croupier-arena-demo-{}", std::process::id()));
+            (t.clone(), Some(TempDir(t)))
+        }
+    };
+    let rules = RulesFlags {
+        rules: a.rules.clone(),
+        players: None,
+        set: Vec::new(),
+    };
+    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::options::<G>(&rules.args()).map(|(p, _)| (p, ())))?;
+    let mut cfg = ArenaConfig::new(kind, &preset);
+    cfg.title = format!("{} demo arena", kind.name());
+    cfg.listen = a.listen.clone();
+    let admin = write_arena(&dir, &cfg)?;
+    tokio()?.block_on(async {
+        let arena: Arc<Arena> = Arena::open(&dir, None).await?;
+        println!(
+            "demo arena in {} ({} {})",
+            dir.display(),
+            kind.name(),
+            preset
+        );
+        println!("organiser token: {admin}");
+        for e in &agents {
+            let t = server::add_team(&arena, &e.name)
+                .await
+                .map_err(|x| anyhow::anyhow!("{x}"))?;
+            let bytes = std::fs::read(&e.path).with_context(|| format!("{}", e.path.display()))?;
+            let s = server::submit(&arena, t.id, bytes)
+                .await
+                .map_err(|x| anyhow::anyhow!("{x}"))?;
+            println!(
+                "team {:<14} {}  {}",
+                t.name,
+                if s.verdict.valid { "valid " } else { "REFUSED" },
+                t.token
+            );
+        }
+        server::serve(arena, None, |addr| {
+            println!("open http://{addr}/ (Ctrl-C stops the demo)");
+        })
+        .await
+    })
+}
+
+/// Removes the demo's temporary directory when the demo ends.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
