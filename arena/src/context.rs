@@ -120,7 +120,7 @@ impl Arena {
     pub async fn update_board(&self) -> Result<(), DbError> {
         let _one = self.board_update.lock().await;
         let from = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
-        let upto = self.db.first_open_match().await?.unwrap_or(i64::MAX);
+        let upto = self.db.done_below().await?;
         if upto <= from {
             return Ok(());
         }

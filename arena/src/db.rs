@@ -562,10 +562,12 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).fetch_all(p).await?))
     }
 
-    /// The lowest id of a match not yet done, if any: ratings take matches in id order and
-    /// stop before it, so they never depend on the order results arrived in.
-    pub async fn first_open_match(&self) -> Result<Option<i64>, DbError> {
-        let q = "SELECT MIN(id) FROM matches WHERE state <> 'done'";
+    /// The id below which every match is done: the lowest id of a match not yet done, or
+    /// one past the last match. Ratings take matches in id order and stop here, so they never
+    /// depend on the order results arrived in.
+    pub async fn done_below(&self) -> Result<i64, DbError> {
+        let q = "SELECT COALESCE((SELECT MIN(id) FROM matches WHERE state <> 'done'),
+                                 (SELECT MAX(id) FROM matches) + 1, 1)";
         Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
     }
 

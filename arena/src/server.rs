@@ -692,8 +692,9 @@ async fn api_game_log(
     let (_, header, rec) = game_doc(&arena, m, g, None, &who).await?;
     let mut body = serde_json::to_string(&header).map_err(|e| AppError::Internal(e.to_string()))?;
     body.push('\n');
-    let line = serde_json::json!({ "type": "game", "record": rec });
-    body.push_str(&line.to_string());
+    let line = croupier_tournament::matches::game_line(&rec)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    body.push_str(&line);
     body.push('\n');
     let disposition = format!("attachment; filename=\"match{m}-game{g}.jsonl\"");
     Ok((

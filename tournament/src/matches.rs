@@ -138,6 +138,15 @@ pub struct LogHeader {
     pub policy: FaultPolicy,
 }
 
+/// A game's line in a log file (without the newline): what `read_log` reads back. A server
+/// that hands out single games writes them this way.
+pub fn game_line(rec: &GameRecord) -> serde_json::Result<String> {
+    serde_json::to_string(&LogGame {
+        kind: "game".into(),
+        record: rec.clone(),
+    })
+}
+
 #[derive(Serialize, Deserialize)]
 struct LogGame {
     #[serde(rename = "type")]

@@ -99,7 +99,10 @@ fn misbehave(mode: &str, ctx: &mut Ctx) -> Option<u32> {
             None
         }
         "escape" => {
-            ctx.log(Level::Warn, "\x1b[2J\x1b[31mred alert\x1b[0m\r\x07 bell");
+            ctx.log(
+                Level::Warn,
+                "\x1b[2J\x1b[31mred alert\x1b[0m\r\x07 bell <script>alert('log')</script>",
+            );
             None
         }
         "file" => {
@@ -167,16 +170,20 @@ mod export {
 
     impl w::exports::croupier::agent::durak_agent::Guest for Raw {
         fn start(info: w::croupier::agent::common::GameInfo) {
-            STATE.with(|s| {
-                *s.borrow_mut() = (info.args.clone(), croupier_sdk::agent_rng(info.seed))
-            });
+            // Without args, the mode baked in at build time (`HOSTILE_MODE=escape croupier
+            // build`): the arena sends no args, so its tests upload one build per mode.
+            let mode = match (info.args.is_empty(), option_env!("HOSTILE_MODE")) {
+                (true, Some(m)) => m.to_string(),
+                _ => info.args.clone(),
+            };
+            STATE.with(|s| *s.borrow_mut() = (mode.clone(), croupier_sdk::agent_rng(info.seed)));
             // Not in the host's trial run at load (seed 0), which would refuse an agent that
             // fails every start: these modes test a start that fails in a game.
-            if info.args.starts_with("start-") && info.seed != 0 {
+            if mode.starts_with("start-") && info.seed != 0 {
                 let mut rng = croupier_sdk::agent_rng(info.seed);
                 let mut imports = Imports;
                 let mut ctx = Ctx::new(Default::default(), &mut rng, &mut imports);
-                misbehave(&info.args, &mut ctx);
+                misbehave(&mode, &mut ctx);
             }
         }
 
