@@ -131,3 +131,439 @@ fn uploads_are_checked_then_the_ladder_rates_them() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("result:"));
 }
+
+/// A Durak arena with teams `a` and `b`, each with a valid version, and the ladder running.
+struct Two {
+    dir: ArenaDir,
+    a: String,
+    b: String,
+    server: Server,
+}
+
+fn two(edit: impl FnOnce(&mut toml::Table)) -> Two {
+    let dir = ArenaDir::init("durak", "teams", edit);
+    let a = dir.add_team("a", None);
+    let b = dir.add_team("b", None);
+    let server = Server::start(dir.path(), None);
+    for (t, agent) in [(&a, "durak/cheapest"), (&b, "durak/random-lead")] {
+        let r = submit(&server.url, t, &example_agent(agent));
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    Two { dir, a, b, server }
+}
+
+fn set(cfg: &mut toml::Table, table: &str, key: &str, v: impl Into<toml::Value>) {
+    if let Some(toml::Value::Table(t)) = cfg.get_mut(table) {
+        t.insert(key.into(), v.into());
+    }
+}
+
+#[test]
+fn tokens_decide_who_sees_what() {
+    let t = two(|_| {});
+    let url = &t.server.url;
+    let agent = std::fs::read(example_agent("durak/cheapest")).expect("agent");
+    let up = |token: Option<&str>| {
+        post(
+            &format!("{url}/api/submit"),
+            token,
+            "application/wasm",
+            &agent,
+        )
+    };
+    // Missing, malformed, wrong and forged tokens: 401, nothing stored.
+    assert_eq!(up(None).status, 401);
+    assert_eq!(up(Some("hello")).status, 401);
+    let mut wrong = t.a.clone();
+    wrong.replace_range(wrong.len() - 4.., "0000");
+    assert_eq!(up(Some(&wrong)).status, 401);
+    assert_eq!(up(Some("team-99-00")).status, 401);
+    assert_eq!(up(Some(&format!("admin-{}", "0".repeat(64)))).status, 401);
+    // The organiser does not upload for a team.
+    assert_eq!(up(Some(&t.dir.admin)).status, 403);
+    // Admin routes: 401 without a token, 403 with a team's, 201 with the organiser's.
+    let add = |token: Option<&str>, name: &str| {
+        post(
+            &format!("{url}/api/admin/teams"),
+            token,
+            "application/json",
+            format!("{{\"name\":\"{name}\"}}").as_bytes(),
+        )
+    };
+    assert_eq!(add(None, "c").status, 401);
+    assert_eq!(add(Some(&t.a), "c").status, 403);
+    assert_eq!(get(&format!("{url}/admin"), Some(&t.a)).status, 403);
+    let c = add(Some(&t.dir.admin), "c");
+    assert_eq!(c.status, 201, "{}", c.body);
+    let c_token = c.json()["token"].as_str().unwrap_or("").to_string();
+    assert!(c_token.starts_with("team-3-"), "{}", c.body);
+    assert_eq!(add(Some(&t.dir.admin), "c").status, 409, "names are unique");
+    assert_eq!(
+        up(Some(&c_token)).status,
+        201,
+        "the new token works at once"
+    );
+    // Only a hash of each token is stored.
+    let db = std::fs::read(t.dir.path().join("arena.db")).expect("db");
+    let wal = std::fs::read(t.dir.path().join("arena.db-wal")).unwrap_or_default();
+    for tok in [&t.a, &t.b, &c_token, &t.dir.admin] {
+        let secret = tok.rsplit('-').next().unwrap_or("");
+        for bytes in [&db, &wal] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "a token is stored in clear"
+            );
+        }
+    }
+    // Private views: a seat's view and log go to its team and the organiser only.
+    wait_until(Duration::from_secs(60), "a rated game", || {
+        games_rated(url) > 0
+    });
+    // A game of a against b (c plays too by now).
+    let mut against_b = None;
+    wait_until(Duration::from_secs(60), "a game of a against b", || {
+        let t = get(&format!("{url}/api/teams/1"), None).json();
+        against_b = t["games"].as_array().and_then(|gs| {
+            gs.iter().find(|g| g["opponents"][0] == "b").map(|g| {
+                (
+                    g["match_id"].as_i64().unwrap_or(0),
+                    g["game"].as_i64().unwrap_or(0),
+                )
+            })
+        });
+        against_b.is_some()
+    });
+    let (m, g) = against_b.unwrap_or_default();
+    let seats = get(&format!("{url}/api/games/{m}/{g}"), None).json();
+    let players = seats["players"].as_array().cloned().unwrap_or_default();
+    let seat_of = |team: &str| {
+        players
+            .iter()
+            .position(|p| p.as_str().is_some_and(|s| s.starts_with(team)))
+            .unwrap_or(99)
+    };
+    let (sa, sb) = (seat_of("a v"), seat_of("b v"));
+    assert!(sa < 4 && sb < 4, "{players:?}");
+    let view = |seat: usize, token: Option<&str>| {
+        get(&format!("{url}/api/games/{m}/{g}?seat={seat}"), token)
+    };
+    assert_eq!(view(sa, None).status, 401);
+    assert_eq!(view(sa, Some(&t.b)).status, 403);
+    let own = view(sa, Some(&t.a));
+    assert_eq!(own.status, 200, "{}", own.body);
+    assert!(
+        own.json()["steps"][0]["table"]["hand"]
+            .as_array()
+            .is_some_and(|h| !h.is_empty()),
+        "the owner sees the seat's hand"
+    );
+    assert_eq!(view(sb, Some(&t.dir.admin)).status, 200);
+    assert_eq!(
+        get(&format!("{url}/games/{m}/{g}?seat={sb}"), Some(&t.a)).status,
+        403,
+        "the page too"
+    );
+    // The smoke match's log is private to the team.
+    let public = get(&format!("{url}/api/teams/1"), None).json();
+    assert!(public["versions"][0]["smoke"].is_null(), "{public}");
+    let private = get(&format!("{url}/api/teams/1"), Some(&t.a)).json();
+    assert!(private["versions"][0]["smoke"].is_object(), "{private}");
+}
+
+/// Sends only a request's head, announcing `length` body bytes, and reads the answer: a
+/// server that buffered the body first would wait for bytes that never come.
+fn head_only(url: &str, path: &str, token: &str, content_type: &str, length: usize) -> String {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).expect("write");
+    let mut buf = vec![0u8; 4096];
+    let n = s
+        .read(&mut buf)
+        .expect("an answer before the body was sent");
+    String::from_utf8_lossy(&buf[..n]).to_string()
+}
+
+#[test]
+fn an_upload_over_the_cap_gets_413_on_both_routes() {
+    let cap = 200_000;
+    let t = two(|c| set(c, "uploads", "max_bytes", cap as i64));
+    let url = &t.server.url;
+    let big = vec![0u8; cap + 1];
+    let r = post(
+        &format!("{url}/api/submit"),
+        Some(&t.a),
+        "application/wasm",
+        &big,
+    );
+    assert_eq!(r.status, 413, "{}", r.body);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("200000 bytes"),
+        "{}",
+        r.body
+    );
+    // Refused from the announced length alone, before any of the body is read.
+    let api = head_only(url, "/api/submit", &t.a, "application/wasm", 1 << 30);
+    assert!(api.starts_with("HTTP/1.1 413"), "{api}");
+    let form = head_only(
+        url,
+        "/submit",
+        &t.b,
+        "multipart/form-data; boundary=x",
+        1 << 30,
+    );
+    assert!(form.starts_with("HTTP/1.1 413"), "{form}");
+    // Nothing was recorded as a version, and the server still serves.
+    let team = get(&format!("{url}/api/teams/1"), None).json();
+    assert_eq!(team["versions"].as_array().map(Vec::len), Some(1), "{team}");
+}
+
+#[test]
+fn submissions_past_the_hourly_rate_get_429_with_retry_after() {
+    let t = two(|c| set(c, "uploads", "per_hour", 2));
+    let url = &t.server.url;
+    // `two` made one upload per team; one more is allowed, then 429.
+    let r = post(
+        &format!("{url}/api/submit"),
+        Some(&t.a),
+        "application/wasm",
+        b"not wasm",
+    );
+    assert_eq!(r.status, 422, "a refused upload still counts: {}", r.body);
+    let r = submit(url, &t.a, &example_agent("durak/cheapest"));
+    assert_eq!(r.status, 429, "{}", r.body);
+    let wait: u64 = r
+        .retry_after
+        .as_deref()
+        .and_then(|s| s.parse().ok())
+        .expect("Retry-After in seconds");
+    assert!((3000..=3600).contains(&wait), "{wait}");
+    // Another team has its own budget.
+    assert_eq!(
+        submit(url, &t.b, &example_agent("durak/cheapest")).status,
+        201
+    );
+}
+
+#[test]
+fn hostile_text_is_escaped_in_every_page() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let evil = "<script>alert('team')</script>";
+    let a = dir.add_team(evil, None);
+    let b = dir.add_team("plain", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    // Logs `ESC[2J ESC[31m red alert … <script>alert('log')</script>` in every game.
+    let r = submit(url, &a, &common::arena::hostile_with_mode("escape"));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        submit(url, &b, &example_agent("durak/cheapest")).status,
+        201
+    );
+    wait_until(Duration::from_secs(60), "rated games", || {
+        games_rated(url) > 0
+    });
+    let team = get(&format!("{url}/api/teams/1"), Some(&a)).json();
+    let (m, g) = (
+        team["games"][0]["match_id"].as_i64().unwrap_or(0),
+        team["games"][0]["game"].as_i64().unwrap_or(0),
+    );
+    let players = get(&format!("{url}/api/games/{m}/{g}"), None).json()["players"].clone();
+    let seat = players
+        .as_array()
+        .and_then(|p| {
+            p.iter()
+                .position(|n| n.as_str().is_some_and(|s| s.starts_with("<script>")))
+        })
+        .expect("the team plays");
+    let pages = [
+        get(&format!("{url}/"), None),
+        get(&format!("{url}/teams/1"), Some(&a)),
+        get(&format!("{url}/games/{m}/{g}"), None),
+        get(&format!("{url}/games/{m}/{g}?seat={seat}"), Some(&a)),
+        get(&format!("{url}/admin"), Some(&dir.admin)),
+    ];
+    for p in &pages {
+        assert_eq!(p.status, 200, "{}", p.body);
+        let csp = p.csp.as_deref().unwrap_or("");
+        assert!(
+            csp.contains("script-src 'self'") && csp.contains("default-src 'none'"),
+            "{csp}"
+        );
+        assert!(!p.body.contains("<script>alert"), "unescaped: {}", p.body);
+        assert!(
+            !p.body.contains('\u{1b}'),
+            "a raw terminal escape reached a page"
+        );
+        // Scripts come from files only: no inline code, no inline handlers.
+        for s in p.body.split("<script").skip(1) {
+            let head = s.split('>').next().unwrap_or("");
+            assert!(
+                head.contains("src=\"/static/") || head.contains("application/json"),
+                "inline script: <script{head}>"
+            );
+        }
+        assert!(!p.body.contains(" onerror=") && !p.body.contains(" onclick="));
+    }
+    assert!(
+        pages[0].body.contains("&lt;script&gt;alert"),
+        "the name is shown, as text"
+    );
+    // The owner sees the smoke log, escaped (the host escaped the ESC; the page the `<`).
+    assert!(
+        pages[1].body.contains("red alert")
+            && pages[1].body.contains("&lt;script&gt;alert(&#39;log&#39;)")
+            || pages[1].body.contains("&lt;script&gt;alert('log')"),
+        "{}",
+        pages[1].body
+    );
+    // The seat view carries the log in the JSON document, with `<` escaped for the script element.
+    assert!(
+        pages[3].body.contains("\\u003cscript\\u003ealert('log')"),
+        "{}",
+        pages[3].body
+    );
+}
+
+#[test]
+fn a_compile_bomb_fails_its_child_not_the_server() {
+    let t = two(|c| {
+        set(c, "limits", "compile_cpu_seconds", 2);
+        set(c, "limits", "compile_memory_mib", 512);
+    });
+    let url = &t.server.url;
+    let bomb = common::fan_out(24);
+    assert!(bomb.len() < 2000);
+    let r = post(
+        &format!("{url}/api/submit"),
+        Some(&t.a),
+        "application/wasm",
+        &bomb,
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    let msg = r.json()["verdict"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.starts_with("version 2: refused while compiling"),
+        "{msg}"
+    );
+    // The server is unharmed: it answers, its ladder goes on, and its own memory stayed small
+    // (the bomb's compile needs gigabytes; only the child could have spent them).
+    let before = games_rated(url);
+    wait_until(Duration::from_secs(60), "more games", || {
+        games_rated(url) > before
+    });
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", t.server.child.id())).expect("proc");
+    let hwm_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    assert!(hwm_kb < 400 << 10, "the server peaked at {hwm_kb} kB");
+}
+
+#[test]
+fn the_final_freezes_uploads_and_publishes_the_round_robin() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let agents = ["durak/trump-tosser", "durak/random-lead", "durak/cheapest"];
+    let tokens: Vec<String> = ["t", "r", "c"]
+        .iter()
+        .map(|n| dir.add_team(n, None))
+        .collect();
+    {
+        let server = Server::start(dir.path(), None);
+        for (tok, a) in tokens.iter().zip(agents) {
+            assert_eq!(submit(&server.url, tok, &example_agent(a)).status, 201);
+        }
+    }
+    let out = common::croupier()
+        .args(["arena", "final"])
+        .arg(dir.path())
+        .args(["--deals", "3", "--seed", "7", "--threads", "2"])
+        .output()
+        .expect("arena final");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let f: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
+    )
+    .expect("json");
+    let rows = f["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 3, "{f}");
+    let csv = std::fs::read_to_string(dir.path().join("final/final.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(
+        std::fs::read_to_string(dir.path().join("final/final.html"))
+            .expect("html")
+            .contains("<table")
+    );
+    // The same computation as `croupier tournament` on the same files and seed.
+    let tour = common::croupier()
+        .args(["tournament", "durak"])
+        .args(agents.map(|a| example_agent(a).display().to_string()))
+        .args([
+            "--rules",
+            "teams",
+            "--games",
+            "3",
+            "--seed",
+            "7",
+            "--duplicate",
+            "--quiet",
+            "--json",
+        ])
+        .arg(dir.path().join("tournament.json"))
+        .output()
+        .expect("tournament");
+    assert!(
+        tour.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tour.stderr)
+    );
+    let tj: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("tournament.json")).expect("json file"),
+    )
+    .expect("tournament json");
+    let name = |team: &str| agents[["t", "r", "c"].iter().position(|n| *n == team).unwrap_or(0)];
+    for r in &rows {
+        let file = example_agent(name(r["team"].as_str().unwrap_or("")))
+            .display()
+            .to_string();
+        let same = tj["ranking"]
+            .as_array()
+            .and_then(|v| v.iter().find(|x| x["name"] == file.as_str()))
+            .expect("in the tournament");
+        assert_eq!(
+            (r["wins"].clone(), r["games"].clone()),
+            (same["wins"].clone(), same["games"].clone()),
+            "{r} vs {same}"
+        );
+    }
+    // The server shows it, and uploads are closed.
+    let server = Server::start(dir.path(), None);
+    let page = get(&format!("{}/final", server.url), None);
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Final"));
+    assert_eq!(
+        get(&format!("{}/api/final", server.url), None).json()["rows"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+    let late = submit(&server.url, &tokens[0], &example_agent("durak/cheapest"));
+    assert_eq!(late.status, 409, "{}", late.body);
+}

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{croupier, hostile, hostile_as, match_args as args, test_limits};
+use common::{croupier, fan_out, hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
@@ -291,23 +291,6 @@ fn f03_only_a_regular_file_is_read() {
             .expect("refused");
         assert!(matches!(e, LoadError::NotAFile { .. }), "{e}");
     }
-}
-
-/// A compile bomb of about a kilobyte: each level defines the level below once and
-/// instantiates it twice, so the compiler, which flattens the instance graph, makes 2^depth
-/// core instances (depth 20: 1.5 s and 380 MB; each level doubles both). It exports an
-/// (empty) agent instance, so it passes the outline checks and reaches the compiler.
-fn fan_out(depth: usize) -> Vec<u8> {
-    let mut inner =
-        String::from(r#"(core module $m (func (export "f"))) (core instance (instantiate $m))"#);
-    for _ in 0..depth {
-        inner = format!(
-            "(component $inner {inner}) (instance (instantiate $inner)) (instance (instantiate $inner))"
-        );
-    }
-    wat(&format!(
-        r#"(component {inner} (instance $i) (export "croupier:agent/durak-agent@0.2.0" (instance $i)))"#
-    ))
 }
 
 /// Finding 3: compiling runs in a child process under a CPU-time limit; a file that makes

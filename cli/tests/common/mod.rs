@@ -104,3 +104,21 @@ pub fn match_args(
         watch: false,
     }
 }
+
+/// A compile bomb of about a kilobyte: each level defines the level below once and
+/// instantiates it twice, so the compiler, which flattens the instance graph, makes 2^depth
+/// core instances (depth 20: 1.5 s and 380 MB; each level doubles both). It exports an
+/// (empty) agent instance, so it passes the outline checks and reaches the compiler.
+pub fn fan_out(depth: usize) -> Vec<u8> {
+    let mut inner =
+        String::from(r#"(core module $m (func (export "f"))) (core instance (instantiate $m))"#);
+    for _ in 0..depth {
+        inner = format!(
+            "(component $inner {inner}) (instance (instantiate $inner)) (instance (instantiate $inner))"
+        );
+    }
+    wat::parse_str(format!(
+        r#"(component {inner} (instance $i) (export "croupier:agent/durak-agent@0.2.0" (instance $i)))"#
+    ))
+    .expect("valid WAT")
+}
