@@ -291,6 +291,13 @@ fn demo(a: &DemoArgs) -> Result<()> {
     cfg.title = format!("{} demo arena", kind.name());
     cfg.listen = a.listen.clone();
     let admin = write_arena(&dir, &cfg)?;
+    // Compiled agents first: an interpreted one (Python, 18 MB) takes seconds to compile.
+    let mut agents = agents;
+    agents.sort_by_key(|e| {
+        std::fs::metadata(&e.path)
+            .map(|m| m.len())
+            .unwrap_or(u64::MAX)
+    });
     tokio()?.block_on(async {
         let arena: Arc<Arena> = Arena::open(&dir, None).await?;
         println!(
@@ -300,25 +307,37 @@ fn demo(a: &DemoArgs) -> Result<()> {
             preset
         );
         println!("organiser token: {admin}");
+        let mut teams = Vec::new();
         for e in &agents {
             let t = server::add_team(&arena, &e.name)
                 .await
                 .map_err(|x| anyhow::anyhow!("{x}"))?;
-            let bytes = std::fs::read(&e.path).with_context(|| format!("{}", e.path.display()))?;
-            let s = server::submit(&arena, t.id, bytes)
-                .await
-                .map_err(|x| anyhow::anyhow!("{x}"))?;
-            println!(
-                "team {:<14} {}  {}",
-                t.name,
-                if s.verdict.valid { "valid " } else { "REFUSED" },
-                t.token
-            );
+            println!("team {:<14} {}", t.name, t.token);
+            teams.push((t.id, e.path.clone()));
         }
-        server::serve(arena, None, |addr| {
-            println!("open http://{addr}/ (Ctrl-C stops the demo)");
+        // The uploads go in while the server already serves, so the page is up at once and
+        // the ladder starts as soon as two agents are valid.
+        let uploads = {
+            let arena = arena.clone();
+            tokio::spawn(async move {
+                for (id, path) in teams {
+                    match std::fs::read(&path) {
+                        Ok(bytes) => {
+                            if let Err(e) = server::submit(&arena, id, bytes).await {
+                                eprintln!("demo: {}: {e}", path.display());
+                            }
+                        }
+                        Err(e) => eprintln!("demo: {}: {e}", path.display()),
+                    }
+                }
+            })
+        };
+        let served = server::serve(arena, None, |addr| {
+            println!("open http://{addr}/ (Ctrl-C stops the demo and removes its directory)");
         })
-        .await
+        .await;
+        uploads.abort();
+        served
     })
 }
 
