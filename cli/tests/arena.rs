@@ -567,3 +567,52 @@ fn the_final_freezes_uploads_and_publishes_the_round_robin() {
     let late = submit(&server.url, &tokens[0], &example_agent("durak/cheapest"));
     assert_eq!(late.status, 409, "{}", late.body);
 }
+
+/// Four seats without teams: a ladder match seats four distinct versions, and a Weng-Lin
+/// update ranks all four from the one game.
+#[test]
+fn a_four_seat_game_rates_four_teams_at_once() {
+    let dir = ArenaDir::init("toepen", "standard", |_| {});
+    let agents = [
+        "toepen/reasoning",
+        "toepen/greedy",
+        "toepen/random",
+        "toepen/feeble",
+    ];
+    let tokens: Vec<String> = agents
+        .iter()
+        .map(|a| dir.add_team(a.trim_start_matches("toepen/"), None))
+        .collect();
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    for (t, a) in tokens.iter().zip(agents) {
+        let r = submit(url, t, &example_agent(a));
+        assert_eq!(r.status, 201, "{a}: {}", r.body);
+    }
+    wait_until(Duration::from_secs(90), "every team rated", || {
+        board(url)["rows"].as_array().is_some_and(|rows| {
+            rows.len() == 4 && rows.iter().all(|r| r["games"].as_u64() > Some(20))
+        })
+    });
+    // Some game seated all four.
+    let t = get(&format!("{url}/api/teams/1"), None).json();
+    let four = t["games"].as_array().is_some_and(|gs| {
+        gs.iter()
+            .any(|g| g["opponents"].as_array().map(Vec::len) == Some(3))
+    });
+    assert!(
+        four,
+        "no game of team 1 had three opponents: {}",
+        t["games"]
+    );
+    let rows = board(url)["rows"].as_array().cloned().unwrap_or_default();
+    let sigma: Vec<f64> = rows.iter().filter_map(|r| r["sigma"].as_f64()).collect();
+    assert!(
+        sigma.iter().all(|s| *s < 25.0 / 3.0),
+        "every σ shrank: {sigma:?}"
+    );
+    assert_eq!(
+        rows[0]["team"], "reasoning",
+        "the strongest strategy leads the table"
+    );
+}
