@@ -3,9 +3,11 @@
 //! field; the organiser edits it, and the server reads it at start.
 //!
 //! Defaults and why:
-//! - `ladder.deals` 2 with `duplicate`: a ladder match is every seat rotation of two deals
-//!   (8 games in 2 v 2 Durak), so luck of the deal cancels inside each match while a match
-//!   stays short and the ladder moves often.
+//! - `ladder.deals` 8 with `duplicate`: a ladder match is every seat rotation of eight deals
+//!   (16 games in 2 v 2 Durak), so luck of the deal cancels inside each match. Shorter
+//!   matches make the ladder spend its time on bookkeeping: each match costs about ten
+//!   database round trips, and with two deals the ladder rated a quarter of the games
+//!   `croupier match` plays (`scripts/bench-arena.sh`, BENCHMARKS.md).
 //! - `ladder.placement` 4: a new version first plays four matches against a spread of
 //!   opponents, as Halite and aiarena place newcomers, so its rating is known quickly.
 //! - `ladder.suspend_after` 5: five faulted games in a row take a version out of matchmaking
@@ -121,7 +123,7 @@ impl ArenaConfig {
             listen: "127.0.0.1:8080".into(),
             limits: Limits::default(),
             ladder: Ladder {
-                deals: 2,
+                deals: 8,
                 duplicate: true,
                 placement: 4,
                 suspend_after: 5,

@@ -17,6 +17,9 @@ use std::sync::{Arc, Mutex, RwLock};
 /// more teams still works, it only links some agents again).
 const MAX_FACTORIES: usize = 512;
 
+/// Matches whose results are read at once when the board catches up.
+const BOARD_SLICE: i64 = 2000;
+
 /// The shared state of one arena.
 pub struct Arena {
     /// The arena's directory (config, SQLite file, agents, compile cache).
@@ -119,16 +122,19 @@ impl Arena {
     /// Counts the results of every match that is done and has no open match before it.
     pub async fn update_board(&self) -> Result<(), DbError> {
         let _one = self.board_update.lock().await;
-        let from = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
+        let mut from = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
         let upto = self.db.done_below().await?;
-        if upto <= from {
-            return Ok(());
-        }
-        let rows = self.db.seats_between(from, upto).await?;
-        let team: HashMap<i64, i64> = rows.iter().map(|r| (r.version_id, r.team_id)).collect();
         let rules = self.rating_rules();
-        if let Ok(mut b) = self.board.write() {
-            b.apply(&rows, upto, rules, &|v| team.get(&v).copied().unwrap_or(0));
+        // In slices of matches, so that a restart over millions of games never holds them
+        // all in memory at once.
+        while from < upto {
+            let to = upto.min(from.saturating_add(BOARD_SLICE));
+            let rows = self.db.seats_between(from, to).await?;
+            let team: HashMap<i64, i64> = rows.iter().map(|r| (r.version_id, r.team_id)).collect();
+            if let Ok(mut b) = self.board.write() {
+                b.apply(&rows, to, rules, &|v| team.get(&v).copied().unwrap_or(0));
+            }
+            from = to;
         }
         Ok(())
     }

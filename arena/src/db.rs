@@ -223,6 +223,25 @@ pub enum Stored {
     LeaseLost,
 }
 
+/// `head` followed by `rows` tuples of `width` numbered placeholders, then `tail`. The
+/// text holds only placeholders, never values.
+fn multi_row(head: &str, width: usize, rows: usize, tail: &str) -> String {
+    let mut sql = String::with_capacity(head.len() + rows * width * 5 + tail.len());
+    sql.push_str(head);
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ", (" });
+        for c in 0..width {
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${}", r * width + c + 1));
+        }
+        sql.push(')');
+    }
+    sql.push_str(tail);
+    sql
+}
+
 fn hide_password(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => format!("{}://…@{}", &url[..s], &url[at + 1..]),
@@ -503,10 +522,22 @@ impl Db {
     ) -> Result<Stored, DbError> {
         let holder =
             "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
-        let game_q = "INSERT INTO games (match_id, game_index, record, logs, finished_ms)
-                      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (match_id, game_index) DO NOTHING";
-        let seat_q = "INSERT INTO game_seats (match_id, game_index, seat, version_id, team_id, result, place, fault)
-                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (match_id, game_index, seat) DO NOTHING";
+        // One statement per table per batch: each statement is a round trip to the driver's
+        // connection thread, which cost more than the inserts themselves (perf: most of the
+        // ladder's overhead was thread wake-ups).
+        let game_q = multi_row(
+            "INSERT INTO games (match_id, game_index, record, logs, finished_ms) VALUES ",
+            5,
+            games.len(),
+            " ON CONFLICT (match_id, game_index) DO NOTHING",
+        );
+        let seats: usize = games.iter().map(|g| g.seats.len()).sum();
+        let seat_q = multi_row(
+            "INSERT INTO game_seats (match_id, game_index, seat, version_id, team_id, result, place, fault) VALUES ",
+            8,
+            seats,
+            " ON CONFLICT (match_id, game_index, seat) DO NOTHING",
+        );
         let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
         let now = crate::now_ms();
         in_write_tx!(self, tx => {
@@ -514,32 +545,30 @@ impl Db {
             if held != 1 {
                 return Ok(Stored::LeaseLost);
             }
-            for g in games {
-                let new = sqlx::query(game_q)
-                    .bind(match_id)
-                    .bind(g.index)
-                    .bind(&g.record)
-                    .bind(g.logs.as_deref())
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                if new == 0 {
-                    continue;
+            if !games.is_empty() {
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(game_q.as_str()));
+                for g in games {
+                    q = q.bind(match_id).bind(g.index).bind(&g.record).bind(g.logs.as_deref()).bind(now);
                 }
-                for s in &g.seats {
-                    sqlx::query(seat_q)
-                        .bind(match_id)
-                        .bind(g.index)
-                        .bind(s.seat)
-                        .bind(s.version_id)
-                        .bind(s.team_id)
-                        .bind(s.result)
-                        .bind(s.place)
-                        .bind(s.fault.as_deref())
-                        .execute(&mut *tx)
-                        .await?;
+                q.execute(&mut *tx).await?;
+            }
+            if seats > 0 {
+                // A game already stored keeps its seats: their keys conflict and are skipped.
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(seat_q.as_str()));
+                for g in games {
+                    for s in &g.seats {
+                        q = q
+                            .bind(match_id)
+                            .bind(g.index)
+                            .bind(s.seat)
+                            .bind(s.version_id)
+                            .bind(s.team_id)
+                            .bind(s.result)
+                            .bind(s.place)
+                            .bind(s.fault.as_deref());
+                    }
                 }
+                q.execute(&mut *tx).await?;
             }
             if finish {
                 sqlx::query(done_q).bind(now).bind(match_id).bind(lease).execute(&mut *tx).await?;

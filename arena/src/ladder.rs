@@ -146,36 +146,51 @@ pub fn play<G: Adapter>(
         policy: FaultPolicy::Forfeit,
         threads: arena.cfg.ladder.threads,
     };
+    // Games are stored by a writer task while the next ones play: the database's time
+    // overlaps the sandbox's instead of adding to it.
+    let lost = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<NewGame>>(4);
+    let writer = {
+        let (db, lease, lost, id) = (arena.db.clone(), lease.to_string(), lost.clone(), row.id);
+        handle.spawn(async move {
+            while let Some(batch) = rx.recv().await {
+                if db.store_games(id, &lease, &batch, false).await? == Stored::LeaseLost {
+                    lost.store(true, std::sync::atomic::Ordering::Relaxed);
+                    break;
+                }
+            }
+            Ok::<(), crate::db::DbError>(())
+        })
+    };
     let mut batch: Vec<NewGame> = Vec::new();
-    let lost = std::sync::atomic::AtomicBool::new(false);
-    let flush = |batch: &mut Vec<NewGame>, finish: bool| -> anyhow::Result<()> {
-        let r = handle.block_on(arena.db.store_games(row.id, lease, batch, finish))?;
-        batch.clear();
-        if r == Stored::LeaseLost {
-            lost.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut sink = |rec: GameRecord| -> anyhow::Result<()> {
+        if lost.load(std::sync::atomic::Ordering::Relaxed) {
             anyhow::bail!("lease lost");
         }
-        arena.changed.notify_waiters();
-        Ok(())
-    };
-    let mut sink = |rec: GameRecord| -> anyhow::Result<()> {
         batch.push(to_new_game(&rec, &ids, &teams));
-        if batch.len() >= BATCH {
-            flush(&mut batch, false)?;
+        if batch.len() >= BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
+            anyhow::bail!("the writer stopped");
         }
         Ok(())
     };
     let played = runner::run::<G>(&plan, &todo, &(), &mut sink);
+    drop(tx);
+    let written = handle
+        .block_on(writer)
+        .map_err(|e| platform(format!("the writer: {e}")))?;
     if lost.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(PlayError::LeaseLost(row.id));
     }
+    written.map_err(|e| platform(e.to_string()))?;
     played.map_err(|e| platform(format!("{e:#}")))?;
-    match flush(&mut batch, true) {
-        Ok(()) => Ok(()),
-        Err(_) if lost.load(std::sync::atomic::Ordering::Relaxed) => {
-            Err(PlayError::LeaseLost(row.id))
+    // The last games and the match's end, in one transaction.
+    match handle.block_on(arena.db.store_games(row.id, lease, &batch, true)) {
+        Ok(Stored::Ok) => {
+            arena.changed.notify_waiters();
+            Ok(())
         }
-        Err(e) => Err(platform(format!("{e:#}"))),
+        Ok(Stored::LeaseLost) => Err(PlayError::LeaseLost(row.id)),
+        Err(e) => Err(platform(e.to_string())),
     }
 }
 
