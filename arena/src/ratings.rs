@@ -186,7 +186,11 @@ impl Board {
                 Some(verdict) => {
                     *st.faults.entry(verdict.to_string()).or_default() += 1;
                     st.faults_in_a_row += 1;
-                    if rules.suspend_after > 0 && st.faults_in_a_row >= rules.suspend_after {
+                    // Said once, when it happens: matches queued before it may still add faults.
+                    if st.suspended.is_none()
+                        && rules.suspend_after > 0
+                        && st.faults_in_a_row >= rules.suspend_after
+                    {
                         st.suspended = Some(format!(
                             "{} faulted games in a row; the last: {verdict} in match {match_id} game {}",
                             st.faults_in_a_row, first.game_index

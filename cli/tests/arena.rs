@@ -618,3 +618,76 @@ fn a_four_seat_game_rates_four_teams_at_once() {
         "ratings moved: {mu:?}"
     );
 }
+
+/// Faulted games in a row suspend a version: its team page says why, the ladder stops
+/// matching it, and a new upload plays again. The faults come from a real limit: the
+/// organiser lowers the fuel per decision after the search agent was accepted.
+#[test]
+fn faults_in_a_row_suspend_until_a_new_upload() {
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "ladder", "suspend_after", 3));
+    let (a, b) = (dir.add_team("search", None), dir.add_team("simple", None));
+    {
+        let server = Server::start(dir.path(), None);
+        assert_eq!(
+            submit(&server.url, &a, &example_agent("durak/ismcts")).status,
+            201
+        );
+        assert_eq!(
+            submit(&server.url, &b, &example_agent("durak/cheapest")).status,
+            201
+        );
+    }
+    // The search agent needs far more than this per decision; the simple one about 5 000.
+    let path = dir.path().join("arena.toml");
+    let text = std::fs::read_to_string(&path).expect("config");
+    let text = text.replace(
+        "fuel_per_decision = 200000000",
+        "fuel_per_decision = 100000",
+    );
+    std::fs::write(&path, text).expect("config");
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let row = |team: &str| {
+        board(url)["rows"]
+            .as_array()
+            .and_then(|r| r.iter().find(|x| x["team"] == team).cloned())
+            .unwrap_or_default()
+    };
+    wait_until(
+        Duration::from_secs(60),
+        "the search agent suspended",
+        || row("search")["suspended"].is_string(),
+    );
+    let why = row("search")["suspended"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        why.contains("3 faulted games in a row") && why.contains("OUT_OF_FUEL"),
+        "{why}"
+    );
+    assert!(row("simple")["suspended"].is_null());
+    let page = get(&format!("{url}/teams/1"), None);
+    assert!(
+        page.body.contains("is suspended from the ladder"),
+        "the team page says why"
+    );
+    // No new match for it: the games counted stop growing.
+    std::thread::sleep(Duration::from_secs(2));
+    let settled = row("search")["games"].as_u64();
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(
+        row("search")["games"].as_u64(),
+        settled,
+        "a suspended version was matched"
+    );
+    // A new version (one the limit suits) lifts it.
+    assert_eq!(
+        submit(url, &a, &example_agent("durak/hand-value")).status,
+        201
+    );
+    wait_until(Duration::from_secs(60), "the new version rated", || {
+        let r = row("search");
+        r["version"] == 2 && r["games"].as_u64() > Some(0) && r["suspended"].is_null()
+    });
+}
