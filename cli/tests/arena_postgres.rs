@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::arena::{ArenaDir, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
+use common::arena::{ArenaDir, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
 use common::postgres::{Postgres, required};
 use croupier_arena::db::Db;
 
@@ -64,6 +64,28 @@ fn uploads_ladder_and_admin_on_postgres() {
         .expect("team list");
     let list = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && list.contains("gamma"), "{list}");
+
+    // `arena final --database` plays the final from PostgreSQL and stores its table there,
+    // where the running server serves it.
+    let out = common::croupier()
+        .args(["arena", "final"])
+        .arg(dir.path())
+        .args(["--database", &pg.url, "--deals", "2", "--threads", "1"])
+        .output()
+        .expect("arena final");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = get(&format!("{}/api/final", server.url), None);
+    assert_eq!(table.status, 200, "{}", table.body);
+    let rows = table.json()["rows"].as_array().map_or(0, Vec::len);
+    assert_eq!(
+        rows, 2,
+        "the two teams with a valid version: {}",
+        table.body
+    );
     assert!(
         !server.stderr().contains("internal error"),
         "{}",

@@ -538,4 +538,47 @@ pub async fn late_lease_stores_nothing(db: &Db) {
             .is_none(),
         "a done match is never leased again"
     );
+    assert_eq!(
+        db.done_matches()
+            .await
+            .expect("done")
+            .iter()
+            .map(|r| r.id)
+            .collect::<Vec<_>>(),
+        vec![m]
+    );
+
+    // A match given back (the platform failed) is queued again: only its holder can give it
+    // back, and after that the holder stores nothing.
+    let m2 = db
+        .queue_match("ladder", 8, 2, false, &[1, 2])
+        .await
+        .expect("queue");
+    let e = db.claim("lease-e", now + 60_000).await.expect("claim E");
+    assert_eq!(e.map(|r| r.id), Some(m2));
+    db.release(m2, "lease-a").await.expect("release by another");
+    assert_eq!(
+        db.match_row(m2).await.expect("row").map(|r| r.state),
+        Some("leased".to_string()),
+        "only the holder gives a match back"
+    );
+    db.release(m2, "lease-e").await.expect("release");
+    assert_eq!(
+        db.store_games(m2, "lease-e", &[test_game(0, "{}")], false)
+            .await
+            .expect("store after release"),
+        Stored::LeaseLost
+    );
+    let f = db.claim("lease-f", now + 60_000).await.expect("claim F");
+    assert_eq!(
+        f.map(|r| r.id),
+        Some(m2),
+        "the released match is leased again"
+    );
+    assert_eq!(db.pending_matches().await.expect("pending"), 1);
+
+    // `meta` upserts (`ON CONFLICT … excluded.value`, spelled the same on both databases).
+    db.set_meta("k", "one").await.expect("set");
+    db.set_meta("k", "two").await.expect("set again");
+    assert_eq!(db.meta("k").await.expect("meta").as_deref(), Some("two"));
 }
