@@ -287,8 +287,14 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
             serde_json::from_str(stored).expect("stored record"),
             serde_json::from_str(record).expect("fresh record"),
         );
-        assert_eq!(a["actions"], b["actions"], "match {} game {i}", row.id);
-        assert_eq!(a["results"], b["results"], "match {} game {i}", row.id);
+        // The actions and results first, so a different game says so in one line.
+        assert!(
+            a["actions"] == b["actions"] && a["results"] == b["results"],
+            "match {} game {i}: the stored game is not the one its seed gives: results {} and {}",
+            row.id,
+            a["results"],
+            b["results"]
+        );
         assert_eq!(
             stored, record,
             "match {} game {i}: the records differ",
