@@ -10,5 +10,8 @@ scripts/setup.sh --no-run
 # componentize-py (setup.sh installs it). CROUPIER_REQUIRE_PYTHON=0 scripts/test.sh skips that
 # one test on purpose, with a note on stderr, where componentize-py cannot be installed.
 export CROUPIER_REQUIRE_PYTHON="${CROUPIER_REQUIRE_PYTHON:-1}"
+# Likewise the arena's PostgreSQL tests (cli/tests/arena_postgres.rs, arena_crash.rs) need
+# PostgreSQL installed (setup.sh installs it); CROUPIER_REQUIRE_POSTGRES=0 skips them.
+export CROUPIER_REQUIRE_POSTGRES="${CROUPIER_REQUIRE_POSTGRES:-1}"
 echo "== tests"
 cargo test --release --workspace

@@ -53,6 +53,10 @@ struct InitArgs {
     /// The arena's title on every page.
     #[arg(long)]
     title: Option<String>,
+    /// A PostgreSQL URL instead of SQLite in DIR: the organiser's token is stored there, so
+    /// give `serve` the same URL.
+    #[arg(long, env = "CROUPIER_DATABASE")]
+    database: Option<String>,
 }
 
 #[derive(Args)]
@@ -221,20 +225,26 @@ fn init(a: &InitArgs) -> Result<()> {
     if let Some(t) = &a.title {
         cfg.title = t.clone();
     }
-    let token = write_arena(&a.dir, &cfg)?;
+    let token = write_arena(&a.dir, &cfg, a.database.as_deref())?;
     println!("arena written to {}", a.dir.join("arena.toml").display());
     println!("organiser token (shown only now; it signs in to /admin):");
     println!("{token}");
+    let db = a
+        .database
+        .as_ref()
+        .map(|_| " --database URL")
+        .unwrap_or_default();
     println!(
-        "next: croupier arena team add {} NAME; croupier arena serve {}",
+        "next: croupier arena team add {} NAME{db}; croupier arena serve {}{db}",
         a.dir.display(),
         a.dir.display()
     );
     Ok(())
 }
 
-/// Writes `dir/arena.toml` and the database with a new organiser token; returns the token.
-fn write_arena(dir: &Path, cfg: &ArenaConfig) -> Result<String> {
+/// Writes `dir/arena.toml` and the database (SQLite in `dir`, or `database`) with a new
+/// organiser token; returns the token.
+fn write_arena(dir: &Path, cfg: &ArenaConfig, database: Option<&str>) -> Result<String> {
     let path = dir.join("arena.toml");
     if path.exists() {
         bail!(croupier_tournament::matches::user(format!(
@@ -249,15 +259,21 @@ fn write_arena(dir: &Path, cfg: &ArenaConfig) -> Result<String> {
     std::fs::write(&path, cfg.to_commented_toml())
         .with_context(|| format!("{}: cannot write", path.display()))?;
     let token = auth::admin_token()?;
-    tokio()?.block_on(async {
-        let arena = Arena::open(dir, None).await?;
+    let stored = tokio()?.block_on(async {
+        let arena = Arena::open(dir, database).await?;
         arena
             .db
             .set_meta("admin_token_sha256", &server::hex(&auth::hash(&token)))
             .await?;
         arena.db.close().await;
         anyhow::Ok(())
-    })?;
+    });
+    if stored.is_err() {
+        // Without its token the arena cannot be run: take the config back, so that the same
+        // command works once the database can be reached.
+        let _ = std::fs::remove_file(&path);
+    }
+    stored?;
     Ok(token)
 }
 
@@ -290,7 +306,7 @@ fn demo(a: &DemoArgs) -> Result<()> {
     let mut cfg = ArenaConfig::new(kind, &preset);
     cfg.title = format!("{} demo arena", kind.name());
     cfg.listen = a.listen.clone();
-    let admin = write_arena(&dir, &cfg)?;
+    let admin = write_arena(&dir, &cfg, None)?;
     // Compiled agents first: an interpreted one (Python, 18 MB) takes seconds to compile.
     let mut agents = agents;
     agents.sort_by_key(|e| {

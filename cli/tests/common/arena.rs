@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use super::croupier;
+use croupier_arena::db::{Db, NewGame, NewSeat, Stored};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -22,13 +23,31 @@ impl ArenaDir {
     /// `croupier arena init` for `game` and `rules`, then `edit` applied to arena.toml
     /// (e.g. a smaller upload cap).
     pub fn init(game: &str, rules: &str, edit: impl FnOnce(&mut toml::Table)) -> ArenaDir {
+        ArenaDir::init_on(game, rules, None, edit)
+    }
+
+    /// [`ArenaDir::init`] with the database at `database` (a PostgreSQL URL) instead of
+    /// SQLite in the directory: the organiser's token is stored there.
+    pub fn init_on(
+        game: &str,
+        rules: &str,
+        database: Option<&str>,
+        edit: impl FnOnce(&mut toml::Table),
+    ) -> ArenaDir {
         let tmp = tempfile::tempdir().expect("temp dir");
-        let out = croupier()
-            .args(["arena", "init"])
-            .arg(tmp.path())
-            .args(["--game", game, "--rules", rules, "--listen", "127.0.0.1:0"])
-            .output()
-            .expect("run croupier arena init");
+        let mut cmd = croupier();
+        cmd.args(["arena", "init"]).arg(tmp.path()).args([
+            "--game",
+            game,
+            "--rules",
+            rules,
+            "--listen",
+            "127.0.0.1:0",
+        ]);
+        if let Some(db) = database {
+            cmd.args(["--database", db]);
+        }
+        let out = cmd.output().expect("run croupier arena init");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(
             out.status.success(),
@@ -269,4 +288,297 @@ pub fn hostile_with_mode(mode: &str) -> PathBuf {
         "building the hostile agent with HOSTILE_MODE={mode} failed"
     );
     file
+}
+
+pub fn board(url: &str) -> serde_json::Value {
+    get(&format!("{url}/api/leaderboard"), None).json()
+}
+
+pub fn games_rated(url: &str) -> u64 {
+    board(url)["games"].as_u64().unwrap_or(0)
+}
+
+/// The arena's main promise end to end, on SQLite in `dir` or on `database`: uploads are
+/// checked (a valid agent, a file that is not a component, an agent of another game), the
+/// ladder plays and rates the valid versions, and a team's page lists games that open in the
+/// viewer and replay offline. `dir` is a Durak arena under the `teams` rules.
+/// Returns the server, still running, for more checks.
+pub fn uploads_then_ladder(dir: &ArenaDir, database: Option<&str>) -> Server {
+    let a = dir.add_team("alpha", database);
+    let b = dir.add_team("beta", database);
+    let server = Server::start(dir.path(), database);
+    let url = &server.url;
+
+    let ok = submit(url, &a, &super::example_agent("durak/trump-tosser"));
+    assert_eq!(ok.status, 201, "{}", ok.body);
+    let v = ok.json();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["verdict"]["valid"], true);
+    assert!(
+        v["verdict"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("smoke match against durak/cheapest"),
+        "{v}"
+    );
+
+    // Not a component: refused with the loader's own message, naming the version.
+    let junk = post(
+        &format!("{url}/api/submit"),
+        Some(&b),
+        "application/wasm",
+        &[7u8; 4096],
+    );
+    assert_eq!(junk.status, 422, "{}", junk.body);
+    let msg = junk.json()["verdict"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.starts_with("version 1: not a WebAssembly file"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains(dir.path().to_str().unwrap_or("?")),
+        "a server path leaked: {msg}"
+    );
+
+    // A Toepen agent in a Durak arena: the world is checked.
+    let wrong = submit(url, &b, &super::example_agent("toepen/greedy"));
+    assert_eq!(wrong.status, 422, "{}", wrong.body);
+    assert!(
+        wrong.json()["verdict"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("toepen"),
+        "{}",
+        wrong.body
+    );
+
+    let ok = submit(url, &b, &super::example_agent("durak/random-lead"));
+    assert_eq!(ok.status, 201, "{}", ok.body);
+    assert_eq!(ok.json()["version"], 3, "every upload is a new version");
+
+    wait_until(Duration::from_secs(60), "rated ladder games", || {
+        games_rated(url) >= 40
+    });
+    let b = board(url);
+    let rows = b["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2, "{b}");
+    // trump-tosser beats random-lead about 3 to 1 in 2 v 2 (the README's 748 / 236).
+    assert_eq!(rows[0]["team"], "alpha", "{b}");
+    assert!(rows[0]["mu"].as_f64() > rows[1]["mu"].as_f64(), "{b}");
+    assert!(rows[0]["win_rate"].as_f64().unwrap_or(0.0) > 0.6, "{b}");
+    let ci = &rows[0]["win_rate_ci95"];
+    assert!(
+        ci[0].as_f64() < rows[0]["win_rate"].as_f64()
+            && ci[1].as_f64() > rows[0]["win_rate"].as_f64(),
+        "{b}"
+    );
+    assert_eq!(rows[1]["version"], 3, "the latest valid version plays: {b}");
+
+    // The team page lists versions, verdicts and games; each game opens in the viewer.
+    let team: Resp = get(&format!("{url}/api/teams/1"), None);
+    let t = team.json();
+    assert_eq!(t["versions"].as_array().map(Vec::len), Some(1));
+    let g = &t["games"][0];
+    let (m, i) = (
+        g["match_id"].as_i64().unwrap_or(0),
+        g["game"].as_i64().unwrap_or(0),
+    );
+    assert_eq!(g["opponents"][0], "beta", "{t}");
+    let doc = get(&format!("{url}/api/games/{m}/{i}"), None).json();
+    assert!(doc["steps"].as_array().map_or(0, Vec::len) > 10, "{doc}");
+    assert!(
+        doc["steps"][0]["table"]["hand"].is_null(),
+        "a spectator sees no hand"
+    );
+    let page = get(&format!("{url}/games/{m}/{i}"), None);
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains("id=\"replay-doc\"") && page.body.contains("/static/viewer.js"),
+        "{}",
+        page.body
+    );
+    // The downloaded log replays offline with the same rules engine.
+    let log = get(&format!("{url}/api/games/{m}/{i}/log"), None);
+    let file = dir.path().join("one.jsonl");
+    std::fs::write(&file, &log.body).expect("write");
+    let out = croupier()
+        .arg("replay")
+        .arg(&file)
+        .output()
+        .expect("replay");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("result:"));
+    server
+}
+
+/// A runtime for the tests that open the arena's database themselves.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+}
+
+/// A two-seat game for [`late_lease_stores_nothing`]: only its record text differs.
+fn test_game(index: i64, record: &str) -> NewGame {
+    NewGame {
+        index,
+        record: record.to_string(),
+        logs: None,
+        seats: (0..2)
+            .map(|s| NewSeat {
+                seat: s,
+                version_id: 1 + s,
+                team_id: 1 + s,
+                result: if s == 0 { "win" } else { "loss" },
+                place: s,
+                fault: None,
+            })
+            .collect(),
+    }
+}
+
+/// Seats stored for game `index` of match `m`.
+async fn seats_of(db: &Db, m: i64, index: i64) -> usize {
+    db.seats_of_game(m, index).await.expect("seats").len()
+}
+
+/// The lease rules at the database level, on an empty arena database: a worker whose lease
+/// expired and was taken over stores nothing, even the game the new holder has not stored
+/// yet (its copy would be the same, but it could also be a game of a match already done);
+/// the new holder stores, and storing the same game again adds no second copy.
+pub async fn late_lease_stores_nothing(db: &Db) {
+    let m = db
+        .queue_match("ladder", 7, 2, false, &[1, 2])
+        .await
+        .expect("queue");
+    let now = croupier_arena::now_ms();
+    // Lease A, already expired: its worker stalled (or its clock ran behind) past the lease.
+    let a = db.claim("lease-a", now - 1_000).await.expect("claim A");
+    assert_eq!(a.map(|r| r.id), Some(m), "the queued match is leased to A");
+    let b = db.claim("lease-b", now + 60_000).await.expect("claim B");
+    assert_eq!(b.map(|r| r.id), Some(m), "A's expired lease is taken by B");
+    assert!(
+        db.claim("lease-c", now + 60_000)
+            .await
+            .expect("claim C")
+            .is_none(),
+        "B's lease is live: nobody else gets the match"
+    );
+    assert!(
+        !db.heartbeat(m, "lease-a", now + 60_000)
+            .await
+            .expect("heartbeat"),
+        "A cannot extend a lease it lost"
+    );
+
+    let late = db
+        .store_games(m, "lease-a", &[test_game(0, "{\"by\":\"a\"}")], false)
+        .await
+        .expect("store A");
+    assert_eq!(late, Stored::LeaseLost);
+    assert!(db.stored_indices(m).await.expect("indices").is_empty());
+    assert_eq!(seats_of(db, m, 0).await, 0, "A stored no seats either");
+
+    let first = db
+        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b\"}")], false)
+        .await
+        .expect("store B");
+    assert_eq!(first, Stored::Ok);
+    // B again (a batch retried after an error it could not see the end of): kept once.
+    let again = db
+        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b2\"}")], false)
+        .await
+        .expect("store B again");
+    assert_eq!(again, Stored::Ok);
+    assert_eq!(db.stored_indices(m).await.expect("indices"), vec![0]);
+    assert_eq!(db.game_count().await.expect("count"), 1);
+    let g = db.game(m, 0).await.expect("game").expect("stored");
+    assert_eq!(g.record, "{\"by\":\"b\"}", "the first copy stays as it was");
+    assert_eq!(seats_of(db, m, 0).await, 2);
+
+    // A cannot finish the match either; B can, and after that nobody stores into it.
+    let a_done = db
+        .store_games(m, "lease-a", &[], true)
+        .await
+        .expect("finish A");
+    assert_eq!(a_done, Stored::LeaseLost);
+    assert_eq!(
+        db.match_row(m).await.expect("row").map(|r| r.state),
+        Some("leased".to_string())
+    );
+    let b_done = db
+        .store_games(m, "lease-b", &[test_game(1, "{\"by\":\"b\"}")], true)
+        .await
+        .expect("finish B");
+    assert_eq!(b_done, Stored::Ok);
+    assert_eq!(
+        db.match_row(m).await.expect("row").map(|r| r.state),
+        Some("done".to_string())
+    );
+    let after = db
+        .store_games(m, "lease-b", &[test_game(2, "{}")], false)
+        .await
+        .expect("store after done");
+    assert_eq!(after, Stored::LeaseLost, "a done match takes no more games");
+    assert_eq!(db.stored_indices(m).await.expect("indices"), vec![0, 1]);
+    assert_eq!(db.game_count().await.expect("count"), 2);
+    assert!(
+        db.claim("lease-d", now + 60_000)
+            .await
+            .expect("claim D")
+            .is_none(),
+        "a done match is never leased again"
+    );
+    assert_eq!(
+        db.done_matches()
+            .await
+            .expect("done")
+            .iter()
+            .map(|r| r.id)
+            .collect::<Vec<_>>(),
+        vec![m]
+    );
+
+    // A match given back (the platform failed) is queued again: only its holder can give it
+    // back, and after that the holder stores nothing.
+    let m2 = db
+        .queue_match("ladder", 8, 2, false, &[1, 2])
+        .await
+        .expect("queue");
+    let e = db.claim("lease-e", now + 60_000).await.expect("claim E");
+    assert_eq!(e.map(|r| r.id), Some(m2));
+    db.release(m2, "lease-a").await.expect("release by another");
+    assert_eq!(
+        db.match_row(m2).await.expect("row").map(|r| r.state),
+        Some("leased".to_string()),
+        "only the holder gives a match back"
+    );
+    db.release(m2, "lease-e").await.expect("release");
+    assert_eq!(
+        db.store_games(m2, "lease-e", &[test_game(0, "{}")], false)
+            .await
+            .expect("store after release"),
+        Stored::LeaseLost
+    );
+    let f = db.claim("lease-f", now + 60_000).await.expect("claim F");
+    assert_eq!(
+        f.map(|r| r.id),
+        Some(m2),
+        "the released match is leased again"
+    );
+    assert_eq!(db.pending_matches().await.expect("pending"), 1);
+
+    // `meta` upserts (`ON CONFLICT … excluded.value`, spelled the same on both databases).
+    db.set_meta("k", "one").await.expect("set");
+    db.set_meta("k", "two").await.expect("set again");
+    assert_eq!(db.meta("k").await.expect("meta").as_deref(), Some("two"));
 }

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod arena;
+#[cfg(unix)]
+pub mod postgres;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

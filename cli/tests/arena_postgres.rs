@@ -1,0 +1,109 @@
+//! The arena on a real PostgreSQL server, which each test starts for itself on 127.0.0.1
+//! (`common::postgres`): the same end-to-end flow as on SQLite, the organiser's token stored
+//! by `arena init --database`, and the lease rules at the database level.
+//!
+//! The tests need PostgreSQL installed (`scripts/setup.sh` installs it). Without it they
+//! FAIL, naming the install command; `CROUPIER_REQUIRE_POSTGRES=0` lets them skip, saying
+//! so on stderr.
+
+#![cfg(unix)]
+
+mod common;
+
+use common::arena::{ArenaDir, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
+use common::postgres::{Postgres, required};
+use croupier_arena::db::Db;
+
+#[test]
+fn only_an_explicit_zero_lets_the_postgres_tests_skip() {
+    assert!(required(None));
+    assert!(required(Some("1".as_ref())));
+    assert!(required(Some("".as_ref())));
+    assert!(!required(Some("0".as_ref())));
+}
+
+#[test]
+fn uploads_ladder_and_admin_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL arena test") else {
+        return;
+    };
+    let db = Some(pg.url.as_str());
+    let dir = ArenaDir::init_on("durak", "teams", db, |_| {});
+    let server = uploads_then_ladder(&dir, db);
+    assert!(
+        !dir.path().join("arena.db").exists(),
+        "with --database nothing goes to SQLite in the arena's directory"
+    );
+
+    // The organiser's token that `init --database` printed is the one the server checks.
+    let add = |token: Option<&str>, name: &str| {
+        post(
+            &format!("{}/api/admin/teams", server.url),
+            token,
+            "application/json",
+            serde_json::json!({ "name": name }).to_string().as_bytes(),
+        )
+    };
+    let made = add(Some(&dir.admin), "gamma");
+    assert_eq!(made.status, 201, "{}\n{}", made.body, server.stderr());
+    let t = made.json();
+    assert_eq!(t["name"], "gamma");
+    assert!(
+        t["token"].as_str().unwrap_or("").starts_with("team-"),
+        "{t}"
+    );
+    assert_eq!(add(None, "delta").status, 401);
+    let wrong = format!("{}x", dir.admin);
+    assert_eq!(add(Some(&wrong), "delta").status, 401);
+    // The new team is in PostgreSQL, where the CLI finds it too.
+    let out = common::croupier()
+        .args(["arena", "team", "list"])
+        .arg(dir.path())
+        .args(["--database", &pg.url])
+        .output()
+        .expect("team list");
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && list.contains("gamma"), "{list}");
+
+    // `arena final --database` plays the final from PostgreSQL and stores its table there,
+    // where the running server serves it.
+    let out = common::croupier()
+        .args(["arena", "final"])
+        .arg(dir.path())
+        .args(["--database", &pg.url, "--deals", "2", "--threads", "1"])
+        .output()
+        .expect("arena final");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = get(&format!("{}/api/final", server.url), None);
+    assert_eq!(table.status, 200, "{}", table.body);
+    let rows = table.json()["rows"].as_array().map_or(0, Vec::len);
+    assert_eq!(
+        rows, 2,
+        "the two teams with a valid version: {}",
+        table.body
+    );
+    assert!(
+        !server.stderr().contains("internal error"),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn a_late_lease_stores_nothing_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL lease test") else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(tmp.path(), Some(&pg.url)).await.expect("open");
+        assert!(matches!(db, Db::Postgres(_)));
+        late_lease_stores_nothing(&db).await;
+        db.close().await;
+    });
+}
