@@ -14,24 +14,32 @@ if command -v python3 >/dev/null 2>&1 && ! command -v componentize-py >/dev/null
   python3 -m pip install --quiet --disable-pip-version-check componentize-py==0.25.1 \
     || echo "warning: could not install componentize-py; the Python example agent will be skipped"
 fi
-# The arena's PostgreSQL tests start their own server from Debian's/Ubuntu's `postgresql`
-# package (initdb and pg_ctl under /usr/lib/postgresql/<version>/bin). Best effort, and only
-# when missing: without it those tests fail, naming the install command.
+# Debian packages some tests drive for real, installed only when missing, with one
+# `apt-get update` (never a password prompt: as root, or through sudo -n; otherwise only
+# named, and those tests fail until they are there or are skipped on purpose):
+# - postgresql: the arena's PostgreSQL tests start their own server with initdb and pg_ctl
+#   (CROUPIER_REQUIRE_POSTGRES=0 skips them);
+# - chromium and chromium-driver: the arena's browser test (CROUPIER_REQUIRE_BROWSER=0).
 have_postgres() {
   command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
 }
-if ! have_postgres && command -v apt-get >/dev/null 2>&1; then
-  # Never a password prompt: without root or password-less sudo, only the warning below.
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo -n"; fi
-  if [ -z "$SUDO" ] || command -v sudo >/dev/null 2>&1; then
-    echo "== installing postgresql (for the arena's PostgreSQL tests)"
-    { $SUDO apt-get update -qq \
-        && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; } \
-      || echo "warning: could not install postgresql; the arena's PostgreSQL tests will fail"
+missing=()
+have_postgres || missing+=(postgresql)
+{ [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || missing+=(chromium chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    as_root=(sudo -n)
   fi
-fi
-if ! have_postgres; then
-  echo "warning: postgresql is not installed; the arena's PostgreSQL tests will fail (CROUPIER_REQUIRE_POSTGRES=0 skips them)"
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ ${#as_root[@]} -gt 0 ]; }; then
+    echo "== installing ${missing[*]} (for the arena's PostgreSQL and browser tests)"
+    "${as_root[@]}" apt-get update -qq \
+      && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq "${missing[@]}" >/dev/null \
+      || echo "warning: could not install ${missing[*]}; the tests that need them will fail"
+  else
+    echo "warning: the arena's tests need Debian's ${missing[*]}: run \`apt-get install ${missing[*]}\` as root"
+  fi
 fi
 echo "== building the croupier host (release; wasmtime takes a few minutes the first time)"
 cargo build --release -p croupier-cli

@@ -102,7 +102,7 @@
       el(
         "p",
         "replay-meta",
-        "deal " + doc.deal + " \u00b7 seed " + doc.seed + " \u00b7 " +
+        "deal " + doc.deal + " \u00b7 seed " + (doc.seedText || doc.seed) + " \u00b7 " +
           (doc.viewer === null || doc.viewer === undefined
             ? "spectator view (public information only)"
             : "seen by " + seatName(doc, doc.viewer))
@@ -133,7 +133,9 @@
       controls.appendChild(b);
       return b;
     }
-    this.firstButton = button("replay-first", "\u23ee", "first step (Home)", function () {
+    // First and last are arrows to a bar (U+21E4, U+21E5): the media-control glyphs (U+23EE,
+    // U+23ED) are missing from common fonts (DejaVu, Liberation) and showed as empty boxes.
+    this.firstButton = button("replay-first", "\u21e4", "first step (Home)", function () {
       return 0;
     });
     this.prevButton = button("replay-prev", "\u25c0", "previous step (\u2190)", function () {
@@ -142,7 +144,7 @@
     this.nextButton = button("replay-next", "\u25b6", "next step (\u2192)", function () {
       return self.step + 1;
     });
-    this.lastButton = button("replay-last", "\u23ed", "last step (End)", function () {
+    this.lastButton = button("replay-last", "\u21e5", "last step (End)", function () {
       return self.last;
     });
     var slider = el("input");
@@ -400,8 +402,9 @@
       document.body.appendChild(root);
     }
     var doc;
+    var text = source ? source.textContent : "";
     try {
-      doc = JSON.parse(source ? source.textContent : "");
+      doc = JSON.parse(text);
     } catch (err) {
       clear(root);
       root.appendChild(el("p", "replay-error", "No readable replay in this page: " + err));
@@ -411,6 +414,14 @@
       clear(root);
       root.appendChild(el("p", "replay-error", "No replay in this page."));
       return;
+    }
+    // A seed is a 64-bit integer, but JSON.parse makes every number a double, so a seed
+    // above 2^53 would be shown rounded (and replaying that seed deals other cards). Its
+    // digits are taken from the text instead: the first "seed" key is the document's own,
+    // as no field before it holds an object (and a quote inside a string is escaped).
+    var exact = /"seed":\s*(\d+)/.exec(text);
+    if (exact) {
+      doc.seedText = exact[1];
     }
     window.croupierReplay = new Viewer(doc, root);
   }
