@@ -293,8 +293,11 @@ impl Db {
                     .synchronous(SqliteSynchronous::Normal)
                     .busy_timeout(Duration::from_secs(10))
                     .foreign_keys(true);
+                // One connection: statements queue in the server instead of in SQLite's lock,
+                // whose busy handler sleeps in steps of up to 100 ms (two writers on two
+                // connections cut the ladder to a tenth). Every statement here is short.
                 let pool = SqlitePoolOptions::new()
-                    .max_connections(4)
+                    .max_connections(1)
                     .connect_with(opts)
                     .await
                     .map_err(|e| open(e.to_string()))?;

@@ -104,14 +104,25 @@ pub fn schedule<G: Game>(opts: &G::Options, row: &MatchRow, entrants: usize) -> 
     )
 }
 
+/// What is left of a match once its games are played: the writer still storing them, the
+/// last games, and how the play ended. [`finish`] completes it, so that the worker can
+/// lease the next match at once instead of waiting for the database.
+pub struct Tail {
+    writer: tokio::task::JoinHandle<Result<(), crate::db::DbError>>,
+    last: Vec<NewGame>,
+    lost: Arc<std::sync::atomic::AtomicBool>,
+    played: Result<(), String>,
+}
+
 /// Plays the missing games of a leased match on this thread (a blocking call: run it with
-/// `spawn_blocking`), storing them through `handle`.
+/// `spawn_blocking`), storing them through `handle` as they finish; [`finish`] stores the
+/// rest and ends the match.
 pub fn play<G: Adapter>(
     arena: &Arena,
     row: &MatchRow,
     lease: &str,
     handle: &tokio::runtime::Handle,
-) -> Result<(), PlayError> {
+) -> Result<Tail, PlayError> {
     let platform = |reason: String| PlayError::Platform { id: row.id, reason };
     let (_, opts) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
         .map_err(|e| platform(format!("{e:#}")))?;
@@ -175,21 +186,30 @@ pub fn play<G: Adapter>(
     };
     let played = runner::run::<G>(&plan, &todo, &(), &mut sink);
     drop(tx);
-    let written = handle
-        .block_on(writer)
+    Ok(Tail {
+        writer,
+        last: batch,
+        lost,
+        played: played.map(drop).map_err(|e| format!("{e:#}")),
+    })
+}
+
+/// Waits for a match's writer, then stores its last games and marks it done, in one
+/// transaction.
+pub async fn finish(arena: &Arena, id: i64, lease: &str, tail: Tail) -> Result<(), PlayError> {
+    let platform = |reason: String| PlayError::Platform { id, reason };
+    let written = tail
+        .writer
+        .await
         .map_err(|e| platform(format!("the writer: {e}")))?;
-    if lost.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(PlayError::LeaseLost(row.id));
+    if tail.lost.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(PlayError::LeaseLost(id));
     }
     written.map_err(|e| platform(e.to_string()))?;
-    played.map_err(|e| platform(format!("{e:#}")))?;
-    // The last games and the match's end, in one transaction.
-    match handle.block_on(arena.db.store_games(row.id, lease, &batch, true)) {
-        Ok(Stored::Ok) => {
-            arena.changed.notify_waiters();
-            Ok(())
-        }
-        Ok(Stored::LeaseLost) => Err(PlayError::LeaseLost(row.id)),
+    tail.played.map_err(platform)?;
+    match arena.db.store_games(id, lease, &tail.last, true).await {
+        Ok(Stored::Ok) => Ok(()),
+        Ok(Stored::LeaseLost) => Err(PlayError::LeaseLost(id)),
         Err(e) => Err(platform(e.to_string())),
     }
 }
@@ -211,8 +231,10 @@ pub async fn worker(arena: Arc<Arena>, name: String, stop: tokio::sync::watch::R
         let row = match arena.db.claim(&lease, expires).await {
             Ok(Some(row)) => row,
             Ok(None) => {
+                // Woken as soon as the scheduler queues a match.
                 let mut stop = stop.clone();
                 tokio::select! {
+                    _ = arena.changed.notified() => {}
                     _ = tokio::time::sleep(Duration::from_millis(200)) => {}
                     _ = stop.changed() => {}
                 }
@@ -248,29 +270,54 @@ pub async fn worker(arena: Arc<Arena>, name: String, stop: tokio::sync::watch::R
             })
             .await
         };
-        beat.abort();
-        match result {
-            Ok(Ok(())) => {}
-            Ok(Err(PlayError::LeaseLost(id))) => {
-                eprintln!("arena worker {name}: match {id}: lease lost; another worker has it")
-            }
+        // The match's end (its last games, the ratings) is stored while the next match
+        // plays: the worker's core never waits for the database between matches.
+        let tail = match result {
+            Ok(Ok(tail)) => tail,
             Ok(Err(e)) => {
-                eprintln!("arena worker {name}: {e}; the match goes back to the queue");
-                let _ = arena.db.release(row.id, &lease).await;
-                tokio::time::sleep(Duration::from_secs(1)).await;
+                beat.abort();
+                report(&arena, &name, row.id, &lease, e).await;
+                continue;
             }
             Err(join) => {
-                eprintln!(
-                    "arena worker {name}: match {}: {join}; back to the queue",
-                    row.id
-                );
-                let _ = arena.db.release(row.id, &lease).await;
+                beat.abort();
+                let e = PlayError::Platform {
+                    id: row.id,
+                    reason: join.to_string(),
+                };
+                report(&arena, &name, row.id, &lease, e).await;
+                continue;
             }
+        };
+        let (arena2, name2) = (arena.clone(), name.clone());
+        tokio::spawn(async move {
+            let done = finish(&arena2, row.id, &lease, tail).await;
+            beat.abort();
+            match done {
+                Ok(()) => {
+                    if let Err(e) = arena2.update_board().await {
+                        eprintln!("arena worker {name2}: updating the ratings: {e}");
+                    }
+                    arena2.changed.notify_waiters();
+                }
+                Err(e) => report(&arena2, &name2, row.id, &lease, e).await,
+            }
+        });
+    }
+}
+
+/// Logs why a match was not finished, and gives it back to the queue unless another worker
+/// holds it now.
+async fn report(arena: &Arena, name: &str, id: i64, lease: &str, e: PlayError) {
+    match e {
+        PlayError::LeaseLost(_) => {
+            eprintln!("arena worker {name}: match {id}: lease lost; another worker has it")
         }
-        if let Err(e) = arena.update_board().await {
-            eprintln!("arena worker {name}: updating the ratings: {e}");
+        e => {
+            eprintln!("arena worker {name}: {e}; the match goes back to the queue");
+            let _ = arena.db.release(id, lease).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
         }
-        arena.changed.notify_waiters();
     }
 }
 
@@ -360,7 +407,7 @@ pub fn pick(
     chosen
 }
 
-/// Queues ladder matches while fewer than `2 × threads` are waiting; woken by results and
+/// Queues ladder matches while fewer than `4 × threads` are waiting; woken by results and
 /// uploads.
 pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<bool>) {
     let mut rng = GameRng::new(arena.cfg.ladder.seed ^ crate::auth::random_u64().unwrap_or(0));
@@ -389,7 +436,9 @@ async fn queue_some(
     if arena.is_frozen() {
         return Ok(());
     }
-    let want = 2 * arena.cfg.ladder.threads as i64;
+    // Enough queued that a worker finishing one match (while the next plays) always finds
+    // another waiting.
+    let want = 4 * arena.cfg.ladder.threads as i64;
     let pending = arena.db.pending_matches().await?;
     if pending >= want {
         return Ok(());
@@ -468,6 +517,7 @@ async fn queue_some(
                 &chosen,
             )
             .await?;
+        arena.changed.notify_waiters();
     }
     Ok(())
 }
