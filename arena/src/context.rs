@@ -63,6 +63,8 @@ pub enum OpenError {
 
 impl Arena {
     /// Opens the arena in `dir` (its config must exist), on SQLite in `dir` or on `database`.
+    /// The board starts empty: the server fills it ([`Arena::update_board`]) before it
+    /// serves, while a command that only adds a team never reads millions of results.
     pub async fn open(dir: &Path, database: Option<&str>) -> Result<Arc<Arena>, OpenError> {
         let cfg = ArenaConfig::load(dir)?;
         let db = Db::open(dir, database).await?;
@@ -97,7 +99,6 @@ impl Arena {
             factories: Mutex::new(None),
             board_update: tokio::sync::Mutex::new(()),
         });
-        arena.update_board().await?;
         Ok(arena)
     }
 

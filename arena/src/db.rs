@@ -627,15 +627,19 @@ impl Db {
         )
     }
 
-    /// The seats of one team's latest games, newest first.
-    pub async fn recent_seats_of_team(
+    /// Every seat of one team's latest `limit` games, newest game first: one query, so a
+    /// team page costs the same with ten games stored or a million.
+    pub async fn recent_games_of_team(
         &self,
         team: i64,
         limit: i64,
     ) -> Result<Vec<SeatRow>, DbError> {
         let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
                  FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
-                 WHERE s.team_id = $1 ORDER BY s.match_id DESC, s.game_index DESC, s.seat LIMIT $2";
+                 WHERE (s.match_id, s.game_index) IN
+                       (SELECT DISTINCT match_id, game_index FROM game_seats WHERE team_id = $1
+                        ORDER BY match_id DESC, game_index DESC LIMIT $2)
+                 ORDER BY s.match_id DESC, s.game_index DESC, s.seat";
         Ok(
             on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(team).bind(limit).fetch_all(p).await?),
         )

@@ -481,37 +481,29 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         .into_iter()
         .map(|v| (v.id, v.number))
         .collect();
-    let seats = arena.db.recent_seats_of_team(id, 200).await?;
+    let seats = arena.db.recent_games_of_team(id, 50).await?;
     let mut games: Vec<TeamGame> = Vec::new();
-    for s in &seats {
-        if games
-            .last()
-            .is_some_and(|g| g.match_id == s.match_id && g.game == s.game_index)
-        {
+    for one in seats.chunk_by(|x, y| (x.match_id, x.game_index) == (y.match_id, y.game_index)) {
+        let Some(mine) = one.iter().find(|o| o.team_id == id) else {
             continue;
-        }
-        if games.len() >= 50 {
-            break;
-        }
-        let all = arena.db.seats_of_game(s.match_id, s.game_index).await?;
-        let mut opponents: Vec<String> = all
+        };
+        let mut opponents: Vec<String> = one
             .iter()
             .filter(|o| o.team_id != id)
             .map(|o| names.get(&o.team_id).cloned().unwrap_or_default())
             .collect();
         opponents.dedup();
-        let fault = all
-            .iter()
-            .filter(|o| o.team_id == id)
-            .find_map(|o| o.fault.clone());
         games.push(TeamGame {
-            match_id: s.match_id,
-            game: s.game_index,
-            version: number.get(&s.version_id).copied().unwrap_or(0),
-            result: s.result.clone(),
-            fault,
+            match_id: mine.match_id,
+            game: mine.game_index,
+            version: number.get(&mine.version_id).copied().unwrap_or(0),
+            result: mine.result.clone(),
+            fault: one
+                .iter()
+                .filter(|o| o.team_id == id)
+                .find_map(|o| o.fault.clone()),
             opponents,
-            finished_ms: s.finished_ms,
+            finished_ms: mine.finished_ms,
         });
     }
     let board = arena
@@ -937,6 +929,8 @@ pub async fn serve(
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
+    // The ratings from every stored result, before the first page is served.
+    arena.update_board().await?;
     // Uploads a killed server left unchecked are checked again.
     for v in arena.db.checking_versions().await? {
         let a = arena.clone();
