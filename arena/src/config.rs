@@ -217,9 +217,8 @@ impl ArenaConfig {
         if self.uploads.per_hour == 0 {
             return Err(field("uploads.per_hour", "must be at least 1".into()));
         }
-        let reference = croupier_host::registry::resolve(&self.ladder.reference)
+        croupier_host::registry::resolve(&self.ladder.reference)
             .map_err(|e| field("ladder.reference", e.to_string()))?;
-        let _ = reference;
         if self.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(field(
                 "listen",

@@ -379,13 +379,7 @@ pub async fn submit_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
 
 /// `POST /submit` (multipart): the same checks as the API, then the verdict as a page.
 pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request) -> PageResult {
-    let team = match who {
-        Who::Team(id) => id,
-        Who::Admin => {
-            return Err(AppError::Forbidden("uploads are made with a team's token".into()).into());
-        }
-        Who::Public => return Err(AppError::Unauthorized("sign in to upload".into()).into()),
-    };
+    let team = server::submitting_team(&who)?;
     if arena.is_frozen() {
         return Err(
             AppError::Conflict("submissions are closed: the final has begun".into()).into(),

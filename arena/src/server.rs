@@ -700,7 +700,7 @@ async fn api_game_log(
 }
 
 /// The team a submission is for: 401 without a token, 403 for the organiser's.
-fn submitting_team(who: &Who) -> Result<i64, AppError> {
+pub fn submitting_team(who: &Who) -> Result<i64, AppError> {
     match who {
         Who::Team(id) => Ok(*id),
         Who::Admin => Err(AppError::Forbidden(
@@ -885,7 +885,8 @@ pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> 
     })
 }
 
-fn admin_only(who: &Who) -> Result<(), AppError> {
+/// Organiser routes: 401 without a token, 403 with a team's.
+pub fn require_admin(who: &Who) -> Result<(), AppError> {
     match who {
         Who::Admin => Ok(()),
         Who::Team(_) => Err(AppError::Forbidden("this is for the organiser".into())),
@@ -895,17 +896,12 @@ fn admin_only(who: &Who) -> Result<(), AppError> {
     }
 }
 
-/// Organiser routes: 401 without a token, 403 with a team's.
-pub fn require_admin(who: &Who) -> Result<(), AppError> {
-    admin_only(who)
-}
-
 async fn api_add_team(
     State(arena): State<Arc<Arena>>,
     who: Who,
     Json(t): Json<NewTeam>,
 ) -> Result<(StatusCode, Json<TeamToken>), AppError> {
-    admin_only(&who)?;
+    require_admin(&who)?;
     Ok((StatusCode::CREATED, Json(add_team(&arena, &t.name).await?)))
 }
 
