@@ -352,10 +352,14 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(id).fetch_optional(p).await?))
     }
 
-    /// A team by name.
-    pub async fn team_by_name(&self, name: &str) -> Result<Option<TeamRow>, DbError> {
-        let q = "SELECT id, name, token_hash, created_ms FROM teams WHERE name = $1";
-        Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(name).fetch_optional(p).await?))
+    /// Every team's name, by id.
+    pub async fn team_names(&self) -> Result<std::collections::HashMap<i64, String>, DbError> {
+        Ok(self
+            .teams()
+            .await?
+            .into_iter()
+            .map(|t| (t.id, t.name))
+            .collect())
     }
 
     /// Every team, by id.

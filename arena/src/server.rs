@@ -467,13 +467,7 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         .ok_or_else(|| AppError::NotFound(format!("no team {id}")))?;
     let private = who.may_see(id);
     let versions = arena.db.versions_of(id).await?;
-    let names: std::collections::HashMap<i64, String> = arena
-        .db
-        .teams()
-        .await?
-        .into_iter()
-        .map(|t| (t.id, t.name))
-        .collect();
+    let names = arena.db.team_names().await?;
     let number: std::collections::HashMap<i64, i64> = arena
         .db
         .versions()
@@ -621,13 +615,7 @@ pub async fn game_doc(
             rec.logs = all.into_iter().filter(|(x, _)| *x == s).collect();
         }
     }
-    let names: std::collections::HashMap<i64, String> = arena
-        .db
-        .teams()
-        .await?
-        .into_iter()
-        .map(|t| (t.id, t.name))
-        .collect();
+    let names = arena.db.team_names().await?;
     let ids = mrow.entrant_ids()?;
     let mut agents = Vec::new();
     for id in &ids {
