@@ -5,6 +5,9 @@
 //! token names its team (`team-ID-SECRET`), the database row is found by that id, and the
 //! hashes are compared in constant time, so response times say nothing about how much of a
 //! guess was right. The organiser's token (`admin-SECRET`) is kept the same way in `meta`.
+//! A worker's token (`worker-ID-SECRET`) opens only the worker API (lease, heartbeat,
+//! report, agent download): a machine that plays matches never holds database credentials
+//! or a team's or the organiser's rights, and it cannot sign in to a page.
 
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -52,6 +55,11 @@ pub fn team_token(id: i64) -> Result<String, NoRandomness> {
     Ok(format!("team-{id}-{}", secret()?))
 }
 
+/// A new token for worker `id`.
+pub fn worker_token(id: i64) -> Result<String, NoRandomness> {
+    Ok(format!("worker-{id}-{}", secret()?))
+}
+
 /// A new organiser token.
 pub fn admin_token() -> Result<String, NoRandomness> {
     Ok(format!("admin-{}", secret()?))
@@ -64,6 +72,8 @@ pub enum Claim {
     Team(i64),
     /// `admin-…`
     Admin,
+    /// `worker-ID-…`
+    Worker(i64),
 }
 
 /// Reads what a token claims; `None` for a malformed one.
@@ -73,6 +83,10 @@ pub fn claim(token: &str) -> Option<Claim> {
     }
     if token.starts_with("admin-") {
         return Some(Claim::Admin);
+    }
+    if let Some(rest) = token.strip_prefix("worker-") {
+        let (id, _) = rest.split_once('-')?;
+        return id.parse().ok().map(Claim::Worker);
     }
     let rest = token.strip_prefix("team-")?;
     let (id, _) = rest.split_once('-')?;
@@ -109,5 +123,10 @@ mod tests {
         assert_eq!(claim("team-x-1"), None);
         assert_eq!(claim("bearer"), None);
         assert_eq!(claim(&admin_token().expect("random")), Some(Claim::Admin));
+        assert_eq!(
+            claim(&worker_token(3).expect("random")),
+            Some(Claim::Worker(3))
+        );
+        assert_eq!(claim("worker-3"), None);
     }
 }

@@ -71,12 +71,22 @@ pub struct Ladder {
     pub reference: String,
     /// Deals in the smoke match.
     pub smoke_deals: u64,
-    /// Threads the server's own ladder worker plays on.
+    /// Threads the server's own ladder worker plays on; 0 runs no worker in the server (only
+    /// `croupier arena worker`s on other machines play).
     pub threads: usize,
     /// Uncertainty (σ) added before every rated ladder game.
     pub tau: f64,
     /// The arena's master seed: match `m` is played from a seed derived from it and `m`.
     pub seed: u64,
+    /// How long a worker holds a match without a heartbeat. A dead worker's match is played
+    /// again after this; too short, and a worker on a slow link loses matches it is playing.
+    #[serde(default = "default_lease_seconds")]
+    pub lease_seconds: u64,
+}
+
+/// Workers beat every third of the lease: 30 s survives two lost beats and a 10 s stall.
+fn default_lease_seconds() -> u64 {
+    30
 }
 
 /// Caps on uploads.
@@ -132,6 +142,7 @@ impl ArenaConfig {
                 threads: 1,
                 tau: 0.1,
                 seed: 1,
+                lease_seconds: default_lease_seconds(),
             },
             uploads: Uploads {
                 max_bytes: 32 << 20,
@@ -199,8 +210,11 @@ impl ArenaConfig {
         if self.ladder.smoke_deals == 0 {
             return Err(field("ladder.smoke_deals", "must be at least 1".into()));
         }
-        if self.ladder.threads == 0 {
-            return Err(field("ladder.threads", "must be at least 1".into()));
+        if self.ladder.lease_seconds < 3 {
+            return Err(field(
+                "ladder.lease_seconds",
+                "must be at least 3 (a worker beats every third of it)".into(),
+            ));
         }
         if !(self.ladder.tau.is_finite() && self.ladder.tau >= 0.0) {
             return Err(field("ladder.tau", "must be a number ≥ 0".into()));
@@ -287,12 +301,14 @@ suspend_after = {suspend}
 # The smoke match of every upload: this agent, this many deals.
 reference = {reference}
 smoke_deals = {smoke}
-# Threads the server's ladder worker plays on.
+# Threads the server's ladder worker plays on; 0: only `croupier arena worker`s play.
 threads = {threads}
 # Uncertainty added before each rated game, so ratings follow a changing pool (0 freezes).
 tau = {tau}
 # Master seed: every match's games derive from it and the match number.
 seed = {seed}
+# Seconds a worker holds a match without a heartbeat; a dead worker's match is replayed after.
+lease_seconds = {lease}
 
 [uploads]
 # The largest upload, in bytes (413 beyond).
@@ -323,6 +339,7 @@ per_hour = {per_hour}
             threads = self.ladder.threads,
             tau = self.ladder.tau,
             seed = self.ladder.seed,
+            lease = self.ladder.lease_seconds,
             max_bytes = self.uploads.max_bytes,
             per_hour = self.uploads.per_hour,
         )

@@ -4,18 +4,14 @@
 use crate::config::ArenaConfig;
 use crate::db::{Db, DbError};
 use crate::ratings::{self, Board};
+use crate::worker::Linked;
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::PlayerFactory;
-use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
-
-/// Agents a server keeps linked and ready; past this the cache starts again (an arena with
-/// more teams still works, it only links some agents again).
-const MAX_FACTORIES: usize = 512;
+use std::sync::{Arc, RwLock};
 
 /// Matches whose results are read at once when the board catches up.
 const BOARD_SLICE: i64 = 2000;
@@ -40,9 +36,8 @@ pub struct Arena {
     pub reference: String,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
-    /// Linked agents by content hash: a `HashMap<String, Arc<dyn PlayerFactory<G>>>` for
-    /// the arena's game, behind `Any` because the arena's type does not name its game.
-    factories: Mutex<Option<Box<dyn Any + Send>>>,
+    /// Linked agents by content hash (the uploads' checks and the embedded worker share it).
+    pub linked: Arc<Linked>,
     /// Serialises board updates, so two never interleave.
     board_update: tokio::sync::Mutex<()>,
 }
@@ -86,6 +81,7 @@ impl Arena {
         let reference = crate::validate::store_agent(&agents, &bytes)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
         let frozen = db.meta("frozen").await?.is_some();
+        let linked = Arc::new(Linked::new(runtime.clone()));
         let arena = Arc::new(Arena {
             dir: dir.to_path_buf(),
             cfg,
@@ -96,7 +92,7 @@ impl Arena {
             checks: tokio::sync::Semaphore::new(2),
             reference,
             frozen: AtomicBool::new(frozen),
-            factories: Mutex::new(None),
+            linked,
             board_update: tokio::sync::Mutex::new(()),
         });
         Ok(arena)
@@ -146,31 +142,7 @@ impl Arena {
         sha256: &str,
         opts: &G::Options,
     ) -> Result<Arc<dyn PlayerFactory<G>>, String> {
-        type Map<G> = HashMap<String, Arc<dyn PlayerFactory<G>>>;
-        if let Ok(mut slot) = self.factories.lock()
-            && let Some(map) = slot
-                .get_or_insert_with(|| Box::new(Map::<G>::new()))
-                .downcast_mut::<Map<G>>()
-            && let Some(f) = map.get(sha256)
-        {
-            return Ok(f.clone());
-        }
-        let path = self.agent_path(sha256);
-        let loaded = self.runtime.load(&path).map_err(|e| e.to_string())?;
-        let f = self
-            .runtime
-            .factory::<G>(&loaded, opts, "")
-            .map_err(|e| e.to_string())?;
-        if let Ok(mut slot) = self.factories.lock()
-            && let Some(map) = slot
-                .get_or_insert_with(|| Box::new(Map::<G>::new()))
-                .downcast_mut::<Map<G>>()
-        {
-            if map.len() >= MAX_FACTORIES {
-                map.clear();
-            }
-            map.insert(sha256.to_string(), f.clone());
-        }
-        Ok(f)
+        self.linked
+            .factory::<G>(sha256, &self.agent_path(sha256), opts)
     }
 }

@@ -91,6 +91,22 @@ pub struct TeamRow {
     pub created_ms: i64,
 }
 
+/// A worker as stored.
+#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
+pub struct WorkerRow {
+    /// Its id.
+    pub id: i64,
+    /// Its name, as given by the organiser.
+    pub name: String,
+    /// SHA-256 of its token.
+    #[serde(skip)]
+    pub token_hash: Vec<u8>,
+    /// When it was added.
+    pub created_ms: i64,
+    /// When it last leased, beat or reported.
+    pub seen_ms: Option<i64>,
+}
+
 /// One uploaded version of a team's agent.
 #[derive(Clone, Debug, Serialize, sqlx::FromRow)]
 pub struct VersionRow {
@@ -215,12 +231,19 @@ pub struct NewGame {
 }
 
 /// What storing a batch of games found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum Stored {
     /// Stored (games already there were left as they were).
     Ok,
     /// The writer no longer holds the match's lease: nothing was stored.
     LeaseLost,
+    /// The games were stored, but the match was not ended: it lacks some of its games.
+    Incomplete {
+        /// Games stored.
+        stored: i64,
+        /// Games its schedule holds.
+        expected: i64,
+    },
 }
 
 /// `head` followed by `rows` tuples of `width` numbered placeholders, then `tail`. The
@@ -368,6 +391,48 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).fetch_all(p).await?))
     }
 
+    /// Adds a worker; `None` if the name is taken.
+    pub async fn add_worker(&self, name: &str, token_hash: &[u8]) -> Result<Option<i64>, DbError> {
+        let q = "INSERT INTO workers (name, token_hash, created_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (name) DO NOTHING RETURNING id";
+        let now = crate::now_ms();
+        Ok(
+            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_optional(p).await?),
+        )
+    }
+
+    /// Replaces a worker's token.
+    pub async fn set_worker_token(&self, id: i64, token_hash: &[u8]) -> Result<bool, DbError> {
+        let q = "UPDATE workers SET token_hash = $1 WHERE id = $2";
+        let n = on_pool!(self, p => sqlx::query(q).bind(token_hash).bind(id).execute(p).await?.rows_affected());
+        Ok(n == 1)
+    }
+
+    /// A worker by id.
+    pub async fn worker(&self, id: i64) -> Result<Option<WorkerRow>, DbError> {
+        let q = "SELECT id, name, token_hash, created_ms, seen_ms FROM workers WHERE id = $1";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, WorkerRow>(q).bind(id).fetch_optional(p).await?))
+    }
+
+    /// Every worker, by id.
+    pub async fn workers(&self) -> Result<Vec<WorkerRow>, DbError> {
+        let q = "SELECT id, name, token_hash, created_ms, seen_ms FROM workers ORDER BY id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, WorkerRow>(q).fetch_all(p).await?))
+    }
+
+    /// Workers heard from since `since_ms`.
+    pub async fn active_workers(&self, since_ms: i64) -> Result<i64, DbError> {
+        let q = "SELECT COUNT(*) FROM workers WHERE seen_ms >= $1";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(since_ms).fetch_one(p).await?))
+    }
+
+    /// Notes that a worker was heard from now.
+    pub async fn worker_seen(&self, id: i64) -> Result<(), DbError> {
+        let q = "UPDATE workers SET seen_ms = $1 WHERE id = $2";
+        on_pool!(self, p => { sqlx::query(q).bind(crate::now_ms()).bind(id).execute(p).await?; });
+        Ok(())
+    }
+
     /// Records an upload as the team's next version, `checking`. Returns (id, number).
     pub async fn add_version(
         &self,
@@ -496,6 +561,12 @@ impl Db {
         })
     }
 
+    /// The lease a match is held under, if it is leased.
+    pub async fn lease_of(&self, id: i64) -> Result<Option<String>, DbError> {
+        let q = "SELECT lease FROM matches WHERE id = $1 AND state = 'leased'";
+        Ok(on_pool!(self, p => sqlx::query_scalar::<_, Option<String>>(q).bind(id).fetch_optional(p).await?).flatten())
+    }
+
     /// Extends a lease; false if it is no longer held.
     pub async fn heartbeat(&self, id: i64, lease: &str, expires_ms: i64) -> Result<bool, DbError> {
         let q = "UPDATE matches SET lease_expires_ms = $1 WHERE id = $2 AND lease = $3 AND state = 'leased'";
@@ -517,15 +588,16 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(match_id).fetch_all(p).await?))
     }
 
-    /// Stores games of a match held under `lease`, and, with `finish`, marks it done, all in
-    /// one transaction. A game already stored is left as it was (the same seed gives the same
-    /// game, so a second copy could only be identical).
+    /// Stores games of a match held under `lease`, and, with `finish` (the number of games
+    /// its schedule holds), marks it done if all of them are stored, all in one transaction.
+    /// A game already stored is left as it was (the same seed gives the same game, so a
+    /// second copy could only be identical).
     pub async fn store_games(
         &self,
         match_id: i64,
         lease: &str,
         games: &[NewGame],
-        finish: bool,
+        finish: Option<i64>,
     ) -> Result<Stored, DbError> {
         let holder =
             "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
@@ -546,8 +618,9 @@ impl Db {
             " ON CONFLICT (match_id, game_index, seat) DO NOTHING",
         );
         let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
+        let count_q = "SELECT COUNT(*) FROM games WHERE match_id = $1";
         let now = crate::now_ms();
-        in_write_tx!(self, tx => {
+        let outcome = in_write_tx!(self, tx => {
             let held: i64 = sqlx::query_scalar(holder).bind(match_id).bind(lease).fetch_one(&mut *tx).await?;
             if held != 1 {
                 return Ok(Stored::LeaseLost);
@@ -577,12 +650,21 @@ impl Db {
                 }
                 q.execute(&mut *tx).await?;
             }
-            if finish {
-                sqlx::query(done_q).bind(now).bind(match_id).bind(lease).execute(&mut *tx).await?;
+            let mut outcome = Stored::Ok;
+            if let Some(expected) = finish {
+                // A match is done only with every game of its schedule: a worker that says
+                // "done" early (a bug, a stale build) cannot end it short.
+                let stored: i64 = sqlx::query_scalar(count_q).bind(match_id).fetch_one(&mut *tx).await?;
+                if stored < expected {
+                    outcome = Stored::Incomplete { stored, expected };
+                } else {
+                    sqlx::query(done_q).bind(now).bind(match_id).bind(lease).execute(&mut *tx).await?;
+                }
             }
             tx.commit().await?;
+            outcome
         });
-        Ok(Stored::Ok)
+        Ok(outcome)
     }
 
     /// A match by id.

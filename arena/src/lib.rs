@@ -29,17 +29,24 @@
 //!   index); a match whose worker died is leased again and plays only its missing games,
 //!   from the same seeds, so it gives the same results. A failure of the platform is never
 //!   scored against an agent.
+//! - *A machine that plays matches holds no keys to the arena.* Workers on other machines
+//!   ([`worker`]) pull jobs over HTTP with a worker token that opens only the worker API; the
+//!   server checks every game they report against the match's schedule and refuses a report
+//!   made under a lost lease (409), so a late or repeated result is never counted twice.
 
 pub mod auth;
 pub mod config;
 pub mod context;
 pub mod db;
 pub mod finals;
+pub mod jobs;
 pub mod ladder;
 pub mod pages;
 pub mod ratings;
 pub mod server;
 pub mod validate;
+pub mod worker;
+pub mod worker_api;
 
 /// Milliseconds since the Unix epoch: how every time is stored.
 pub fn now_ms() -> i64 {

@@ -174,6 +174,10 @@ pub async fn identify(arena: &Arena, token: &str) -> Result<Who, AppError> {
                 Err(bad())
             }
         }
+        // A worker's token opens the worker API only (see `jobs`), never a page.
+        Claim::Worker(_) => Err(AppError::Forbidden(
+            "a worker token is only for the worker API".into(),
+        )),
         Claim::Team(id) => {
             let team = arena.db.team(id).await?.ok_or_else(bad)?;
             if auth::matches(token, &team.token_hash) {
@@ -244,6 +248,7 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/api/final", get(api_final))
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .merge(uploads)
+        .merge(crate::worker_api::routes(&arena))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),
@@ -836,7 +841,7 @@ pub struct NewTeam {
     pub name: String,
 }
 
-/// A new team and its token, shown once.
+/// A new team or worker and its token, shown once.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TeamToken {
     /// The team's id.
@@ -847,25 +852,51 @@ pub struct TeamToken {
     pub token: String,
 }
 
-/// Adds a team (the organiser only).
-pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+/// A name the organiser gives a team or a worker, trimmed, or why it is refused.
+fn checked_name<'a>(name: &'a str, what: &str) -> Result<&'a str, AppError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(AppError::BadRequest(
-            "a team name is 1 to 64 characters, without control characters".into(),
-        ));
+        return Err(AppError::BadRequest(format!(
+            "a {what} name is 1 to 64 characters, without control characters"
+        )));
     }
+    Ok(name)
+}
+
+/// A random hash to insert a row with before its token (which holds the row's id) exists.
+fn placeholder_hash() -> Result<Vec<u8>, AppError> {
+    let r = auth::random_u64().map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(auth::hash(&hex(&r.to_le_bytes())))
+}
+
+/// Adds a team (the organiser only).
+pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+    let name = checked_name(name, "team")?;
     // The id is needed in the token, so insert with a placeholder hash, then set it.
-    let placeholder = auth::hash(&hex(&auth::random_u64()
-        .map_err(|e| AppError::Internal(e.to_string()))?
-        .to_le_bytes()));
     let id = arena
         .db
-        .add_team(name, &placeholder)
+        .add_team(name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a team named `{name}` exists")))?;
     let token = auth::team_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
     arena.db.set_team_token(id, &auth::hash(&token)).await?;
+    Ok(TeamToken {
+        id,
+        name: name.to_string(),
+        token,
+    })
+}
+
+/// Adds a worker (the organiser only): its token opens the worker API and nothing else.
+pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+    let name = checked_name(name, "worker")?;
+    let id = arena
+        .db
+        .add_worker(name, &placeholder_hash()?)
+        .await?
+        .ok_or_else(|| AppError::Conflict(format!("a worker named `{name}` exists")))?;
+    let token = auth::worker_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
+    arena.db.set_worker_token(id, &auth::hash(&token)).await?;
     Ok(TeamToken {
         id,
         name: name.to_string(),
@@ -924,11 +955,21 @@ pub async fn serve(
     }
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(crate::ladder::scheduler(arena.clone(), stop_rx.clone()));
-    let worker = tokio::spawn(crate::ladder::worker(
-        arena.clone(),
-        "embedded".into(),
-        stop_rx,
-    ));
+    // The embedded worker: the same loop as `croupier arena worker`, on the database.
+    // `ladder.threads = 0` leaves the playing to workers on other machines.
+    let worker = (arena.cfg.ladder.threads > 0).then(|| {
+        let worker = Arc::new(crate::worker::Worker {
+            cfg: arena.cfg.clone(),
+            linked: arena.linked.clone(),
+            threads: arena.cfg.ladder.threads,
+            name: "embedded".into(),
+        });
+        let queue = Arc::new(crate::worker::Local {
+            arena: arena.clone(),
+            name: "embedded".into(),
+        });
+        tokio::spawn(crate::worker::run(worker, queue, stop_rx))
+    });
     ready(local);
     let app = router(arena.clone());
     axum::serve(listener, app)
@@ -939,7 +980,9 @@ pub async fn serve(
         .context("the server stopped")?;
     let _ = stop_tx.send(true);
     let _ = sched.await;
-    let _ = worker.await;
+    if let Some(w) = worker {
+        let _ = w.await;
+    }
     arena.db.close().await;
     Ok(())
 }

@@ -22,6 +22,14 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// Whether `s` is a hex SHA-256 as this module writes them: 64 lower-case hex digits. Names
+/// that come from a request are checked with it before they become a path.
+pub fn is_sha256(s: &str) -> bool {
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// Stores an agent under its hash (written to a temporary file, then renamed, so a reader
 /// never sees half a file). Returns the hash.
 pub fn store_agent(dir: &std::path::Path, bytes: &[u8]) -> std::io::Result<String> {

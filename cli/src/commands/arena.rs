@@ -31,6 +31,12 @@ enum ArenaSub {
     /// A temporary arena with every example agent of one game as a team, served on
     /// localhost with the ladder running: the quickest way to see it all.
     Demo(DemoArgs),
+    /// Play ladder matches on this machine for the server at --server, with a worker token:
+    /// as many machines as you like (no database credentials needed).
+    Worker(super::arena_worker::WorkerArgs),
+    /// Worker tokens: `workers add DIR NAME` prints the new worker's token once.
+    #[command(subcommand)]
+    Workers(WorkersSub),
     /// Close submissions and play the final: a full round robin of each team's latest valid
     /// version with duplicate deals; writes DIR/final/final.{html,csv,json}.
     Final(FinalArgs),
@@ -84,6 +90,29 @@ enum TeamSub {
         database: Option<String>,
     },
     /// List the teams.
+    List {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum WorkersSub {
+    /// Add a worker; prints its token once (only a hash is stored). The token opens the
+    /// worker API only.
+    Add {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The worker's name.
+        name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+    /// List the workers and when each was last heard from.
     List {
         /// The arena's directory.
         dir: PathBuf,
@@ -150,23 +179,30 @@ impl ArenaCommand {
                 dir,
                 name,
                 database,
-            }) => tokio()?.block_on(async {
-                let arena = Arena::open(dir, database.as_deref()).await?;
-                let t = server::add_team(&arena, name)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
-                println!(
-                    "team {} `{}` added. Its token (shown only now; give it to the team):",
-                    t.id, t.name
-                );
-                println!("{}", t.token);
-                arena.db.close().await;
-                Ok(())
-            }),
+            }) => add_with_token(dir, database.as_deref(), name, Holder::Team),
             ArenaSub::Team(TeamSub::List { dir, database }) => tokio()?.block_on(async {
                 let arena = Arena::open(dir, database.as_deref()).await?;
                 for t in arena.db.teams().await? {
                     println!("{}\t{}", t.id, croupier_host::text::escape(&t.name));
+                }
+                arena.db.close().await;
+                Ok(())
+            }),
+            ArenaSub::Worker(a) => super::arena_worker::run(a),
+            ArenaSub::Workers(WorkersSub::Add {
+                dir,
+                name,
+                database,
+            }) => add_with_token(dir, database.as_deref(), name, Holder::Worker),
+            ArenaSub::Workers(WorkersSub::List { dir, database }) => tokio()?.block_on(async {
+                let arena = Arena::open(dir, database.as_deref()).await?;
+                let now = croupier_arena::now_ms();
+                for w in arena.db.workers().await? {
+                    let seen = match w.seen_ms {
+                        Some(ms) => format!("seen {} s ago", (now - ms).max(0) / 1000),
+                        None => "never seen".into(),
+                    };
+                    println!("{}\t{}\t{seen}", w.id, croupier_host::text::escape(&w.name));
                 }
                 arena.db.close().await;
                 Ok(())
@@ -208,6 +244,35 @@ impl ArenaCommand {
             }),
         }
     }
+}
+
+/// Who a new token is for.
+enum Holder {
+    Team,
+    Worker,
+}
+
+/// Adds a team or a worker and prints its token, once: only its hash is kept.
+fn add_with_token(dir: &Path, database: Option<&str>, name: &str, who: Holder) -> Result<()> {
+    tokio()?.block_on(async {
+        let arena = Arena::open(dir, database).await?;
+        let (t, what, give) = match who {
+            Holder::Team => (server::add_team(&arena, name).await, "team", "the team"),
+            Holder::Worker => (
+                server::add_worker(&arena, name).await,
+                "worker",
+                "`croupier arena worker` in CROUPIER_WORKER_TOKEN",
+            ),
+        };
+        let t = t.map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+        println!(
+            "{what} {} `{}` added. Its token (shown only now; give it to {give}):",
+            t.id, t.name
+        );
+        println!("{}", t.token);
+        arena.db.close().await;
+        Ok(())
+    })
 }
 
 fn init(a: &InitArgs) -> Result<()> {

@@ -5,7 +5,11 @@
 #![allow(dead_code)]
 
 use super::croupier;
-use croupier_arena::db::{Db, NewGame, NewSeat, Stored};
+use croupier_arena::config::ArenaConfig;
+use croupier_arena::db::{Db, MatchRow, NewGame, NewSeat, Stored};
+use croupier_host::adapters::Adapter;
+use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -100,6 +104,103 @@ impl ArenaDir {
 }
 
 /// A running `croupier arena serve`.
+impl ArenaDir {
+    /// Adds a worker with `croupier arena workers add`; returns its token.
+    pub fn add_worker(&self, name: &str, database: Option<&str>) -> String {
+        let mut cmd = croupier();
+        cmd.args(["arena", "workers", "add"])
+            .arg(self.path())
+            .arg(name);
+        if let Some(db) = database {
+            cmd.args(["--database", db]);
+        }
+        let out = cmd.output().expect("run croupier arena workers add");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "workers add: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text.lines()
+            .find(|l| l.starts_with("worker-"))
+            .expect("workers add prints the token")
+            .trim()
+            .to_string()
+    }
+}
+
+/// A `croupier arena worker` process, killed when dropped.
+pub struct WorkerProc {
+    pub child: Child,
+    pub log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl WorkerProc {
+    /// Starts a worker for the server at `url` with `token`, one thread, its cache in `cache`.
+    pub fn start(url: &str, token: &str, cache: &Path, name: &str) -> WorkerProc {
+        let mut child = croupier()
+            .args([
+                "arena",
+                "worker",
+                "--server",
+                url,
+                "--threads",
+                "1",
+                "--name",
+                name,
+            ])
+            .arg("--cache")
+            .arg(cache)
+            .env("CROUPIER_WORKER_TOKEN", token)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn croupier arena worker");
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        for pipe in [
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let sink = log.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if let Ok(mut s) = sink.lock() {
+                        s.push_str(&line);
+                        s.push('\n');
+                    }
+                }
+            });
+        }
+        WorkerProc { child, log }
+    }
+
+    pub fn log(&self) -> String {
+        self.log.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// `kill -9` by PID: no chance to report or give anything back.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for WorkerProc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 pub struct Server {
     /// The process.
     pub child: Child,
@@ -481,7 +582,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     );
 
     let late = db
-        .store_games(m, "lease-a", &[test_game(0, "{\"by\":\"a\"}")], false)
+        .store_games(m, "lease-a", &[test_game(0, "{\"by\":\"a\"}")], None)
         .await
         .expect("store A");
     assert_eq!(late, Stored::LeaseLost);
@@ -489,13 +590,13 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     assert_eq!(seats_of(db, m, 0).await, 0, "A stored no seats either");
 
     let first = db
-        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b\"}")], false)
+        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b\"}")], None)
         .await
         .expect("store B");
     assert_eq!(first, Stored::Ok);
     // B again (a batch retried after an error it could not see the end of): kept once.
     let again = db
-        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b2\"}")], false)
+        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b2\"}")], None)
         .await
         .expect("store B again");
     assert_eq!(again, Stored::Ok);
@@ -507,7 +608,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
 
     // A cannot finish the match either; B can, and after that nobody stores into it.
     let a_done = db
-        .store_games(m, "lease-a", &[], true)
+        .store_games(m, "lease-a", &[], Some(2))
         .await
         .expect("finish A");
     assert_eq!(a_done, Stored::LeaseLost);
@@ -515,8 +616,25 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         db.match_row(m).await.expect("row").map(|r| r.state),
         Some("leased".to_string())
     );
+    // "Done" with a game of the schedule missing stores nothing more and ends nothing.
+    let early = db
+        .store_games(m, "lease-b", &[], Some(2))
+        .await
+        .expect("finish B early");
+    assert_eq!(
+        early,
+        Stored::Incomplete {
+            stored: 1,
+            expected: 2
+        }
+    );
+    assert_eq!(
+        db.match_row(m).await.expect("row").map(|r| r.state),
+        Some("leased".to_string()),
+        "a match lacking a game is not done"
+    );
     let b_done = db
-        .store_games(m, "lease-b", &[test_game(1, "{\"by\":\"b\"}")], true)
+        .store_games(m, "lease-b", &[test_game(1, "{\"by\":\"b\"}")], Some(2))
         .await
         .expect("finish B");
     assert_eq!(b_done, Stored::Ok);
@@ -525,7 +643,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         Some("done".to_string())
     );
     let after = db
-        .store_games(m, "lease-b", &[test_game(2, "{}")], false)
+        .store_games(m, "lease-b", &[test_game(2, "{}")], None)
         .await
         .expect("store after done");
     assert_eq!(after, Stored::LeaseLost, "a done match takes no more games");
@@ -564,7 +682,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     );
     db.release(m2, "lease-e").await.expect("release");
     assert_eq!(
-        db.store_games(m2, "lease-e", &[test_game(0, "{}")], false)
+        db.store_games(m2, "lease-e", &[test_game(0, "{}")], None)
             .await
             .expect("store after release"),
         Stored::LeaseLost
@@ -581,4 +699,229 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     db.set_meta("k", "one").await.expect("set");
     db.set_meta("k", "two").await.expect("set again");
     assert_eq!(db.meta("k").await.expect("meta").as_deref(), Some("two"));
+}
+
+/// Every match, by id (ids are dense from 1).
+pub async fn all_matches(db: &Db) -> Vec<MatchRow> {
+    let mut rows = Vec::new();
+    for id in 1.. {
+        match db.match_row(id).await.expect("match row") {
+            Some(r) => rows.push(r),
+            None => break,
+        }
+    }
+    rows
+}
+
+/// Games a match's schedule holds.
+pub fn games_of(cfg: &ArenaConfig, row: &MatchRow) -> i64 {
+    let n = row.entrant_ids().expect("entrants").len();
+    croupier_tournament::with_game!(cfg.kind(), G => {
+        let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
+        croupier_arena::ladder::schedule::<G>(&opts, row, n).games() as i64
+    })
+}
+
+/// A leased match with some but not all of its games stored, and how many are.
+pub async fn interrupted(db: &Db, cfg: &ArenaConfig) -> Option<(MatchRow, usize)> {
+    for row in all_matches(db).await {
+        if row.state != "leased" {
+            continue;
+        }
+        let stored = db.stored_indices(row.id).await.expect("indices").len();
+        if stored > 0 && (stored as i64) < games_of(cfg, &row) {
+            return Some((row, stored));
+        }
+    }
+    None
+}
+
+/// Every stored game: (match, index) → (record, logs, finished).
+pub type Snapshot = BTreeMap<(i64, i64), (String, Option<String>, i64)>;
+
+pub async fn snapshot(db: &Db) -> Snapshot {
+    let mut all = Snapshot::new();
+    for row in all_matches(db).await {
+        for g in db.games_of_match(row.id).await.expect("games") {
+            let old = all.insert(
+                (g.match_id, g.game_index),
+                (g.record, g.logs, g.finished_ms),
+            );
+            assert!(
+                old.is_none(),
+                "match {} game {} stored twice",
+                g.match_id,
+                g.game_index
+            );
+        }
+    }
+    all
+}
+
+/// The match `row` played in one go by the tournament library: the same agent files (by
+/// content hash in DIR/agents), rules, limits, schedule and seed as the ladder's `play`,
+/// turned into rows the way the ladder stores them. Returns (record, logs) per game.
+pub fn replay<G: Adapter>(
+    dir: &Path,
+    cfg: &ArenaConfig,
+    row: &MatchRow,
+    versions: &[(i64, String, i64)],
+) -> Vec<(String, Option<String>)> {
+    let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let rt = croupier_host::Runtime::new(
+        cfg.limits.clone(),
+        croupier_host::cache::Cache::at(cache.path()).expect("cache"),
+    )
+    .expect("runtime");
+    let entrants: Vec<Entrant<G>> = versions
+        .iter()
+        .map(|(id, sha, _)| {
+            let path = dir.join("agents").join(format!("{sha}.wasm"));
+            let loaded = rt.load(&path).expect("load agent");
+            Entrant {
+                name: format!("v{id}"),
+                args: String::new(),
+                factory: rt.factory::<G>(&loaded, &opts, "").expect("link agent"),
+            }
+        })
+        .collect();
+    let schedule = croupier_arena::ladder::schedule::<G>(&opts, row, entrants.len());
+    let plan = Plan {
+        options: &opts,
+        entrants: &entrants,
+        schedule: &schedule,
+        seed: row.seed as u64,
+        policy: FaultPolicy::Forfeit,
+        threads: 2,
+    };
+    let mut games: Vec<GameRecord> = Vec::new();
+    let todo: Vec<u64> = (0..schedule.games()).collect();
+    runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+        games.push(rec);
+        Ok(())
+    })
+    .expect("the match plays");
+    games.sort_by_key(|g| g.index);
+    let ids: Vec<i64> = versions.iter().map(|v| v.0).collect();
+    let teams: Vec<i64> = versions.iter().map(|v| v.2).collect();
+    games
+        .iter()
+        .map(|rec| {
+            let g = croupier_arena::ladder::to_new_game(rec, &ids, &teams);
+            (g.record, g.logs)
+        })
+        .collect()
+}
+
+/// The three teams of the crash tests: `durak/ismcts` makes a match slow enough (seconds)
+/// to be killed inside; the others make the ladder go on meanwhile.
+pub const CRASH_TEAMS: [(&str, &str); 3] = [
+    ("alpha", "durak/ismcts"),
+    ("beta", "durak/trump-tosser"),
+    ("gamma", "durak/cheapest"),
+];
+
+/// What a crash (a killed server or worker) may not cost, checked after the ladder went on:
+/// every game stored `before` is there byte for byte; no game is stored twice; every stored
+/// game has one seat row per seat and nothing else has any; every done match holds exactly
+/// its schedule's games and a match not done fewer; and the interrupted match `row`, part
+/// played before the kill and finished after, equals the same match played in one go.
+pub fn assert_nothing_lost(
+    rt: &tokio::runtime::Runtime,
+    db: &Db,
+    cfg: &ArenaConfig,
+    dir: &Path,
+    row: &MatchRow,
+    before: &Snapshot,
+) {
+    let n = games_of(cfg, row);
+    let now = rt.block_on(snapshot(db));
+    // Every game stored before the kill is there, byte for byte (the restart played only
+    // the missing ones, and did not overwrite).
+    for (key, old) in before {
+        assert_eq!(
+            now.get(key),
+            Some(old),
+            "match {} game {} changed after the restart",
+            key.0,
+            key.1
+        );
+    }
+    // Every done match holds exactly its schedule's games, 0..n, each with one row per seat;
+    // a match not done holds fewer.
+    let seats = rt.block_on(db.seats_between(0, i64::MAX)).expect("seats");
+    let mut per_game: BTreeMap<(i64, i64), usize> = BTreeMap::new();
+    for s in &seats {
+        *per_game.entry((s.match_id, s.game_index)).or_default() += 1;
+    }
+    let players = 4;
+    for ((m, g), k) in &per_game {
+        assert_eq!(*k, players, "match {m} game {g}: {k} seat rows");
+    }
+    assert_eq!(
+        per_game.keys().collect::<Vec<_>>(),
+        now.keys().collect::<Vec<_>>(),
+        "seat rows for exactly the stored games"
+    );
+    assert_eq!(
+        rt.block_on(db.game_count()).expect("count") as usize,
+        now.len()
+    );
+    for m in rt.block_on(all_matches(db)) {
+        let have: Vec<i64> = now
+            .keys()
+            .filter(|(id, _)| *id == m.id)
+            .map(|(_, g)| *g)
+            .collect();
+        let n = games_of(cfg, &m);
+        if m.state == "done" {
+            assert_eq!(have, (0..n).collect::<Vec<_>>(), "match {}", m.id);
+        } else {
+            assert!((have.len() as i64) < n, "match {} is {}", m.id, m.state);
+        }
+    }
+
+    // The interrupted match, part played by the killed server and finished by the next,
+    // equals the same match played in one go.
+    let versions: Vec<(i64, String, i64)> = row
+        .entrant_ids()
+        .expect("entrants")
+        .iter()
+        .map(|id| {
+            let v = rt
+                .block_on(db.version(*id))
+                .expect("version")
+                .expect("stored");
+            (v.id, v.sha256, v.team_id)
+        })
+        .collect();
+    let fresh =
+        croupier_tournament::with_game!(cfg.kind(), G => replay::<G>(dir, cfg, row, &versions));
+    assert_eq!(fresh.len() as i64, n);
+    for (i, (record, logs)) in fresh.iter().enumerate() {
+        let (stored, stored_logs, _) = &now[&(row.id, i as i64)];
+        let (a, b): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_str(stored).expect("stored record"),
+            serde_json::from_str(record).expect("fresh record"),
+        );
+        // The actions and results first, so a different game says so in one line.
+        assert!(
+            a["actions"] == b["actions"] && a["results"] == b["results"],
+            "match {} game {i}: the stored game is not the one its seed gives: results {} and {}",
+            row.id,
+            a["results"],
+            b["results"]
+        );
+        assert_eq!(
+            stored, record,
+            "match {} game {i}: the records differ",
+            row.id
+        );
+        assert_eq!(
+            stored_logs, logs,
+            "match {} game {i}: the logs differ",
+            row.id
+        );
+    }
 }

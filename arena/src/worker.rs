@@ -1,0 +1,677 @@
+//! Workers: lease a ladder match, play its missing games in the sandbox, report them.
+//!
+//! One loop ([`run`]) serves both places a worker runs. Inside the server it talks to the
+//! database directly ([`Local`]); on another machine (`croupier arena worker`) it talks to
+//! the server over HTTP with a worker token ([`Remote`]), as Halite's and aiarena's workers
+//! do, so a machine that plays matches never holds database credentials and works from
+//! behind NAT. Both go through the same [`Queue`] calls, and the server accepts their games
+//! through the same function ([`crate::jobs::accept`]).
+//!
+//! A job is a match: the agents' content hashes, the seed, the deals and the games still
+//! missing. Game `i` depends only on the seed and `i`, so a job that is lost (a worker killed,
+//! cut off or too slow) is simply leased again when its lease expires and played from the
+//! same seeds: the same games. A worker extends its lease while it plays; once the lease is
+//! lost every report it makes is refused (409), so a late result is never counted twice.
+//!
+//! Threat model. A remote worker is a machine the organiser runs, with a token the organiser
+//! made; its token opens only the worker API. It is trusted to run the sandbox honestly (the
+//! server cannot tell a played game from an invented one without replaying it), but not to
+//! be well-formed: the server checks every reported game against the match's schedule
+//! (index, deal, seed, seating, seat count) and derives versions and teams itself, so a
+//! buggy or stale worker cannot credit a result to the wrong agent. Agents travel by content
+//! hash and are checked against it on arrival; each worker keeps its own compile cache.
+
+use crate::config::ArenaConfig;
+use crate::context::Arena;
+use crate::db::Stored;
+use croupier_host::Runtime;
+use croupier_host::adapters::Adapter;
+use croupier_host::player::PlayerFactory;
+use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
+use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Games reported per call: one call per game would cost more than the game.
+pub const BATCH: usize = 64;
+
+/// Agents a worker keeps linked and ready; past this the cache starts again (an arena with
+/// more teams still works, it only links some agents again).
+const MAX_FACTORIES: usize = 512;
+
+/// One leased match, as a worker receives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// The match.
+    pub match_id: i64,
+    /// The lease: every report names it, and one made after it was lost is refused.
+    pub lease: String,
+    /// How long the lease lasts without a heartbeat; the worker beats every third of it.
+    pub lease_ms: u64,
+    /// The match's master seed.
+    pub seed: u64,
+    /// Deals in the match.
+    pub deals: u64,
+    /// Every deal once per seat rotation.
+    pub duplicate: bool,
+    /// The entrants in schedule order.
+    pub entrants: Vec<JobEntrant>,
+    /// The games not yet stored, by index.
+    pub todo: Vec<u64>,
+}
+
+/// One entrant of a job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobEntrant {
+    /// The version's id.
+    pub version: i64,
+    /// Its team.
+    pub team: i64,
+    /// The SHA-256 of its component: how a worker fetches and caches it.
+    pub sha256: String,
+}
+
+/// Why a job was not finished.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The lease was lost (expired and taken by another worker): stop, report nothing more.
+    #[error("match {0}: the lease was lost")]
+    LeaseLost(i64),
+    /// The platform failed (not an agent): the match goes back to the queue, unscored.
+    #[error("match {id}: {reason}")]
+    Platform {
+        /// The match.
+        id: i64,
+        /// What failed.
+        reason: String,
+    },
+}
+
+/// Where a worker gets jobs, reports games and finds agents. Errors are text: they are
+/// logged by the worker and the job goes back to the queue.
+pub trait Queue: Send + Sync + 'static {
+    /// The next job, or `None` when there is none yet (after waiting a little for one).
+    fn lease(&self) -> impl Future<Output = Result<Option<Job>, String>> + Send;
+    /// Extends the job's lease; false once it is lost.
+    fn heartbeat(&self, job: &Job) -> impl Future<Output = Result<bool, String>> + Send;
+    /// Stores games of the job; with `done`, also ends it (all its games must be stored).
+    fn report(
+        &self,
+        job: &Job,
+        games: Vec<GameRecord>,
+        done: bool,
+    ) -> impl Future<Output = Result<Stored, String>> + Send;
+    /// Gives the job back unscored (the platform failed).
+    fn release(&self, job: &Job) -> impl Future<Output = ()> + Send;
+    /// The file of the agent with this content hash, fetched first if need be (blocking:
+    /// called from the thread that plays).
+    fn agent_path(&self, sha256: &str) -> Result<PathBuf, String>;
+}
+
+/// Linked agents by content hash, for one game type.
+pub struct Linked {
+    runtime: Runtime,
+    /// A `HashMap<String, Arc<dyn PlayerFactory<G>>>` for the arena's game, behind `Any`
+    /// because the arena's type does not name its game.
+    factories: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+impl Linked {
+    /// An empty cache over `runtime`.
+    pub fn new(runtime: Runtime) -> Linked {
+        Linked {
+            runtime,
+            factories: Mutex::new(None),
+        }
+    }
+
+    /// The sandbox runtime.
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    /// The linked agent stored under `sha256` at `path`, loading and linking it on first use.
+    pub fn factory<G: Adapter>(
+        &self,
+        sha256: &str,
+        path: &Path,
+        opts: &G::Options,
+    ) -> Result<Arc<dyn PlayerFactory<G>>, String> {
+        type Map<G> = HashMap<String, Arc<dyn PlayerFactory<G>>>;
+        if let Ok(mut slot) = self.factories.lock()
+            && let Some(map) = slot
+                .get_or_insert_with(|| Box::new(Map::<G>::new()))
+                .downcast_mut::<Map<G>>()
+            && let Some(f) = map.get(sha256)
+        {
+            return Ok(f.clone());
+        }
+        let loaded = self.runtime.load(path).map_err(|e| e.to_string())?;
+        let f = self
+            .runtime
+            .factory::<G>(&loaded, opts, "")
+            .map_err(|e| e.to_string())?;
+        if let Ok(mut slot) = self.factories.lock()
+            && let Some(map) = slot
+                .get_or_insert_with(|| Box::new(Map::<G>::new()))
+                .downcast_mut::<Map<G>>()
+        {
+            if map.len() >= MAX_FACTORIES {
+                map.clear();
+            }
+            map.insert(sha256.to_string(), f.clone());
+        }
+        Ok(f)
+    }
+}
+
+/// What a worker plays with: the arena's config (game, rules, limits), its linked agents,
+/// its threads and its name (in lease names and its log).
+pub struct Worker {
+    /// The arena's config, as the server has it.
+    pub cfg: ArenaConfig,
+    /// Linked agents (the server's worker shares the server's).
+    pub linked: Arc<Linked>,
+    /// Threads one match plays on.
+    pub threads: usize,
+    /// The worker's name.
+    pub name: String,
+}
+
+/// What is left of a job once its games are played: the writer still reporting them, the
+/// last games, and how the play ended. [`finish`] completes it, so that the worker can
+/// lease the next job at once instead of waiting for the report.
+pub struct Tail {
+    writer: tokio::task::JoinHandle<Result<(), String>>,
+    last: Vec<GameRecord>,
+    lost: Arc<AtomicBool>,
+    played: Result<(), String>,
+}
+
+/// The schedule of a job.
+pub fn schedule<G: croupier_rules::Game>(opts: &G::Options, job: &Job) -> Schedule {
+    Schedule::new(job.entrants.len(), G::seats(opts), job.deals, job.duplicate)
+}
+
+/// Plays the missing games of a job on this thread (a blocking call: run it with
+/// `spawn_blocking`), reporting them through `queue` as they finish; [`finish`] reports the
+/// rest and ends the job.
+pub fn play<G: Adapter, Q: Queue>(
+    worker: &Worker,
+    queue: &Arc<Q>,
+    job: &Job,
+    handle: &tokio::runtime::Handle,
+) -> Result<Tail, PlayError> {
+    let platform = |reason: String| PlayError::Platform {
+        id: job.match_id,
+        reason,
+    };
+    let (_, opts) = croupier_tournament::matches::options::<G>(&worker.cfg.rules_args())
+        .map_err(|e| platform(format!("{e:#}")))?;
+    let mut entrants = Vec::new();
+    for e in &job.entrants {
+        let path = queue.agent_path(&e.sha256).map_err(&platform)?;
+        let factory = worker
+            .linked
+            .factory::<G>(&e.sha256, &path, &opts)
+            .map_err(&platform)?;
+        entrants.push(Entrant {
+            name: format!("v{}", e.version),
+            args: String::new(),
+            factory,
+        });
+    }
+    let schedule = schedule::<G>(&opts, job);
+    let plan = Plan {
+        options: &opts,
+        entrants: &entrants,
+        schedule: &schedule,
+        seed: job.seed,
+        policy: FaultPolicy::Forfeit,
+        threads: worker.threads,
+    };
+    // Games are reported by a writer task while the next ones play: the report's time
+    // overlaps the sandbox's instead of adding to it.
+    let lost = Arc::new(AtomicBool::new(false));
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<GameRecord>>(4);
+    let writer = {
+        let (queue, job, lost) = (queue.clone(), job.clone(), lost.clone());
+        handle.spawn(async move {
+            while let Some(batch) = rx.recv().await {
+                if queue.report(&job, batch, false).await? == Stored::LeaseLost {
+                    lost.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            Ok::<(), String>(())
+        })
+    };
+    let mut batch: Vec<GameRecord> = Vec::new();
+    let mut sink = |rec: GameRecord| -> anyhow::Result<()> {
+        if lost.load(Ordering::Relaxed) {
+            anyhow::bail!("lease lost");
+        }
+        batch.push(rec);
+        if batch.len() >= BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
+            anyhow::bail!("the writer stopped");
+        }
+        Ok(())
+    };
+    let played = runner::run::<G>(&plan, &job.todo, &(), &mut sink);
+    drop(tx);
+    Ok(Tail {
+        writer,
+        last: batch,
+        lost,
+        played: played.map(drop).map_err(|e| format!("{e:#}")),
+    })
+}
+
+/// Waits for a job's writer, then reports its last games and ends it.
+pub async fn finish<Q: Queue>(queue: &Q, job: &Job, tail: Tail) -> Result<(), PlayError> {
+    let id = job.match_id;
+    let platform = |reason: String| PlayError::Platform { id, reason };
+    let written = tail
+        .writer
+        .await
+        .map_err(|e| platform(format!("the writer: {e}")))?;
+    if tail.lost.load(Ordering::Relaxed) {
+        return Err(PlayError::LeaseLost(id));
+    }
+    written.map_err(&platform)?;
+    tail.played.map_err(&platform)?;
+    match queue.report(job, tail.last, true).await {
+        Ok(Stored::Ok) => Ok(()),
+        Ok(Stored::LeaseLost) => Err(PlayError::LeaseLost(id)),
+        Ok(Stored::Incomplete { stored, expected }) => Err(platform(format!(
+            "the match is not complete: {stored} of {expected} games stored"
+        ))),
+        Err(e) => Err(platform(e)),
+    }
+}
+
+/// Leases and plays jobs until `stop` is set.
+pub async fn run<Q: Queue>(
+    worker: Arc<Worker>,
+    queue: Arc<Q>,
+    stop: tokio::sync::watch::Receiver<bool>,
+) {
+    let name = worker.name.clone();
+    // The previous job's end, still being reported: awaited before the loop returns, so a
+    // worker that is stopped reports what it played.
+    let mut ending: Option<tokio::task::JoinHandle<()>> = None;
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let job = {
+            let mut stop = stop.clone();
+            tokio::select! {
+                job = queue.lease() => job,
+                _ = stop.changed() => break,
+            }
+        };
+        let job = match job {
+            Ok(Some(job)) => job,
+            Ok(None) => continue,
+            Err(e) => {
+                eprintln!("arena worker {name}: {e}");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        let beat = {
+            let (queue, job) = (queue.clone(), job.clone());
+            tokio::spawn(async move {
+                let every = Duration::from_millis(job.lease_ms / 3);
+                loop {
+                    tokio::time::sleep(every).await;
+                    if !matches!(queue.heartbeat(&job).await, Ok(true)) {
+                        return;
+                    }
+                }
+            })
+        };
+        let handle = tokio::runtime::Handle::current();
+        let result = {
+            let (worker, queue, job) = (worker.clone(), queue.clone(), job.clone());
+            tokio::task::spawn_blocking(move || {
+                croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &handle))
+            })
+            .await
+        };
+        // The job's end is reported while the next job plays: the worker's cores never wait
+        // for the server between matches.
+        let tail = match result {
+            Ok(Ok(tail)) => tail,
+            Ok(Err(e)) => {
+                beat.abort();
+                give_back(&*queue, &name, &job, e).await;
+                continue;
+            }
+            Err(join) => {
+                beat.abort();
+                let e = PlayError::Platform {
+                    id: job.match_id,
+                    reason: join.to_string(),
+                };
+                give_back(&*queue, &name, &job, e).await;
+                continue;
+            }
+        };
+        let (queue, name) = (queue.clone(), name.clone());
+        ending = Some(tokio::spawn(async move {
+            let done = finish(&*queue, &job, tail).await;
+            beat.abort();
+            if let Err(e) = done {
+                give_back(&*queue, &name, &job, e).await;
+            }
+        }));
+    }
+    if let Some(e) = ending {
+        let _ = e.await;
+    }
+}
+
+/// Logs why a job was not finished, and gives it back to the queue unless another worker
+/// holds it now.
+async fn give_back<Q: Queue>(queue: &Q, name: &str, job: &Job, e: PlayError) {
+    match e {
+        PlayError::LeaseLost(id) => {
+            eprintln!("arena worker {name}: match {id}: lease lost; another worker has it")
+        }
+        e => {
+            eprintln!("arena worker {name}: {e}; the match goes back to the queue");
+            queue.release(job).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+}
+
+/// The worker inside the server: straight on the database.
+pub struct Local {
+    /// The arena.
+    pub arena: Arc<Arena>,
+    /// The worker's name, in its lease names.
+    pub name: String,
+}
+
+impl Queue for Local {
+    async fn lease(&self) -> Result<Option<Job>, String> {
+        let job = crate::jobs::lease(&self.arena, &self.name)
+            .await
+            .map_err(|e| e.to_string())?;
+        if job.is_none() {
+            // Woken as soon as the scheduler queues a match.
+            tokio::select! {
+                _ = self.arena.changed.notified() => {}
+                _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+            }
+        }
+        Ok(job)
+    }
+
+    async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
+        crate::jobs::heartbeat(&self.arena, job.match_id, &job.lease)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    async fn report(
+        &self,
+        job: &Job,
+        games: Vec<GameRecord>,
+        done: bool,
+    ) -> Result<Stored, String> {
+        let info = crate::jobs::MatchInfo::of_job(job);
+        crate::jobs::accept(&self.arena, &info, &job.lease, &games, done)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    async fn release(&self, job: &Job) {
+        let _ = self.arena.db.release(job.match_id, &job.lease).await;
+    }
+
+    fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
+        Ok(self.arena.agent_path(sha256))
+    }
+}
+
+/// A worker on another machine: the server's worker API over HTTP.
+pub struct Remote {
+    server: String,
+    token: String,
+    http: ureq::Agent,
+    agents: PathBuf,
+}
+
+/// Why a remote worker could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    /// The server could not be reached or refused.
+    #[error("{url}: {reason}")]
+    Server {
+        /// What was asked.
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The local cache.
+    #[error("{path}: {reason}")]
+    Cache {
+        /// The folder.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// The largest agent a worker downloads: the loader refuses larger files anyway.
+const MAX_AGENT_BYTES: u64 = 256 << 20;
+
+impl Remote {
+    /// A client of the server at `server` (e.g. `http://10.0.0.5:8080`) with a worker token,
+    /// keeping fetched agents in `cache/agents`.
+    pub fn new(server: &str, token: &str, cache: &Path) -> Result<Remote, RemoteError> {
+        let agents = cache.join("agents");
+        std::fs::create_dir_all(&agents).map_err(|e| RemoteError::Cache {
+            path: agents.clone(),
+            reason: e.to_string(),
+        })?;
+        let http = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            // Long enough for the server's long poll and a large report; short enough that
+            // a server that vanished is noticed.
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .new_agent();
+        Ok(Remote {
+            server: server.trim_end_matches('/').to_string(),
+            token: token.to_string(),
+            http,
+            agents,
+        })
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server)
+    }
+
+    /// A blocking call: `(status, body)`.
+    fn call(&self, path: &str, body: Option<&[u8]>, limit: u64) -> Result<(u16, Vec<u8>), String> {
+        let url = self.url(path);
+        let auth = format!("Bearer {}", self.token);
+        let resp = match body {
+            Some(b) => self
+                .http
+                .post(&url)
+                .header("Authorization", &auth)
+                .header("Content-Type", "application/json")
+                .send(b),
+            None => self.http.get(&url).header("Authorization", &auth).call(),
+        };
+        let mut resp = resp.map_err(|e| format!("{url}: {e}"))?;
+        let status = resp.status().as_u16();
+        let bytes = resp
+            .body_mut()
+            .with_config()
+            .limit(limit)
+            .read_to_vec()
+            .map_err(|e| format!("{url}: {e}"))?;
+        Ok((status, bytes))
+    }
+
+    /// A call from async code, on a blocking thread.
+    async fn call_async(
+        self: &Arc<Self>,
+        path: &'static str,
+        body: Vec<u8>,
+    ) -> Result<(u16, Vec<u8>), String> {
+        let me = self.clone();
+        tokio::task::spawn_blocking(move || me.call(path, Some(&body), 1 << 20))
+            .await
+            .map_err(|e| e.to_string())?
+    }
+
+    /// The arena's config, from the server: what every game is played under.
+    pub fn config(&self) -> Result<ArenaConfig, RemoteError> {
+        let url = self.url("/api/worker/config");
+        let server = |reason: String| RemoteError::Server {
+            url: url.clone(),
+            reason,
+        };
+        let (status, body) = self
+            .call("/api/worker/config", None, 1 << 20)
+            .map_err(&server)?;
+        if status != 200 {
+            return Err(server(format!("{status}: {}", error_text(&body))));
+        }
+        serde_json::from_slice(&body).map_err(|e| server(format!("not an arena config: {e}")))
+    }
+}
+
+/// The `error` field of a JSON error body, or the body itself.
+fn error_text(body: &[u8]) -> String {
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(String::from))
+        .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(300).collect())
+}
+
+/// A lease named in a heartbeat or release.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct LeaseRef {
+    /// The match.
+    pub match_id: i64,
+    /// The lease.
+    pub lease: String,
+}
+
+/// A batch of games reported by a worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// The match.
+    pub match_id: i64,
+    /// The lease it is held under.
+    pub lease: String,
+    /// Whether these are its last games.
+    pub done: bool,
+    /// The games, with their agents' logs.
+    pub games: Vec<GameRecord>,
+}
+
+/// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks.
+pub struct RemoteQueue(pub Arc<Remote>);
+
+impl Queue for RemoteQueue {
+    async fn lease(&self) -> Result<Option<Job>, String> {
+        let (status, body) = self
+            .0
+            .call_async("/api/worker/lease", b"{}".to_vec())
+            .await?;
+        match status {
+            200 => serde_json::from_slice(&body)
+                .map(Some)
+                .map_err(|e| format!("the server sent a job that does not decode: {e}")),
+            204 => Ok(None),
+            s => Err(format!("lease: {s}: {}", error_text(&body))),
+        }
+    }
+
+    async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
+        let body = serde_json::to_vec(&LeaseRef {
+            match_id: job.match_id,
+            lease: job.lease.clone(),
+        })
+        .map_err(|e| e.to_string())?;
+        let (status, body) = self.0.call_async("/api/worker/heartbeat", body).await?;
+        match status {
+            200 => Ok(true),
+            409 => Ok(false),
+            s => Err(format!("heartbeat: {s}: {}", error_text(&body))),
+        }
+    }
+
+    async fn report(
+        &self,
+        job: &Job,
+        games: Vec<GameRecord>,
+        done: bool,
+    ) -> Result<Stored, String> {
+        let body = serde_json::to_vec(&Report {
+            match_id: job.match_id,
+            lease: job.lease.clone(),
+            done,
+            games,
+        })
+        .map_err(|e| e.to_string())?;
+        let (status, body) = self.0.call_async("/api/worker/report", body).await?;
+        match status {
+            200 => serde_json::from_slice(&body).map_err(|e| format!("report: {e}")),
+            409 => Ok(Stored::LeaseLost),
+            s => Err(format!("report: {s}: {}", error_text(&body))),
+        }
+    }
+
+    async fn release(&self, job: &Job) {
+        if let Ok(body) = serde_json::to_vec(&LeaseRef {
+            match_id: job.match_id,
+            lease: job.lease.clone(),
+        }) {
+            let _ = self.0.call_async("/api/worker/release", body).await;
+        }
+    }
+
+    fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
+        if !crate::validate::is_sha256(sha256) {
+            return Err(format!("`{sha256}` is not a content hash"));
+        }
+        let path = self.0.agents.join(format!("{sha256}.wasm"));
+        if path.is_file() {
+            return Ok(path);
+        }
+        let (status, bytes) = self.0.call(
+            &format!("/api/worker/agents/{sha256}"),
+            None,
+            MAX_AGENT_BYTES,
+        )?;
+        if status != 200 {
+            return Err(format!("agent {sha256}: {status}: {}", error_text(&bytes)));
+        }
+        // Stored only if it is what was asked for: the cache is keyed by content.
+        let stored = crate::validate::store_agent(&self.0.agents, &bytes)
+            .map_err(|e| format!("{}: {e}", self.0.agents.display()))?;
+        if stored != sha256 {
+            return Err(format!(
+                "agent {sha256}: the server sent a file whose hash is {stored}"
+            ));
+        }
+        Ok(path)
+    }
+}

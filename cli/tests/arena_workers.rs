@@ -1,0 +1,303 @@
+//! Workers on other machines (here, other processes) play the ladder over HTTP with worker
+//! tokens, on PostgreSQL (a server the test starts) and on SQLite: one `croupier arena serve`
+//! with no worker of its own and three `croupier arena worker`s. One worker is killed by its
+//! PID (`kill -9`) while it holds a part-stored match. Then: its lease expires and another
+//! worker finishes the match; games stored before the kill stay byte for byte; no game is
+//! stored twice; every done match holds exactly its schedule's games; the interrupted match
+//! equals the same match played in one go; and a late report under the dead worker's lease
+//! is refused with 409.
+//!
+//! Also the worker API's edges, through real HTTP: which tokens open it (and what a worker
+//! token does not open), a report of a game that is not the match's (400), a report that
+//! says "done" early (the match stays open), and an agent asked for by a name that is not a
+//! content hash.
+
+#![cfg(unix)]
+
+mod common;
+
+use common::arena::{
+    ArenaDir, CRASH_TEAMS, Server, WorkerProc, all_matches, assert_nothing_lost, get, interrupted,
+    post, runtime, snapshot, submit, wait_until,
+};
+use common::example_agent;
+use common::postgres::Postgres;
+use croupier_arena::config::ArenaConfig;
+use croupier_arena::db::Db;
+use croupier_arena::worker::Job;
+use std::time::Duration;
+
+/// As in arena_crash.rs: a match with `durak/ismcts` (100 games) takes seconds, and its
+/// first report (64 games) comes well before its end.
+const DEALS: i64 = 50;
+
+fn json(v: serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(&v).expect("json")
+}
+
+/// The worker API's answers to the wrong tokens and to malformed reports, with a job leased
+/// by hand (no worker process runs yet).
+fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
+    // Only a worker's token opens the worker API, and a worker's token opens nothing else.
+    assert_eq!(get(&format!("{url}/api/worker/config"), None).status, 401);
+    assert_eq!(
+        get(&format!("{url}/api/worker/config"), Some(team)).status,
+        403
+    );
+    assert_eq!(
+        get(&format!("{url}/api/worker/config"), Some(admin)).status,
+        403
+    );
+    let forged = format!("{}0", &worker[..worker.len() - 1]);
+    assert_eq!(
+        get(&format!("{url}/api/worker/config"), Some(&forged)).status,
+        401,
+        "a token that is not the worker's"
+    );
+    assert_eq!(get(&format!("{url}/api/teams/1"), Some(worker)).status, 403);
+    assert_eq!(get(&format!("{url}/admin"), Some(worker)).status, 403);
+    let cfg = get(&format!("{url}/api/worker/config"), Some(worker));
+    assert_eq!(cfg.status, 200, "{}", cfg.body);
+    assert_eq!(cfg.json()["game"], "durak");
+
+    // Agents by content hash only: anything else never becomes a path.
+    let bad = get(
+        &format!("{url}/api/worker/agents/..%2Farena.toml"),
+        Some(worker),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let none = get(
+        &format!("{url}/api/worker/agents/{}", "0".repeat(64)),
+        Some(worker),
+    );
+    assert_eq!(none.status, 404, "{}", none.body);
+
+    // Lease a job by hand (the scheduler queues matches once a worker is heard from).
+    let lease = post(
+        &format!("{url}/api/worker/lease"),
+        Some(worker),
+        "application/json",
+        b"{}",
+    );
+    let lease = if lease.status == 204 {
+        post(
+            &format!("{url}/api/worker/lease"),
+            Some(worker),
+            "application/json",
+            b"{}",
+        )
+    } else {
+        lease
+    };
+    assert_eq!(lease.status, 200, "{}", lease.body);
+    let job: Job = serde_json::from_str(&lease.body).expect("a job");
+    assert_eq!(job.todo.len() as i64, 2 * DEALS, "{job:?}");
+    for e in &job.entrants {
+        let a = get(
+            &format!("{url}/api/worker/agents/{}", e.sha256),
+            Some(worker),
+        );
+        assert_eq!(a.status, 200);
+    }
+
+    // A made-up game: wrong seating for its index, then an index past the schedule.
+    let game = |index: u64, seats: serde_json::Value| {
+        serde_json::json!({
+            "index": index, "deal": index / 2, "rotation": index % 2,
+            "seed": croupier_tournament::runner::game_seed(job.seed, index / 2),
+            "seats": seats, "actions": [], "results": ["Win", "Loss", "Win", "Loss"],
+            "scores": [0, 0, 0, 0], "summary": "", "aborted": false, "faults": [],
+            "forfeit": null, "decisions": 0, "teams": null, "builds": [], "logs": [], "calls": []
+        })
+    };
+    let report = |games: Vec<serde_json::Value>, done: bool, lease: &str| {
+        post(
+            &format!("{url}/api/worker/report"),
+            Some(worker),
+            "application/json",
+            &json(serde_json::json!({
+                "match_id": job.match_id, "lease": lease, "done": done, "games": games
+            })),
+        )
+    };
+    let wrong_seats = report(
+        vec![game(0, serde_json::json!([1, 0, 1, 0]))],
+        false,
+        &job.lease,
+    );
+    assert_eq!(wrong_seats.status, 400, "{}", wrong_seats.body);
+    assert!(wrong_seats.body.contains("seating"), "{}", wrong_seats.body);
+    let past = report(
+        vec![game(2 * DEALS as u64, serde_json::json!([0, 1, 0, 1]))],
+        false,
+        &job.lease,
+    );
+    assert_eq!(past.status, 400, "{}", past.body);
+    // "Done" with nothing stored: refused as incomplete, the match stays leased.
+    let early = report(vec![], true, &job.lease);
+    assert_eq!(early.status, 200, "{}", early.body);
+    assert!(early.body.contains("Incomplete"), "{}", early.body);
+    // Under a lease that is not the match's: 409.
+    let other = report(vec![], false, "w1-0000000000000000");
+    assert_eq!(other.status, 409, "{}", other.body);
+    // Heartbeat, then give the job back for the workers.
+    let lref = json(serde_json::json!({"match_id": job.match_id, "lease": job.lease}));
+    let beat = post(
+        &format!("{url}/api/worker/heartbeat"),
+        Some(worker),
+        "application/json",
+        &lref,
+    );
+    assert_eq!(beat.status, 200, "{}", beat.body);
+    let back = post(
+        &format!("{url}/api/worker/release"),
+        Some(worker),
+        "application/json",
+        &lref,
+    );
+    assert_eq!(back.status, 204, "{}", back.body);
+}
+
+fn three_workers_one_killed(database: Option<&str>) {
+    let dir = ArenaDir::init_on("durak", "teams", database, |cfg| {
+        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+            l.insert("deals".into(), toml::Value::Integer(DEALS));
+            // No worker in the server: every game is played by the worker processes.
+            l.insert("threads".into(), toml::Value::Integer(0));
+            l.insert("lease_seconds".into(), toml::Value::Integer(3));
+        }
+    });
+    let cfg = ArenaConfig::load(dir.path()).expect("arena.toml");
+    let teams = CRASH_TEAMS;
+    let tokens: Vec<String> = teams
+        .iter()
+        .map(|(name, _)| dir.add_team(name, database))
+        .collect();
+    let worker_tokens: Vec<String> = (1..=3)
+        .map(|i| dir.add_worker(&format!("box{i}"), database))
+        .collect();
+    let rt = runtime();
+    let db = rt
+        .block_on(Db::open(dir.path(), database))
+        .expect("open the arena's database");
+
+    let server = Server::start(dir.path(), database);
+    let url = server.url.clone();
+    for ((_, agent), token) in teams.iter().zip(&tokens) {
+        let r = submit(&url, token, &example_agent(agent));
+        assert_eq!(r.status, 201, "{agent}: {}", r.body);
+    }
+    api_edges(&url, &worker_tokens[0], &tokens[0], &dir.admin);
+
+    let caches = tempfile::tempdir().expect("temp dir");
+    let mut workers: Vec<WorkerProc> = worker_tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            WorkerProc::start(
+                &url,
+                t,
+                &caches.path().join(format!("w{i}")),
+                &format!("box{}", i + 1),
+            )
+        })
+        .collect();
+
+    // Kill the worker holding a part-stored match. Lease names start with `w<worker id>-`.
+    let mut attempts = 0;
+    let (row, lease, victim) = loop {
+        wait_until(Duration::from_secs(240), "a match part stored", || {
+            rt.block_on(interrupted(&db, &cfg)).is_some()
+        });
+        let found = rt.block_on(async {
+            let (row, _) = interrupted(&db, &cfg).await?;
+            let lease = db.lease_of(row.id).await.expect("lease")?;
+            Some((row, lease))
+        });
+        if let Some((row, lease)) = found
+            && let Some(id) = lease
+                .strip_prefix('w')
+                .and_then(|r| r.split('-').next())
+                .and_then(|n| n.parse::<usize>().ok())
+            && (1..=3).contains(&id)
+        {
+            workers[id - 1].kill9();
+            // The kill landed inside the match if it is still leased and part stored.
+            if rt.block_on(db.lease_of(row.id)).expect("lease").as_deref() == Some(&lease) {
+                break (row, lease, id - 1);
+            }
+            workers[id - 1] = WorkerProc::start(
+                &url,
+                &worker_tokens[id - 1],
+                &caches.path().join(format!("w{}", id - 1)),
+                &format!("box{id}"),
+            );
+        }
+        attempts += 1;
+        assert!(attempts < 5, "no kill landed inside a match");
+    };
+    let before = rt.block_on(snapshot(&db));
+    let stored = before.keys().filter(|(m, _)| *m == row.id).count();
+    eprintln!(
+        "killed worker box{} holding match {} at {stored} games stored",
+        victim + 1,
+        row.id
+    );
+    let done_before = rt
+        .block_on(all_matches(&db))
+        .iter()
+        .filter(|m| m.state == "done")
+        .count();
+
+    // The two others go on; the dead worker's lease expires and its match is finished.
+    wait_until(
+        Duration::from_secs(cfg.ladder.lease_seconds + 240),
+        "the interrupted match and two more done",
+        || {
+            let all = rt.block_on(all_matches(&db));
+            let done = all.iter().filter(|m| m.state == "done").count();
+            all.iter().any(|m| m.id == row.id && m.state == "done") && done >= done_before + 2
+        },
+    );
+    // A late report under the dead worker's lease: refused, nothing stored.
+    let late = post(
+        &format!("{url}/api/worker/report"),
+        Some(&worker_tokens[victim]),
+        "application/json",
+        &json(serde_json::json!({
+            "match_id": row.id, "lease": lease, "done": true, "games": []
+        })),
+    );
+    assert_eq!(late.status, 409, "{}", late.body);
+    let beat = post(
+        &format!("{url}/api/worker/heartbeat"),
+        Some(&worker_tokens[victim]),
+        "application/json",
+        &json(serde_json::json!({"match_id": row.id, "lease": lease})),
+    );
+    assert_eq!(beat.status, 409, "{}", beat.body);
+    let logs: Vec<String> = workers.iter().map(WorkerProc::log).collect();
+    drop(workers);
+    drop(server);
+    assert_nothing_lost(&rt, &db, &cfg, dir.path(), &row, &before);
+    // Every worker that lived played: the games are spread over the machines.
+    let all = rt.block_on(all_matches(&db));
+    assert!(
+        all.iter().filter(|m| m.state == "done").count() >= 3,
+        "{logs:?}"
+    );
+    rt.block_on(db.close());
+}
+
+#[test]
+fn three_workers_one_killed_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL worker test") else {
+        return;
+    };
+    three_workers_one_killed(Some(&pg.url));
+}
+
+#[test]
+fn three_workers_one_killed_on_sqlite() {
+    three_workers_one_killed(None);
+}
