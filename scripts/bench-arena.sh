@@ -3,7 +3,12 @@
 #  1. ladder throughput (games/s rated) against `croupier match` on one thread, same agents;
 #  2. from an upload to its first rated game, with the ladder busy;
 #  3. page and API latency (wrk, p50/p99) with TEAMS teams and GAMES stored games, and the
-#     database's size per game.
+#     database's size per game;
+#  4. workers: games/s with 1, 2 and 3 `croupier arena worker` processes (one thread each,
+#     the server playing nothing) against `croupier match --threads N`, the server's CPU per
+#     1000 games, and bytes per stored game; on PostgreSQL when PG_URL is set;
+#  5. leases per second the server and its database hand out (8 clients leasing and giving
+#     back as fast as they can, python3).
 # Usage: scripts/bench-arena.sh            (TEAMS=200 GAMES=1000000 by default)
 #        TEAMS=20 GAMES=20000 scripts/bench-arena.sh   (a quick run)
 # Needs wrk (Debian package `wrk`) for part 3, python3 for reading JSON.
@@ -12,7 +17,8 @@ cd "$(dirname "$0")/.."
 C=${CROUPIER:-$PWD/target/release/croupier}
 TEAMS=${TEAMS:-200}
 GAMES=${GAMES:-1000000}
-PARTS=${PARTS:-123}   # which parts to run, e.g. PARTS=1
+PARTS=${PARTS:-12345} # which parts to run, e.g. PARTS=1
+PG_URL=${PG_URL:-}    # parts 4 and 5 on this PostgreSQL (an empty database) instead of SQLite
 A=target/agents/durak
 tmp=$(mktemp -d)
 pid=""
@@ -25,12 +31,12 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # An arena in $1 with ladder matches of $2 deals; starts it, sets $url and $pid.
 start() {
   local dir=$1 deals=$2
-  "$C" arena init "$dir" --game durak --rules teams --listen 127.0.0.1:0 >/dev/null
+  "$C" arena init "$dir" --game durak --rules teams --listen 127.0.0.1:0 ${DB:+--database "$DB"} >/dev/null
   sed -i "s/^deals = .*/deals = $deals/; s/^per_hour = .*/per_hour = 1000/" "$dir/arena.toml"
 }
 serve() {
   local dir=$1
-  "$C" arena serve "$dir" >"$dir/serve.log" 2>&1 &
+  "$C" arena serve "$dir" ${DB:+--database "$DB"} >"$dir/serve.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do
     url=$(grep -o 'http://[0-9.:]*' "$dir/serve.log" || true)
@@ -79,7 +85,7 @@ printf 'upload and verdict: %.2f s; to its first stored game: %.2f s\n' "$(echo 
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 
 fi
-[[ $PARTS == *3* ]] || exit 0
+if [[ $PARTS == *3* ]]; then
 echo "== 3. pages under load: $TEAMS teams, $GAMES games"
 d=$tmp/load; start "$d" 50
 agents=(cheapest random-lead trump-tosser hand-value)
@@ -101,3 +107,79 @@ for path in / /api/leaderboard /teams/1 /api/teams/1; do
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   echo "$path: p50 $p50, p99 $p99, $rps requests/s (wrk, 2 threads, 8 connections, 15 s)"
 done
+kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+fi
+
+# CPU seconds (user + system) a process has used.
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$1/stat"; }
+
+if [[ $PARTS == *4* ]]; then
+echo "== 4. workers on other processes: random-lead vs trump-tosser, 2 v 2, 50 deals per match${PG_URL:+, PostgreSQL}"
+for k in 1 2 3; do
+  base=$(for _ in 1 2 3; do
+    "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 2000 --threads "$k" --quiet --seed $RANDOM \
+      | grep -o '([0-9]* games/s)' | tr -dc 0-9; echo; done | median)
+  d=$tmp/w$k; DB=$PG_URL start "$d" 50
+  sed -i "s/^threads = .*/threads = 0/" "$d/arena.toml"
+  ta=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} a | tail -1)
+  tb=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} b | tail -1)
+  DB=$PG_URL serve "$d"
+  "$C" submit $A/random-lead.wasm --arena "$url" --token "$ta" >/dev/null
+  "$C" submit $A/trump-tosser.wasm --arena "$url" --token "$tb" >/dev/null
+  wpids=()
+  for i in $(seq "$k"); do
+    wt=$(DB=$PG_URL; "$C" arena workers add "$d" ${DB:+--database "$DB"} "w$i" | tail -1)
+    CROUPIER_WORKER_TOKEN=$wt "$C" arena worker --server "$url" --threads 1 --cache "$d/cache$i" >"$d/w$i.log" 2>&1 &
+    wpids+=($!)
+  done
+  sleep 5
+  c0=$(cpu "$pid"); g0=$(games "$url"); t0=$(date +%s.%N)
+  rate=$(for _ in 1 2 3; do a=$(games "$url"); s0=$(date +%s.%N); sleep 5; b=$(games "$url"); s1=$(date +%s.%N)
+    echo "($b - $a) / ($s1 - $s0)" | bc -l; done | median)
+  c1=$(cpu "$pid"); g1=$(games "$url")
+  printf '%s worker(s): %.0f games/s rated (median of three 5 s windows), croupier match --threads %s: %s games/s (median of 3): %.0f%%; server CPU %.2f s per 1000 games\n' \
+    "$k" "$rate" "$k" "$base" "$(echo "100 * $rate / $base" | bc -l)" "$(echo "1000 * ($c1 - $c0) / ($g1 - $g0)" | bc -l)"
+  kill "${wpids[@]}" 2>/dev/null; wait "${wpids[@]}" 2>/dev/null || true
+  kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+  if [ -z "$PG_URL" ]; then
+    bytes=$(du -cb "$d"/arena.db* | tail -1 | cut -f1)
+    echo "   SQLite: $((bytes / g1)) bytes per stored game ($g1 games)"
+  fi
+  # The next round needs an empty database.
+  [ -n "$PG_URL" ] && psql "$PG_URL" -qc 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' >/dev/null
+done
+fi
+
+if [[ $PARTS == *5* ]]; then
+echo "== 5. leases per second (8 clients lease and give back a match as fast as they can)${PG_URL:+, PostgreSQL}"
+d=$tmp/lease; DB=$PG_URL start "$d" 50
+sed -i "s/^threads = .*/threads = 0/" "$d/arena.toml"
+ta=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} a | tail -1)
+tb=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} b | tail -1)
+wt=$(DB=$PG_URL; "$C" arena workers add "$d" ${DB:+--database "$DB"} bench | tail -1)
+DB=$PG_URL serve "$d"
+"$C" submit $A/random-lead.wasm --arena "$url" --token "$ta" >/dev/null
+"$C" submit $A/trump-tosser.wasm --arena "$url" --token "$tb" >/dev/null
+python3 - "$url" "$wt" <<'PY'
+import json, sys, threading, time, urllib.request
+url, token = sys.argv[1], sys.argv[2]
+def call(path, body):
+    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+        headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.status, r.read()
+call("/api/worker/lease", {})  # the first lease makes the scheduler queue matches
+count = [0] * 8
+stop = time.time() + 10
+def client(i):
+    while time.time() < stop:
+        status, body = call("/api/worker/lease", {})
+        if status == 200:
+            job = json.loads(body)
+            call("/api/worker/release", {"match_id": job["match_id"], "lease": job["lease"]})
+            count[i] += 1
+ts = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+[t.start() for t in ts]; [t.join() for t in ts]
+print(f"{sum(count) / 10:.0f} leases per second (each: lease, then release; over HTTP)")
+PY
+fi

@@ -34,6 +34,9 @@ pub struct Arena {
     pub checks: tokio::sync::Semaphore,
     /// The content hash of the reference agent (stored with the uploads).
     pub reference: String,
+    /// Tokens refused per client address in the current minute (see
+    /// [`crate::server::FAILED_TOKENS_PER_MINUTE`]).
+    pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
     /// Linked agents by content hash (the uploads' checks and the embedded worker share it).
@@ -90,6 +93,7 @@ impl Arena {
             board: RwLock::new(Board::default()),
             changed: tokio::sync::Notify::new(),
             checks: tokio::sync::Semaphore::new(2),
+            failed_tokens: std::sync::Mutex::new(HashMap::new()),
             reference,
             frozen: AtomicBool::new(frozen),
             linked,

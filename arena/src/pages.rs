@@ -327,9 +327,13 @@ pub struct LoginForm {
 }
 
 /// `POST /login`: checks the token and keeps it in an HttpOnly, SameSite=Strict cookie.
-pub async fn login(State(arena): State<Arc<Arena>>, Form(f): Form<LoginForm>) -> PageResult {
+pub async fn login(
+    State(arena): State<Arc<Arena>>,
+    server::Peer(ip): server::Peer,
+    Form(f): Form<LoginForm>,
+) -> PageResult {
     let token = f.token.trim();
-    let who = server::identify(&arena, token).await?;
+    let who = server::only_who(server::identify_from(&arena, ip, token).await?)?;
     let to = match who {
         Who::Team(id) => format!("/teams/{id}"),
         _ => "/admin".into(),

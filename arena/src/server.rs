@@ -161,31 +161,113 @@ fn presented(parts: &Parts) -> Option<String> {
     None
 }
 
-/// Checks a token: who it belongs to, or 401.
-pub async fn identify(arena: &Arena, token: &str) -> Result<Who, AppError> {
-    let bad = || AppError::Unauthorized("the token is not valid".into());
-    match auth::claim(token).ok_or_else(bad)? {
-        Claim::Admin => {
-            let stored = arena.db.meta("admin_token_sha256").await?.ok_or_else(bad)?;
-            let stored = hex_decode(&stored).ok_or_else(bad)?;
-            if auth::matches(token, &stored) {
-                Ok(Who::Admin)
-            } else {
-                Err(bad())
-            }
+/// Refused tokens one client address may present per minute before every token it presents
+/// is refused unread (429). A token is 256 random bits, so this is not what keeps guessing
+/// out; it keeps a client that tries tokens in a loop from costing the database a lookup
+/// per try, and makes such a client visible. Behind a reverse proxy every client has the
+/// proxy's address: the limit is then shared, which only slows a flood further.
+pub const FAILED_TOKENS_PER_MINUTE: u32 = 20;
+
+/// The client's address, when the server was started with it (`serve` is).
+pub fn peer(parts: &Parts) -> Option<std::net::IpAddr> {
+    parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip())
+}
+
+/// The client's address as an extractor (`None` when the server runs without it).
+pub struct Peer(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Peer, Self::Rejection> {
+        Ok(Peer(peer(parts)))
+    }
+}
+
+/// Whom a checked token belongs to: a caller of the pages and API, or a worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// A team or the organiser.
+    Who(Who),
+    /// A worker, by id: the worker API only.
+    Worker(i64),
+}
+
+/// Checks a presented token, counting a refusal against the client's address.
+pub async fn identify_from(
+    arena: &Arena,
+    ip: Option<std::net::IpAddr>,
+    token: &str,
+) -> Result<Holder, AppError> {
+    let now = crate::now_ms();
+    if let (Some(ip), Ok(map)) = (ip, arena.failed_tokens.lock())
+        && let Some((start, n)) = map.get(&ip)
+        && now - start < 60_000
+        && *n >= FAILED_TOKENS_PER_MINUTE
+    {
+        let wait = ((start + 60_000 - now) as u64).div_ceil(1000).max(1);
+        return Err(AppError::TooMany {
+            message: format!(
+                "{FAILED_TOKENS_PER_MINUTE} refused tokens in a minute from this address: try again in {wait} s"
+            ),
+            retry_after: wait,
+        });
+    }
+    let who = identify_any(arena, token).await;
+    if let (Err(AppError::Unauthorized(_)), Some(ip)) = (&who, ip)
+        && let Ok(mut map) = arena.failed_tokens.lock()
+    {
+        // Old windows go when the map grows, so a spray of addresses cannot fill memory.
+        if map.len() > 10_000 {
+            map.retain(|_, (start, _)| now - *start < 60_000);
         }
-        // A worker's token opens the worker API only (see `jobs`), never a page.
-        Claim::Worker(_) => Err(AppError::Forbidden(
+        let e = map.entry(ip).or_insert((now, 0));
+        if now - e.0 >= 60_000 {
+            *e = (now, 0);
+        }
+        e.1 += 1;
+    }
+    who
+}
+
+/// A team's or the organiser's token: who it belongs to; 401 for a token that is not
+/// valid, 403 for a worker's (the worker API only).
+pub fn only_who(h: Holder) -> Result<Who, AppError> {
+    match h {
+        Holder::Who(w) => Ok(w),
+        Holder::Worker(_) => Err(AppError::Forbidden(
             "a worker token is only for the worker API".into(),
         )),
+    }
+}
+
+/// Checks a token: whom it belongs to, or 401.
+async fn identify_any(arena: &Arena, token: &str) -> Result<Holder, AppError> {
+    let bad = || AppError::Unauthorized("the token is not valid".into());
+    let (stored, holder) = match auth::claim(token).ok_or_else(bad)? {
+        Claim::Admin => {
+            let stored = arena.db.meta("admin_token_sha256").await?.ok_or_else(bad)?;
+            (
+                hex_decode(&stored).ok_or_else(bad)?,
+                Holder::Who(Who::Admin),
+            )
+        }
+        Claim::Worker(id) => {
+            let w = arena.db.worker(id).await?.ok_or_else(bad)?;
+            (w.token_hash, Holder::Worker(id))
+        }
         Claim::Team(id) => {
             let team = arena.db.team(id).await?.ok_or_else(bad)?;
-            if auth::matches(token, &team.token_hash) {
-                Ok(Who::Team(id))
-            } else {
-                Err(bad())
-            }
+            (team.token_hash, Holder::Who(Who::Team(id)))
         }
+    };
+    if auth::matches(token, &stored) {
+        Ok(holder)
+    } else {
+        Err(bad())
     }
 }
 
@@ -211,7 +293,7 @@ impl FromRequestParts<Arc<Arena>> for Who {
     async fn from_request_parts(parts: &mut Parts, arena: &Arc<Arena>) -> Result<Who, AppError> {
         match presented(parts) {
             None => Ok(Who::Public),
-            Some(t) => identify(arena, &t).await,
+            Some(t) => only_who(identify_from(arena, peer(parts), &t).await?),
         }
     }
 }
@@ -972,6 +1054,8 @@ pub async fn serve(
     });
     ready(local);
     let app = router(arena.clone());
+    // With each client's address: the refused-token limit counts per address.
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

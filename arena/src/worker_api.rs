@@ -15,10 +15,9 @@
 //! ([`report_cap`]); a token that is not a worker's gets 401 or 403 here, and a worker's token
 //! gets 403 everywhere else.
 
-use crate::auth::{self, Claim};
 use crate::context::Arena;
 use crate::jobs::{self, JobError, MatchInfo};
-use crate::server::AppError;
+use crate::server::{AppError, Holder};
 use crate::worker::{LeaseRef, Report};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
 use axum::http::request::Parts;
@@ -52,16 +51,12 @@ impl FromRequestParts<Arc<Arena>> for WorkerId {
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::trim)
             .ok_or_else(bad)?;
-        let Some(Claim::Worker(id)) = auth::claim(token) else {
-            return Err(AppError::Forbidden(
+        match crate::server::identify_from(arena, crate::server::peer(parts), token).await? {
+            Holder::Worker(id) => Ok(WorkerId(id)),
+            Holder::Who(_) => Err(AppError::Forbidden(
                 "this is the worker API: it takes a worker token".into(),
-            ));
-        };
-        let w = arena.db.worker(id).await?.ok_or_else(bad)?;
-        if !auth::matches(token, &w.token_hash) {
-            return Err(bad());
+            )),
         }
-        Ok(WorkerId(id))
     }
 }
 

@@ -244,6 +244,42 @@ fn submissions_past_the_hourly_rate_get_429_with_retry_after() {
 }
 
 #[test]
+fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
+    let t = two(|_| {});
+    let url = &t.server.url;
+    let forged = format!("{}0", &t.a[..t.a.len() - 1]);
+    let forged = if forged == t.a {
+        format!("{}1", &t.a[..t.a.len() - 1])
+    } else {
+        forged
+    };
+    let limit = croupier_arena::server::FAILED_TOKENS_PER_MINUTE;
+    for i in 0..limit {
+        let r = get(&format!("{url}/api/teams/1"), Some(&forged));
+        assert_eq!(r.status, 401, "refusal {i}: {}", r.body);
+    }
+    // Past the limit every token from this address is refused unread, even a valid one,
+    // on the API and on the sign-in form alike; pages without a token still work.
+    let r = get(&format!("{url}/api/teams/1"), Some(&forged));
+    assert_eq!(r.status, 429, "{}", r.body);
+    let wait: u64 = r
+        .retry_after
+        .as_deref()
+        .and_then(|s| s.parse().ok())
+        .expect("Retry-After in seconds");
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(get(&format!("{url}/api/teams/1"), Some(&t.a)).status, 429);
+    let login = post(
+        &format!("{url}/login"),
+        None,
+        "application/x-www-form-urlencoded",
+        format!("token={}", t.a).as_bytes(),
+    );
+    assert_eq!(login.status, 429, "{}", login.body);
+    assert_eq!(get(&format!("{url}/api/leaderboard"), None).status, 200);
+}
+
+#[test]
 fn hostile_text_is_escaped_in_every_page() {
     let dir = ArenaDir::init("durak", "teams", |_| {});
     let evil = "<script>alert('team')</script>";
