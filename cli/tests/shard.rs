@@ -321,6 +321,33 @@ fn merge_refuses_missing_duplicated_and_mismatched_parts_naming_them() {
         "{err}"
     );
 
+    // Another build of an agent under the same file name: same header but for `builds`.
+    let agent = d.join("agent.wasm");
+    std::fs::copy(common::example_agent("durak/cheapest"), &agent).expect("copy");
+    let cmd = ["match", "durak", s(&agent), "durak/random-lead"];
+    let b0 = other(
+        "build-0.jsonl",
+        &["--games", "9", "--seed", "5", "--shard", "0/3"],
+        &cmd,
+    );
+    let b2 = other(
+        "build-2.jsonl",
+        &["--games", "9", "--seed", "5", "--shard", "2/3"],
+        &cmd,
+    );
+    std::fs::copy(common::example_agent("durak/trump-tosser"), &agent).expect("copy");
+    let b1 = other(
+        "build-1.jsonl",
+        &["--games", "9", "--seed", "5", "--shard", "1/3"],
+        &cmd,
+    );
+    let err = merge_err(&[&b0, &b1, &b2]);
+    assert!(
+        err.contains(&format!("{}: not a part of the same match", b1.display()))
+            && err.contains("`shard.builds`"),
+        "{err}"
+    );
+
     // The merged log may not replace a part.
     let err = refused(&["merge", s(&p[0]), s(&p[1]), s(&p[2]), "--log", s(&p[1])]);
     assert!(err.contains("would overwrite one of the parts"), "{err}");
