@@ -266,6 +266,14 @@ fn read_part(path: &Path) -> Result<Part, MergeError> {
         let Some(shard) = header.shard.clone() else {
             return Err(MergeError::NotAPart { path: path.into() });
         };
+        if shard.index >= shard.count {
+            return Err(MergeError::Log(format!(
+                "{}: its header names shard {}/{}, which does not exist",
+                path.display(),
+                shard.index,
+                shard.count
+            )));
+        }
         let mut by_index = BTreeMap::new();
         for r in records {
             by_index.entry(r.index).or_insert(r);
@@ -367,9 +375,32 @@ fn mismatch(
     }
 }
 
-/// Checks that `run` holds exactly its part's games.
+/// Checks that `run` holds exactly its part's games: the range `--shard` gives its part of
+/// the header's deals (so the parts tile the match), and every game of it once.
 fn check_games(part: &Part, run: &Run) -> Result<(), MergeError> {
     let s = &run.shard;
+    let deals = Shard {
+        index: s.index,
+        count: s.count,
+    }
+    .deals(run.header.deals);
+    // Games per deal: the rotations with --duplicate, else one.
+    let per_deal = match run.header.deals {
+        0 => 1,
+        d => s.total / d,
+    };
+    let (want_first, want_end) = (deals.start * per_deal, deals.end * per_deal);
+    if (s.first, s.end) != (want_first, want_end) || run.header.deals * per_deal != s.total {
+        return Err(MergeError::Range {
+            path: part.path.clone(),
+            index: s.index,
+            count: s.count,
+            first: s.first,
+            end: s.end,
+            want_first,
+            want_end,
+        });
+    }
     if let Some(&game) = run
         .records
         .keys()
@@ -494,24 +525,6 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
                 .collect::<Vec<_>>()
                 .join(", "),
         });
-    }
-    // The parts tile the games: each starts where the previous one ended.
-    let mut next = 0;
-    for (&index, (part, _)) in &by_index {
-        let s = &part.shard;
-        let want_end = if index + 1 == count { s.total } else { s.end };
-        if s.first != next || s.end != want_end {
-            return Err(MergeError::Range {
-                path: part.path.clone(),
-                index,
-                count,
-                first: s.first,
-                end: s.end,
-                want_first: next,
-                want_end,
-            });
-        }
-        next = s.end;
     }
     let mut runs = Vec::new();
     let mut robin = reference
