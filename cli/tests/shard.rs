@@ -238,7 +238,8 @@ fn merge_refuses_missing_duplicated_and_mismatched_parts_naming_them() {
         "{err}"
     );
 
-    // Another seed, other limits, other agents: each named by the part and the field.
+    // Another seed, other limits, other agents, another split: each named by the part and
+    // the field.
     let other = |name: &str, args: &[&str], cmd: &[&str]| {
         let log = d.join(name);
         let mut full = cmd.to_vec();
@@ -247,51 +248,45 @@ fn merge_refuses_missing_duplicated_and_mismatched_parts_naming_them() {
         ok(&full);
         log
     };
-    let seed = other(
-        "seed-1.jsonl",
-        &["--games", "9", "--seed", "6", "--shard", "1/3"],
-        &MATCH,
-    );
-    let err = merge_err(&[&p[0], &seed, &p[2]]);
-    assert!(
-        err.contains(&format!(
+    let cheapest_tosser = ["match", "durak", "durak/cheapest", "durak/trump-tosser"];
+    let cases: [(&str, &[&str], &[&str], &str); 4] = [
+        (
+            "seed-1.jsonl",
+            &MATCH,
+            &["--seed", "6", "--shard", "1/3"],
+            "`seed` is 6 here, 5 there",
+        ),
+        (
+            "fuel-1.jsonl",
+            &MATCH,
+            &["--seed", "5", "--fuel", "1000000", "--shard", "1/3"],
+            "`limits.fuel_per_decision`",
+        ),
+        (
+            "agents-1.jsonl",
+            &cheapest_tosser,
+            &["--seed", "5", "--shard", "1/3"],
+            "`agents`",
+        ),
+        (
+            "split-1.jsonl",
+            &MATCH,
+            &["--seed", "5", "--shard", "1/4"],
+            "`shard.count`",
+        ),
+    ];
+    for (name, cmd, args, field) in cases {
+        let mut args = args.to_vec();
+        args.extend(["--games", "9"]);
+        let part = other(name, &args, cmd);
+        let err = merge_err(&[&p[0], &part, &p[2]]);
+        let head = format!(
             "{}: not a part of the same match as {}",
-            seed.display(),
+            part.display(),
             p[0].display()
-        )),
-        "{err}"
-    );
-    assert!(err.contains("`seed` is 6 here, 5 there"), "{err}");
-    let fuel = other(
-        "fuel-1.jsonl",
-        &[
-            "--games", "9", "--seed", "5", "--fuel", "1000000", "--shard", "1/3",
-        ],
-        &MATCH,
-    );
-    let err = merge_err(&[&p[0], &fuel, &p[2]]);
-    assert!(err.contains(&fuel.display().to_string()), "{err}");
-    assert!(err.contains("`limits.fuel_per_decision`"), "{err}");
-    let agents = other(
-        "agents-1.jsonl",
-        &["--games", "9", "--seed", "5", "--shard", "1/3"],
-        &["match", "durak", "durak/cheapest", "durak/trump-tosser"],
-    );
-    let err = merge_err(&[&p[0], &agents, &p[2]]);
-    assert!(
-        err.contains(&agents.display().to_string()) && err.contains("`agents`"),
-        "{err}"
-    );
-    let split = other(
-        "split-1.jsonl",
-        &["--games", "9", "--seed", "5", "--shard", "1/4"],
-        &MATCH,
-    );
-    let err = merge_err(&[&p[0], &split, &p[2]]);
-    assert!(
-        err.contains(&split.display().to_string()) && err.contains("`shard.count`"),
-        "{err}"
-    );
+        );
+        assert!(err.contains(&head) && err.contains(field), "{err}");
+    }
 
     // A part that lacks games (interrupted), and a log written without --shard.
     let text = read(&p[1]);
@@ -353,6 +348,26 @@ fn merge_refuses_missing_duplicated_and_mismatched_parts_naming_them() {
     assert!(err.contains("would overwrite one of the parts"), "{err}");
 }
 
+/// Writes `start` (if any) to `log`, runs `CMD EXTRA --shard SHARD --log LOG --resume`, and
+/// checks that the log is then `want`.
+fn resumes_to(
+    cmd: &[&str],
+    extra: &[&str],
+    shard: &str,
+    log: &Path,
+    start: Option<String>,
+    want: &str,
+) {
+    if let Some(text) = start {
+        std::fs::write(log, text).expect("write");
+    }
+    let mut args = cmd.to_vec();
+    args.extend(extra);
+    args.extend(["--quiet", "--shard", shard, "--log", s(log), "--resume"]);
+    ok(&args);
+    same(&read(log), want, &format!("{} resumed", log.display()));
+}
+
 #[test]
 fn an_interrupted_shard_resumes_to_the_same_part() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -360,33 +375,20 @@ fn an_interrupted_shard_resumes_to_the_same_part() {
     let extra = ["--games", "12", "--seed", "8"];
     let parts = shards(d, "whole", &MATCH, &extra, 2);
     let part = read(&parts[1]);
-    // Killed in the middle of writing its fourth game.
+    // Killed in the middle of writing its fourth game: the resumed part is the whole part.
     let lines: Vec<&str> = part.lines().collect();
     let mut torn: String = lines[..4].iter().map(|l| format!("{l}\n")).collect();
     torn.push_str(&lines[4][..lines[4].len() / 2]);
-    let log = d.join("resumed-1.jsonl");
-    std::fs::write(&log, torn).expect("write");
-    let mut args = MATCH.to_vec();
-    args.extend(extra);
-    args.extend(["--quiet", "--shard", "1/2", "--log", s(&log), "--resume"]);
-    ok(&args);
-    same(
-        &read(&log),
+    resumes_to(
+        &MATCH,
+        &extra,
+        "1/2",
+        &d.join("torn-1.jsonl"),
+        Some(torn),
         &part,
-        "the resumed part is the uninterrupted part",
     );
     // A batch job's first attempt has no log yet: --resume starts the part.
-    let fresh = d.join("fresh-1.jsonl");
-    args.pop();
-    args.pop();
-    args.pop();
-    args.extend(["--log", s(&fresh), "--resume"]);
-    ok(&args);
-    same(
-        &read(&fresh),
-        &part,
-        "--resume without a log plays the whole part",
-    );
+    resumes_to(&MATCH, &extra, "1/2", &d.join("fresh-1.jsonl"), None, &part);
 
     // A tournament shard interrupted in its second pairing resumes that pairing and plays
     // the third, which it had not reached.
@@ -394,15 +396,12 @@ fn an_interrupted_shard_resumes_to_the_same_part() {
     let tparts = shards(d, "tw", &TOURNAMENT, &textra, 2);
     let tpart = read(&tparts[0]);
     let cut: String = tpart.lines().take(5).map(|l| format!("{l}\n")).collect();
-    let tlog = d.join("tresumed-0.jsonl");
-    std::fs::write(&tlog, cut).expect("write");
-    let mut targs = TOURNAMENT.to_vec();
-    targs.extend(textra);
-    targs.extend(["--quiet", "--shard", "0/2", "--log", s(&tlog), "--resume"]);
-    ok(&targs);
-    same(
-        &read(&tlog),
+    resumes_to(
+        &TOURNAMENT,
+        &textra,
+        "0/2",
+        &d.join("cut-0.jsonl"),
+        Some(cut),
         &tpart,
-        "the resumed tournament part is the uninterrupted part",
     );
 }

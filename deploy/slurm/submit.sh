@@ -14,7 +14,7 @@ while [[ $# -gt 0 && $1 != -- ]]; do
 done
 [[ ${1:-} == -- ]] && shift
 [[ $# -gt 0 ]] || { echo "submit.sh: give the croupier command after --" >&2; exit 2; }
-export CROUPIER_OUT=${CROUPIER_OUT:-$PWD/croupier-run}
+export CROUPIER_OUT=${CROUPIER_OUT:-$PWD/croupier-run} CROUPIER_SHARDS=$n
 array=$(sbatch --parsable --export=ALL --array="0-$((n - 1))" "${opts[@]}" \
     "$here/tournament.sbatch" "$@")
 array=${array%%;*}
