@@ -1,7 +1,8 @@
 #!/bin/bash
 # A sharded tournament on a real single-node SLURM cluster (slurmctld + slurmd on this
 # machine, munge for authentication), submitted with deploy/slurm/submit.sh exactly as on a
-# cluster; the merged table, JSON and log must equal the unsharded run's byte for byte.
+# cluster; the merged table, JSON and log must equal the unsharded run's byte for byte, also
+# after one shard, cut mid-game, is resubmitted alone and resumes its part.
 #
 # Needs Debian's `slurm-wlm` and `munge` (apt-get install slurm-wlm munge) and root, since
 # the daemons run as root here. Starts its own daemons from a temp folder on free ports,
@@ -103,6 +104,17 @@ done
 [[ ${state:-} == idle* ]] || { echo "test-slurm: the node never became idle (state '${state:-}')" >&2; tail -20 "$dir/log/"*.log >&2; exit 1; }
 echo "test-slurm: single-node cluster up ($node, $cpus CPUs): $(sinfo -h -o '%P %a %D %t')"
 
+# Waits until none of the jobs given (a comma-separated list) is queued or running.
+wait_for() {
+    for _ in $(seq 300); do
+        [[ -z $(squeue -h -j "$1" 2> /dev/null) ]] && return 0
+        sleep 1
+    done
+    echo "test-slurm: jobs $1 still queued after 300 s" >&2
+    squeue >&2
+    exit 1
+}
+
 # The run: a duplicate-deal tournament of three agents, 10 deals per pairing, in 3 shards of
 # uneven size (3 + 3 + 4 deals: the shards cut between whole deals).
 cmd=(tournament durak durak/cheapest durak/random-lead durak/trump-tosser --games 10 --seed 9 --duplicate)
@@ -110,15 +122,7 @@ cd "$dir"
 export CROUPIER=$croupier CROUPIER_OUT=$dir/run
 read -r array merge < <("$repo/deploy/slurm/submit.sh" 3 -- "${cmd[@]}")
 echo "test-slurm: submitted array job $array (3 shards) and merge job $merge"
-for _ in $(seq 300); do
-    [[ -z $(squeue -h -j "$array,$merge" 2> /dev/null) ]] && break
-    sleep 1
-done
-if [[ -n $(squeue -h -j "$array,$merge" 2> /dev/null) ]]; then
-    echo "test-slurm: jobs still queued after 300 s:" >&2
-    squeue >&2
-    exit 1
-fi
+wait_for "$array,$merge"
 [[ -f $dir/run/table.txt ]] || { echo "test-slurm: the merge job wrote no table" >&2; cat "$dir"/croupier-*.out >&2 || true; tail -20 "$dir/log/"*.log >&2; exit 1; }
 
 # The same run in one piece, here.
@@ -135,6 +139,36 @@ for pair in "whole.txt run/table.txt" "whole.json run/result.json" "whole.jsonl 
     fi
 done
 echo "test-slurm: parts: $(cd "$dir/run" && wc -l part-*.jsonl | tr '\n' ' ')"
+
+# A shard that died mid-write (here: its log cut in the middle of its third game) is played
+# again alone, as one would after losing a node, and continues its part; the merge job run
+# on its own then gives the same results again.
+part=$dir/run/part-1.jsonl
+cp "$part" "$dir/part-1.whole"
+head -n 3 "$dir/part-1.whole" > "$part"
+sed -n 4p "$dir/part-1.whole" | head -c 200 >> "$part"
+rm "$dir/run/table.txt" "$dir/run/result.json" "$dir/run/games.jsonl"
+again=$(CROUPIER_SHARDS=3 sbatch --parsable --export=ALL --array=1 "$repo/deploy/slurm/tournament.sbatch" "${cmd[@]}")
+again=${again%%;*}
+merge2=$(sbatch --parsable --export=ALL --dependency="afterok:$again" "$repo/deploy/slurm/tournament.sbatch" "${cmd[@]}")
+merge2=${merge2%%;*}
+echo "test-slurm: shard 1 cut to $(wc -c < "$part") bytes; resubmitted alone as job $again, merge job $merge2"
+wait_for "$again,$merge2"
+if cmp -s "$part" "$dir/part-1.whole"; then
+    echo "test-slurm: the resumed part-1.jsonl = the uninterrupted one ($(wc -c < "$part") bytes)"
+else
+    echo "test-slurm: the resumed part-1.jsonl differs from the uninterrupted one" >&2
+    ok=0
+fi
+for pair in "whole.txt run/table.txt" "whole.json run/result.json" "whole.jsonl run/games.jsonl"; do
+    read -r a b <<< "$pair"
+    if cmp -s "$dir/$a" "$dir/$b"; then
+        echo "test-slurm: after the resubmission, $b = $a"
+    else
+        echo "test-slurm: after the resubmission, $b differs from $a" >&2
+        ok=0
+    fi
+done
 cat "$dir/run/table.txt"
 [[ $ok == 1 ]] && echo "test-slurm: ok"
 [[ $ok == 1 ]]
