@@ -155,11 +155,11 @@ pub fn game_line(rec: &GameRecord) -> serde_json::Result<String> {
 }
 
 #[derive(Serialize, Deserialize)]
-pub(crate) struct LogGame {
+struct LogGame {
     #[serde(rename = "type")]
-    pub(crate) kind: String,
+    kind: String,
     #[serde(flatten)]
-    pub(crate) record: GameRecord,
+    record: GameRecord,
 }
 
 /// One agent's line of a summary.
