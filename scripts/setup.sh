@@ -19,26 +19,29 @@ fi
 # named, and those tests fail until they are there or are skipped on purpose):
 # - postgresql: the arena's PostgreSQL tests start their own server with initdb and pg_ctl
 #   (CROUPIER_REQUIRE_POSTGRES=0 skips them);
-# - chromium and chromium-driver: the arena's browser test (CROUPIER_REQUIRE_BROWSER=0).
+# - chromium and chromium-driver: the arena's browser test (CROUPIER_REQUIRE_BROWSER=0);
+# - slurm-wlm and munge: scripts/test-slurm.sh runs a sharded tournament on a single-node
+#   SLURM cluster it starts itself (CROUPIER_REQUIRE_SLURM=0).
 have_postgres() {
   command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
 }
 missing=()
 have_postgres || missing+=(postgresql)
 { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || missing+=(chromium chromium-driver)
+{ command -v slurmctld >/dev/null 2>&1 && command -v munged >/dev/null 2>&1; } || missing+=(slurm-wlm munge)
 if [ ${#missing[@]} -gt 0 ]; then
   as_root=()
   if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
     as_root=(sudo -n)
   fi
   if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ ${#as_root[@]} -gt 0 ]; }; then
-    echo "== installing ${missing[*]} (for the arena's PostgreSQL and browser tests)"
+    echo "== installing ${missing[*]} (for the arena's PostgreSQL and browser tests, and the SLURM test)"
     "${as_root[@]}" apt-get update -qq \
       && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
         apt-get install -y -qq "${missing[@]}" >/dev/null \
       || echo "warning: could not install ${missing[*]}; the tests that need them will fail"
   else
-    echo "warning: the arena's tests need Debian's ${missing[*]}: run \`apt-get install ${missing[*]}\` as root"
+    echo "warning: some tests need Debian's ${missing[*]}: run \`apt-get install ${missing[*]}\` as root"
   fi
 fi
 echo "== building the croupier host (release; wasmtime takes a few minutes the first time)"

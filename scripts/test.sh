@@ -15,3 +15,7 @@ export CROUPIER_REQUIRE_PYTHON="${CROUPIER_REQUIRE_PYTHON:-1}"
 export CROUPIER_REQUIRE_POSTGRES="${CROUPIER_REQUIRE_POSTGRES:-1}"
 echo "== tests"
 cargo test --release --workspace
+# A sharded tournament on a single-node SLURM cluster the script starts itself (about 20 s):
+# needs slurm-wlm, munge and root; CROUPIER_REQUIRE_SLURM=0 skips it on purpose.
+echo "== SLURM"
+scripts/test-slurm.sh

@@ -117,6 +117,7 @@ pub async fn run(
         resume: false,
         policy: FaultPolicy::Forfeit,
         watch: false,
+        shard: None,
     };
     let a = arena.clone();
     let summary = tokio::task::spawn_blocking(move || {

@@ -732,6 +732,7 @@ pub async fn game_doc(
         agents,
         limits: arena.cfg.limits.clone(),
         policy: croupier_tournament::runner::FaultPolicy::Forfeit,
+        shard: None,
     };
     let doc = croupier_tournament::with_game!(arena.cfg.kind(), G => {
         croupier_tournament::replay::replay_doc::<G>(&header, &rec, seat)

@@ -16,8 +16,9 @@ mod scaffold;
 use clap::{Parser, Subcommand};
 use commands::{
     MatchCmd, agents::execute as agents, bench::BenchCommand, build::BuildCommand,
-    compile_agent::CompileAgentCommand, ledger::LedgerCommand, new::NewCommand, play::PlayCommand,
-    replay::ReplayCommand, soak::SoakCommand, validate::ValidateCommand,
+    compile_agent::CompileAgentCommand, ledger::LedgerCommand, merge::MergeCommand,
+    new::NewCommand, play::PlayCommand, replay::ReplayCommand, soak::SoakCommand,
+    validate::ValidateCommand,
 };
 use croupier_tournament::matches::UserError;
 use std::process::ExitCode;
@@ -47,6 +48,9 @@ enum Command {
     Match(MatchCmd),
     /// Round robin: every pair of agents plays a match; prints a ranking.
     Tournament(MatchCmd),
+    /// Put the logs of a sharded match or tournament (--shard K/N --log FILE) together: the
+    /// unsharded run's table, JSON and log.
+    Merge(MergeCommand),
     /// Say which world and version a component implements, or exactly why it cannot load.
     Validate(ValidateCommand),
     /// List the example agents that are built, with their game and language.
@@ -83,6 +87,7 @@ impl Command {
         match self {
             Command::Match(m) => done(commands::r#match::execute(&m)),
             Command::Tournament(m) => done(commands::tournament::execute(&m)),
+            Command::Merge(c) => done(c.execute()),
             Command::Validate(c) => done(c.execute()),
             Command::Agents => done(agents()),
             Command::Replay(c) => done(c.execute()),

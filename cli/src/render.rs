@@ -97,15 +97,19 @@ impl Progress for Bar {
 pub fn print_summary(s: &MatchSummary) {
     let (elapsed, played) = (Duration::from_secs_f64(s.elapsed_seconds), s.played);
     let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);
+    let time = if played == 0 {
+        // Resumed to the end, or merged from shards: no game was played now.
+        "every game from the log".to_string()
+    } else {
+        format!("{:.3} s ({rate:.0} games/s)", elapsed.as_secs_f64())
+    };
     println!(
-        "{} ({}) · {} games{} · seed {} · {:.3} s ({:.0} games/s){}",
+        "{} ({}) · {} games{} · seed {} · {time}{}",
         s.game,
         s.rules,
         s.games,
         if s.duplicate { " (duplicate)" } else { "" },
         s.seed,
-        elapsed.as_secs_f64(),
-        rate,
         if s.aborted > 0 {
             format!(" · {} aborted by a safety limit", s.aborted)
         } else {

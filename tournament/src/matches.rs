@@ -3,6 +3,7 @@
 //! round-robin tournaments, and reading and replaying logs. Nothing here prints: progress,
 //! pairings and watcher reports go to callbacks, and the caller renders the summaries.
 
+use crate::merge::{Shard, ShardHeader, TournamentOf};
 use crate::runner::{self, Entrant, EntrantTotals, FaultPolicy, GameRecord, Progress, Schedule};
 use crate::stats;
 use anyhow::{Context, Result, bail};
@@ -110,6 +111,8 @@ pub struct MatchArgs {
     pub policy: FaultPolicy,
     /// Reload an agent whose file changes, from the next game on (`--watch`).
     pub watch: bool,
+    /// Play only this part of the games (`--shard K/N`), for `merge` to put back together.
+    pub shard: Option<Shard>,
 }
 
 /// The first line of a run in a log file.
@@ -136,6 +139,10 @@ pub struct LogHeader {
     pub limits: Limits,
     /// What happens when an agent faults.
     pub policy: FaultPolicy,
+    /// Only in a shard's log (`--shard K/N`): which part this is, and what `merge` checks
+    /// the parts against each other with. Absent otherwise, so unsharded logs are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardHeader>,
 }
 
 /// A game's line in a log file (without the newline): what `read_log` reads back. A server
@@ -223,7 +230,7 @@ pub struct MatchSummary {
 
 /// Running totals of a match, updated as each game ends, so that nothing per game is kept
 /// in memory (a 10⁶-game match holds no more than a 10-game one).
-struct Tally {
+pub(crate) struct Tally {
     totals: Vec<EntrantTotals>,
     games: u64,
     decisions: u64,
@@ -231,7 +238,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(names: &[String]) -> Tally {
+    pub(crate) fn new(names: &[String]) -> Tally {
         Tally {
             totals: names
                 .iter()
@@ -246,11 +253,37 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, r: &GameRecord) {
+    pub(crate) fn add(&mut self, r: &GameRecord) {
         runner::tally(&mut self.totals, r);
         self.games += 1;
         self.decisions += r.decisions;
         self.aborted += u64::from(r.aborted);
+    }
+}
+
+/// A match's summary from its header and the tally of its records: the one place a match's
+/// table and JSON are computed, for a run and for `merge` alike.
+pub(crate) fn match_summary(
+    header: &LogHeader,
+    tally: Tally,
+    elapsed_seconds: f64,
+    played: u64,
+) -> MatchSummary {
+    let (games, decisions, aborted) = (tally.games, tally.decisions, tally.aborted);
+    MatchSummary {
+        game: header.game,
+        rules: header.rules.clone(),
+        options: header.options.clone(),
+        seed: header.seed,
+        games,
+        deals: header.deals,
+        duplicate: header.duplicate,
+        limits: header.limits.clone(),
+        agents: summarise(&header.agents, tally),
+        decisions,
+        aborted,
+        elapsed_seconds,
+        played,
     }
 }
 
@@ -290,16 +323,22 @@ fn summarise(names: &[String], tally: Tally) -> Vec<AgentSummary> {
 }
 
 /// Reads the records of an earlier run of the same match from a log, for `--resume`: adds
-/// them to `tally` one at a time and returns the indices played. Cuts a torn last line so
-/// that appending continues cleanly.
-fn read_resume(path: &Path, header: &LogHeader, tally: &mut Tally) -> Result<BTreeSet<u64>> {
+/// them to `tally` one at a time and returns the indices played, or `None` when the log
+/// holds no run of this match (or does not exist). Cuts a torn last line so that appending
+/// continues cleanly.
+fn read_resume(
+    path: &Path,
+    header: &LogHeader,
+    tally: &mut Tally,
+) -> Result<Option<BTreeSet<u64>>> {
     let Ok(file) = std::fs::File::open(path) else {
-        return Ok(BTreeSet::new());
+        return Ok(None);
     };
     // The latest matching run wins: an earlier one in the same file is forgotten.
     let mut run = Tally::new(&header.agents);
     let mut done: BTreeSet<u64> = BTreeSet::new();
     let mut in_run = false;
+    let mut found = false;
     let mut good_len = 0u64;
     let mut pos = 0u64;
     let mut reader = std::io::BufReader::new(file);
@@ -327,6 +366,7 @@ fn read_resume(path: &Path, header: &LogHeader, tally: &mut Tally) -> Result<BTr
                     .with_context(|| format!("{}: bad match header", path.display()))?;
                 in_run = h == *header;
                 if in_run {
+                    found = true;
                     run = Tally::new(&header.agents);
                     done.clear();
                 }
@@ -346,14 +386,11 @@ fn read_resume(path: &Path, header: &LogHeader, tally: &mut Tally) -> Result<BTr
         let f = std::fs::OpenOptions::new().write(true).open(path)?;
         f.set_len(good_len)?;
     }
-    if done.is_empty() && !in_run {
-        bail!(user(format!(
-            "{}: --resume found no earlier run of this match (same game, rules, seed, games and agents)",
-            path.display()
-        )));
+    if !found {
+        return Ok(None);
     }
     *tally = run;
-    Ok(done)
+    Ok(Some(done))
 }
 
 /// `croupier match` as a library call: plays the games, writes the log, returns the totals.
@@ -366,6 +403,18 @@ pub fn run_match<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<MatchSu
 pub fn run_match_with<G: Adapter>(
     host: &Runtime,
     args: &MatchArgs,
+    progress: &dyn Progress,
+    report: crate::watch::Report,
+) -> Result<MatchSummary> {
+    play_match::<G>(host, args, None, progress, report)
+}
+
+/// A match on its own (`tournament` is `None`) or as one pairing of a tournament, whose
+/// shard logs then name the tournament so that `merge` can rebuild its ranking.
+fn play_match<G: Adapter>(
+    host: &Runtime,
+    args: &MatchArgs,
+    tournament: Option<&TournamentOf>,
     progress: &dyn Progress,
     report: crate::watch::Report,
 ) -> Result<MatchSummary> {
@@ -398,6 +447,12 @@ pub fn run_match_with<G: Adapter>(
     };
     let seats = G::seats(&opts);
     let schedule = Schedule::new(entrants.len(), seats, args.games, args.duplicate);
+    // A shard plays a contiguous run of whole deals, so the rotations of a duplicate deal
+    // stay together and the shards' games are exactly the unsharded games.
+    let games = match args.shard {
+        Some(shard) => schedule.games_of_deals(shard.deals(args.games)),
+        None => 0..schedule.games(),
+    };
     let header = LogHeader {
         kind: "match".into(),
         game: G::KIND,
@@ -409,18 +464,38 @@ pub fn run_match_with<G: Adapter>(
         agents: args.agents.clone(),
         limits: host.limits.clone(),
         policy: args.policy,
+        shard: args.shard.map(|shard| ShardHeader {
+            index: shard.index,
+            count: shard.count,
+            first: games.start,
+            end: games.end,
+            total: schedule.games(),
+            builds: entrants.iter().map(|e| e.factory.build_id()).collect(),
+            tournament: tournament.cloned(),
+        }),
     };
     let mut tally = Tally::new(&args.agents);
     let mut done = BTreeSet::new();
+    let mut fresh = true;
     if args.resume {
         let Some(path) = &args.log else {
             bail!(user("--resume needs --log FILE"));
         };
-        done = read_resume(path, &header, &mut tally)?;
+        match read_resume(path, &header, &mut tally)? {
+            Some(d) => {
+                done = d;
+                fresh = false;
+            }
+            // Nothing to continue: a missing log (a batch job's first attempt) or a
+            // tournament pairing not reached before the interruption starts afresh.
+            None if !path.exists() || tournament.is_some() => {}
+            None => bail!(user(format!(
+                "{}: --resume found no earlier run of this match (same game, rules, seed, games, agents and shard)",
+                path.display()
+            ))),
+        }
     }
-    let todo: Vec<u64> = (0..schedule.games())
-        .filter(|i| !done.contains(i))
-        .collect();
+    let todo: Vec<u64> = games.filter(|i| !done.contains(i)).collect();
     let mut log = match &args.log {
         Some(path) => {
             let f = std::fs::OpenOptions::new()
@@ -429,7 +504,7 @@ pub fn run_match_with<G: Adapter>(
                 .open(path)
                 .map_err(|e| user(format!("{}: cannot open the log: {e}", path.display())))?;
             let mut w = std::io::BufWriter::new(f);
-            if !args.resume {
+            if fresh {
                 serde_json::to_writer(&mut w, &header)?;
                 w.write_all(b"\n")?;
                 w.flush()?;
@@ -471,24 +546,12 @@ pub fn run_match_with<G: Adapter>(
         threads: args.threads,
     };
     let elapsed = runner::run::<G>(&plan, &todo, progress, &mut sink)?;
-    let (games, decisions, aborted) = (tally.games, tally.decisions, tally.aborted);
-    let agents = summarise(&args.agents, tally);
-    let summary = MatchSummary {
-        game: G::KIND,
-        rules: preset,
-        options: G::option_pairs(&opts),
-        seed: args.seed,
-        games,
-        deals: args.games,
-        duplicate: args.duplicate,
-        limits: host.limits.clone(),
-        agents,
-        decisions,
-        aborted,
-        elapsed_seconds: elapsed.as_secs_f64(),
-        played: todo.len() as u64,
-    };
-    Ok(summary)
+    Ok(match_summary(
+        &header,
+        tally,
+        elapsed.as_secs_f64(),
+        todo.len() as u64,
+    ))
 }
 
 /// One pairing of a tournament.
@@ -544,76 +607,122 @@ pub fn run_tournament_with<G: Adapter>(
         bail!(user("a tournament needs at least two agents"));
     }
     let (preset, _) = options::<G>(&args.rules)?;
-    let mut score = vec![vec![0.0; n]; n];
-    let mut games = vec![vec![0.0; n]; n];
-    let mut totals: Vec<AgentSummary> = Vec::new();
-    let mut pairings = Vec::new();
-    let mut k = 0u64;
-    for i in 0..n {
-        for j in i + 1..n {
-            let mut m = args.clone();
-            m.agents = vec![args.agents[i].clone(), args.agents[j].clone()];
-            m.seed = croupier_rules::GameRng::derive(args.seed, k);
-            k += 1;
-            let s = run_match_with::<G>(host, &m, progress, std::sync::Arc::new(|_| {}))?;
-            let (a, b) = (&s.agents[0], &s.agents[1]);
-            let pts = |x: &AgentSummary| x.wins as f64 + x.draws as f64 / 2.0;
-            let units = s.games as f64;
-            score[i][j] += pts(a) / a.games.max(1) as f64 * units;
-            score[j][i] += pts(b) / b.games.max(1) as f64 * units;
-            games[i][j] += units;
-            games[j][i] += units;
-            pairings.push(Pairing {
-                a: a.name.clone(),
-                b: b.name.clone(),
-                a_wins: a.wins,
-                b_wins: b.wins,
-                draws: s.games.saturating_sub(a.wins + b.wins),
-                games: s.games,
-            });
-            if let Some(p) = pairings.last() {
-                on_pairing(p);
-            }
-            for x in [a, b] {
-                match totals.iter_mut().find(|t| t.name == x.name) {
-                    Some(t) => {
-                        t.games += x.games;
-                        t.wins += x.wins;
-                        t.losses += x.losses;
-                        t.draws += x.draws;
-                        t.faults += x.faults;
-                        for (v, c) in &x.faults_by_verdict {
-                            *t.faults_by_verdict.entry(v.clone()).or_default() += c;
-                        }
-                    }
-                    None => totals.push(x.clone()),
-                }
-            }
+    let of = TournamentOf {
+        seed: args.seed,
+        agents: args.agents.clone(),
+    };
+    let mut robin = RoundRobin::new(&args.agents);
+    for (k, (i, j)) in pairings(n).into_iter().enumerate() {
+        let mut m = args.clone();
+        m.agents = vec![args.agents[i].clone(), args.agents[j].clone()];
+        m.seed = pairing_seed(args.seed, k as u64);
+        let s = play_match::<G>(host, &m, Some(&of), progress, std::sync::Arc::new(|_| {}))?;
+        on_pairing(robin.add(i, j, &s));
+    }
+    Ok(robin.finish(G::KIND, preset, args.seed, args.games))
+}
+
+/// The pairings of a round robin of `n` agents, in the order they are played: (i, j), i < j.
+pub(crate) fn pairings(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect()
+}
+
+/// The master seed of a tournament's `k`-th pairing.
+pub(crate) fn pairing_seed(seed: u64, k: u64) -> u64 {
+    croupier_rules::GameRng::derive(seed, k)
+}
+
+/// A round robin's ranking built pairing by pairing from the pairings' match summaries: the
+/// one place a tournament's table and JSON are computed, for a run and for `merge` alike.
+pub(crate) struct RoundRobin {
+    agents: Vec<String>,
+    score: Vec<Vec<f64>>,
+    games: Vec<Vec<f64>>,
+    totals: Vec<AgentSummary>,
+    pairings: Vec<Pairing>,
+}
+
+impl RoundRobin {
+    pub(crate) fn new(agents: &[String]) -> RoundRobin {
+        let n = agents.len();
+        RoundRobin {
+            agents: agents.to_vec(),
+            score: vec![vec![0.0; n]; n],
+            games: vec![vec![0.0; n]; n],
+            totals: Vec::new(),
+            pairings: Vec::new(),
         }
     }
-    let ratings = stats::bradley_terry(&score, &games);
-    for t in totals.iter_mut() {
-        let (lo, hi) = stats::wilson(t.wins, t.games);
-        t.win_rate = t.wins as f64 / t.games.max(1) as f64;
-        t.win_rate_ci95 = (lo, hi);
-        let idx = args.agents.iter().position(|a| *a == t.name).unwrap_or(0);
-        t.elo = Some(ratings[idx]);
+
+    /// Adds the match of agents `i` and `j`; returns its pairing line.
+    pub(crate) fn add(&mut self, i: usize, j: usize, s: &MatchSummary) -> &Pairing {
+        let (a, b) = (&s.agents[0], &s.agents[1]);
+        let pts = |x: &AgentSummary| x.wins as f64 + x.draws as f64 / 2.0;
+        let units = s.games as f64;
+        self.score[i][j] += pts(a) / a.games.max(1) as f64 * units;
+        self.score[j][i] += pts(b) / b.games.max(1) as f64 * units;
+        self.games[i][j] += units;
+        self.games[j][i] += units;
+        for x in [a, b] {
+            match self.totals.iter_mut().find(|t| t.name == x.name) {
+                Some(t) => {
+                    t.games += x.games;
+                    t.wins += x.wins;
+                    t.losses += x.losses;
+                    t.draws += x.draws;
+                    t.faults += x.faults;
+                    for (v, c) in &x.faults_by_verdict {
+                        *t.faults_by_verdict.entry(v.clone()).or_default() += c;
+                    }
+                }
+                None => self.totals.push(x.clone()),
+            }
+        }
+        self.pairings.push(Pairing {
+            a: a.name.clone(),
+            b: b.name.clone(),
+            a_wins: a.wins,
+            b_wins: b.wins,
+            draws: s.games.saturating_sub(a.wins + b.wins),
+            games: s.games,
+        });
+        &self.pairings[self.pairings.len() - 1]
     }
-    totals.sort_by(|a, b| {
-        b.elo
-            .unwrap_or(0.0)
-            .partial_cmp(&a.elo.unwrap_or(0.0))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let summary = TournamentSummary {
-        game: G::KIND,
-        rules: preset,
-        seed: args.seed,
-        games_per_pairing: args.games,
-        pairings,
-        ranking: totals,
-    };
-    Ok(summary)
+
+    /// The ranking: Bradley–Terry over every pairing's scores, best first.
+    pub(crate) fn finish(
+        self,
+        game: GameKind,
+        rules: String,
+        seed: u64,
+        games_per_pairing: u64,
+    ) -> TournamentSummary {
+        let ratings = stats::bradley_terry(&self.score, &self.games);
+        let mut totals = self.totals;
+        for t in totals.iter_mut() {
+            let (lo, hi) = stats::wilson(t.wins, t.games);
+            t.win_rate = t.wins as f64 / t.games.max(1) as f64;
+            t.win_rate_ci95 = (lo, hi);
+            let idx = self.agents.iter().position(|a| *a == t.name).unwrap_or(0);
+            t.elo = Some(ratings[idx]);
+        }
+        totals.sort_by(|a, b| {
+            b.elo
+                .unwrap_or(0.0)
+                .partial_cmp(&a.elo.unwrap_or(0.0))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        TournamentSummary {
+            game,
+            rules,
+            seed,
+            games_per_pairing,
+            pairings: self.pairings,
+            ranking: totals,
+        }
+    }
 }
 
 /// The header and records of a log file, grouped by run.

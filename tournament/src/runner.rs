@@ -78,6 +78,17 @@ impl Schedule {
         }
     }
 
+    /// The games that play deals `deals`: with `duplicate` every rotation of each, which are
+    /// consecutive game indices, so a range of deals is a range of games either way.
+    pub fn games_of_deals(&self, deals: std::ops::Range<u64>) -> std::ops::Range<u64> {
+        if self.duplicate {
+            let k = self.rotations.len() as u64;
+            deals.start * k..deals.end * k
+        } else {
+            deals
+        }
+    }
+
     /// `(deal, rotation)` of game `i`.
     pub fn game(&self, i: u64) -> (u64, usize) {
         let k = self.rotations.len() as u64;

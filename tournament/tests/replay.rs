@@ -34,6 +34,7 @@ fn header<G: Game>(kind: GameKind, preset: &str, opts: &G::Options, n: usize) ->
         agents: (0..n).map(|s| format!("agent-{s}")).collect(),
         limits: Limits::default(),
         policy: FaultPolicy::Fallback,
+        shard: None,
     }
 }
 

@@ -10,6 +10,7 @@ pub mod build;
 pub mod compile_agent;
 pub mod ledger;
 pub mod r#match;
+pub mod merge;
 pub mod new;
 pub mod play;
 pub mod replay;
@@ -25,6 +26,7 @@ use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
 use croupier_tournament::matches::{self, MatchArgs, RulesArgs};
+use croupier_tournament::merge::Shard;
 use croupier_tournament::runner::FaultPolicy;
 use std::path::PathBuf;
 
@@ -121,9 +123,14 @@ pub struct MatchCmd {
     /// Append one JSON line per finished game to FILE (enough to replay it).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
-    /// Continue an interrupted run recorded in --log FILE, playing only the missing games.
+    /// Continue an interrupted run recorded in --log FILE, playing only the missing games
+    /// (a missing FILE starts the run).
     #[arg(long)]
     resume: bool,
+    /// Play only part K of N (from 0): a contiguous run of whole deals, the same games as in
+    /// the unsharded run. Write each part with --log and put them together with `croupier merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Keep running and reload an agent whose .wasm changes, from the next game on; a broken
     /// new build is refused and the previous one keeps playing.
     #[arg(long)]
@@ -163,6 +170,7 @@ impl MatchCmd {
                 OnFault::Fallback => FaultPolicy::Fallback,
             },
             watch: self.watch,
+            shard: self.shard,
         }
     }
 }

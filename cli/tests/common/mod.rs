@@ -104,6 +104,7 @@ pub fn match_args(
         resume: false,
         policy: croupier_tournament::runner::FaultPolicy::Forfeit,
         watch: false,
+        shard: None,
     }
 }
 
