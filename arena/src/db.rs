@@ -527,19 +527,19 @@ impl Db {
     }
 
     /// Leases the oldest match that is queued, or whose lease has expired, to `lease` until
-    /// `expires_ms`. One statement, so two workers never hold the same match.
+    /// `expires_ms`; the final's matches go first (the ladder is frozen by then). One statement, so two workers never hold the same match.
     pub async fn claim(&self, lease: &str, expires_ms: i64) -> Result<Option<MatchRow>, DbError> {
         let now = crate::now_ms();
         // The same statement; PostgreSQL also skips rows another transaction is claiming.
         const SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
             WHERE id = (SELECT id FROM matches
                         WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                        ORDER BY id LIMIT 1)
+                        ORDER BY kind <> 'final', id LIMIT 1)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
         const POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
             WHERE id = (SELECT id FROM matches
                         WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                        ORDER BY kind <> 'final', id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
         Ok(match self {
             Db::Sqlite(p) => {
@@ -707,7 +707,9 @@ impl Db {
     pub async fn seats_between(&self, from: i64, to: i64) -> Result<Vec<SeatRow>, DbError> {
         let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
                  FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
-                 WHERE s.match_id >= $1 AND s.match_id < $2 ORDER BY s.match_id, s.game_index, s.seat";
+                 JOIN matches m ON m.id = s.match_id
+                 WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind <> 'final'
+                 ORDER BY s.match_id, s.game_index, s.seat";
         Ok(
             on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(from).bind(to).fetch_all(p).await?),
         )

@@ -418,7 +418,7 @@ fn play_match<G: Adapter>(
     progress: &dyn Progress,
     report: crate::watch::Report,
 ) -> Result<MatchSummary> {
-    let (preset, opts) = options::<G>(&args.rules)?;
+    let (_, opts) = options::<G>(&args.rules)?;
     if args.agents.is_empty() {
         bail!(user("give at least one AGENT"));
     }
@@ -453,27 +453,16 @@ fn play_match<G: Adapter>(
         Some(shard) => schedule.games_of_deals(shard.deals(args.games)),
         None => 0..schedule.games(),
     };
-    let header = LogHeader {
-        kind: "match".into(),
-        game: G::KIND,
-        rules: preset.clone(),
-        options: G::option_pairs(&opts),
-        seed: args.seed,
-        deals: args.games,
-        duplicate: args.duplicate,
-        agents: args.agents.clone(),
-        limits: host.limits.clone(),
-        policy: args.policy,
-        shard: args.shard.map(|shard| ShardHeader {
-            index: shard.index,
-            count: shard.count,
-            first: games.start,
-            end: games.end,
-            total: schedule.games(),
-            builds: entrants.iter().map(|e| e.factory.build_id()).collect(),
-            tournament: tournament.cloned(),
-        }),
-    };
+    let mut header = log_header::<G>(&host.limits, args)?;
+    header.shard = args.shard.map(|shard| ShardHeader {
+        index: shard.index,
+        count: shard.count,
+        first: games.start,
+        end: games.end,
+        total: schedule.games(),
+        builds: entrants.iter().map(|e| e.factory.build_id()).collect(),
+        tournament: tournament.cloned(),
+    });
     let mut tally = Tally::new(&args.agents);
     let mut done = BTreeSet::new();
     let mut fresh = true;
@@ -723,6 +712,72 @@ impl RoundRobin {
             ranking: totals,
         }
     }
+}
+
+/// The master seed of pairing `k` of a round robin from `seed`, and its two agents' indices,
+/// in the order `croupier tournament` plays them: what a tournament played elsewhere (the
+/// arena's workers) must play to give the same table.
+pub fn round_robin_plan(seed: u64, agents: usize) -> Vec<(u64, usize, usize)> {
+    pairings(agents)
+        .into_iter()
+        .enumerate()
+        .map(|(k, (i, j))| (pairing_seed(seed, k as u64), i, j))
+        .collect()
+}
+
+/// The header a match writes to its log, without running it: the same as
+/// `croupier match` (and each pairing of `croupier tournament`) writes for these arguments.
+pub fn log_header<G: Adapter>(limits: &Limits, args: &MatchArgs) -> Result<LogHeader> {
+    let (preset, opts) = options::<G>(&args.rules)?;
+    Ok(LogHeader {
+        kind: "match".into(),
+        game: G::KIND,
+        rules: preset,
+        options: G::option_pairs(&opts),
+        seed: args.seed,
+        deals: args.games,
+        duplicate: args.duplicate,
+        agents: args.agents.clone(),
+        limits: limits.clone(),
+        policy: args.policy,
+        shard: None,
+    })
+}
+
+/// A match's summary from its log header and every record, as the run that wrote them
+/// computes it (less the wall time, which a log does not hold).
+pub fn summary_of_run(header: &LogHeader, records: &[GameRecord]) -> MatchSummary {
+    let mut tally = Tally::new(&header.agents);
+    for r in records {
+        tally.add(r);
+    }
+    match_summary(header, tally, 0.0, 0)
+}
+
+/// A round robin's summary from its runs, one per pairing in [`round_robin_plan`] order:
+/// the same table and JSON as `croupier tournament` gives when it plays them itself.
+pub fn tournament_of_runs(
+    seed: u64,
+    agents: &[String],
+    runs: &[(LogHeader, Vec<GameRecord>)],
+) -> Result<TournamentSummary> {
+    let plan = round_robin_plan(seed, agents.len());
+    if runs.len() != plan.len() {
+        bail!(
+            "a round robin of {} agents has {} pairings, not {}",
+            agents.len(),
+            plan.len(),
+            runs.len()
+        );
+    }
+    let Some((first, _)) = runs.first() else {
+        bail!(user("a tournament needs at least two agents"));
+    };
+    let mut robin = RoundRobin::new(agents);
+    for ((_, i, j), (header, records)) in plan.iter().zip(runs) {
+        robin.add(*i, *j, &summary_of_run(header, records));
+    }
+    Ok(robin.finish(first.game, first.rules.clone(), seed, first.deals))
 }
 
 /// The header and records of a log file, grouped by run.
