@@ -7,7 +7,7 @@ mod common;
 use common::{hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::limits::Limits;
-use croupier_rules::durak::Durak;
+use croupier_rules::durak::{self, Durak};
 use croupier_tournament::matches::{self as driver, MatchSummary};
 use croupier_tournament::runner::FaultPolicy;
 
@@ -215,8 +215,8 @@ fn escape_sequences_are_neutralised() {
 /// than one legal action. Also checks that the record's actions replay to the end of the game
 /// and that the game's own outcome is the one recorded.
 fn decisions_after(rec: &serde_json::Value, seat: u8, after: usize) -> usize {
-    use croupier_rules::{Game, SeatResult};
-    let opts = Durak::preset("classic").expect("preset");
+    use croupier_rules::{Game, Rules, SeatResult};
+    let opts = durak::Options::preset("classic").expect("preset");
     let seed = rec["seed"].as_u64().expect("seed");
     let mut game = Durak::new(&opts, seed).expect("deal");
     let mut legal = Vec::new();

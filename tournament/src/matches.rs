@@ -11,7 +11,7 @@ use croupier_host::adapters::Adapter;
 use croupier_host::limits::Limits;
 use croupier_host::loader::{self, GameKind};
 use croupier_host::registry;
-use croupier_rules::Game;
+use croupier_rules::{Game, Rules};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
@@ -42,22 +42,25 @@ pub struct RulesArgs {
 pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options)> {
     let preset = match &args.rules {
         Some(r) => r.clone(),
-        None => G::presets()
+        None => G::Options::presets()
             .first()
             .map(|p| p.name.to_string())
             .context("game has no presets")?,
     };
-    let mut opts = G::preset(&preset).map_err(|e| user(format!("--rules: {e}")))?;
+    let mut opts = G::Options::preset(&preset).map_err(|e| user(format!("--rules: {e}")))?;
     if let Some(n) = args.players {
-        G::set_players(&mut opts, n).map_err(|e| user(format!("--players: {e}")))?;
+        opts.set_players(n)
+            .map_err(|e| user(format!("--players: {e}")))?;
     }
     for kv in &args.set {
         let Some((k, v)) = kv.split_once('=') else {
             return Err(user(format!("--set `{kv}`: expected NAME=VALUE")));
         };
-        G::set_option(&mut opts, k.trim(), v.trim()).map_err(|e| user(format!("--set: {e}")))?;
+        opts.set_option(k.trim(), v.trim())
+            .map_err(|e| user(format!("--set: {e}")))?;
     }
-    G::validate(&opts).map_err(|e| user(format!("rules `{preset}`: {e}")))?;
+    opts.validate()
+        .map_err(|e| user(format!("rules `{preset}`: {e}")))?;
     Ok((preset, opts))
 }
 
@@ -396,13 +399,13 @@ pub fn run_match_with<G: Adapter>(
     } else {
         None
     };
-    let seats = G::seats(&opts);
+    let seats = opts.seats();
     let schedule = Schedule::new(entrants.len(), seats, args.games, args.duplicate);
     let header = LogHeader {
         kind: "match".into(),
         game: G::KIND,
         rules: preset.clone(),
-        options: G::option_pairs(&opts),
+        options: opts.option_pairs(),
         seed: args.seed,
         deals: args.games,
         duplicate: args.duplicate,
@@ -476,7 +479,7 @@ pub fn run_match_with<G: Adapter>(
     let summary = MatchSummary {
         game: G::KIND,
         rules: preset,
-        options: G::option_pairs(&opts),
+        options: opts.option_pairs(),
         seed: args.seed,
         games,
         deals: args.games,
