@@ -13,7 +13,7 @@ use crate::context::Arena;
 use crate::db::{DbError, MatchRow, Stored};
 use crate::ladder::to_new_game;
 use crate::worker::{Job, JobEntrant};
-use croupier_rules::Game;
+use croupier_rules::Rules;
 use croupier_tournament::runner::{GameRecord, Schedule, game_seed};
 
 /// Why a job could not be leased or a report accepted.
@@ -87,7 +87,7 @@ impl MatchInfo {
         croupier_tournament::with_game!(arena.cfg.kind(), G => {
             let (_, opts) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
                 .map_err(|e| JobError::Rules(format!("{e:#}")))?;
-            Ok(Schedule::new(self.entrants.len(), G::seats(&opts), self.deals, self.duplicate))
+            Ok(Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate))
         })
     }
 }

@@ -15,7 +15,7 @@
 
 use crate::context::Arena;
 use crate::db::{MatchRow, NewGame, NewSeat};
-use croupier_rules::{Game, GameRng, SeatResult};
+use croupier_rules::{Game, GameRng, Rules, SeatResult};
 use croupier_tournament::runner::{GameRecord, Schedule};
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,19 +72,14 @@ pub fn to_new_game(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> NewGame
 
 /// The schedule of a stored match.
 pub fn schedule<G: Game>(opts: &G::Options, row: &MatchRow, entrants: usize) -> Schedule {
-    Schedule::new(
-        entrants,
-        G::seats(opts),
-        row.deals as u64,
-        row.duplicate != 0,
-    )
+    Schedule::new(entrants, opts.seats(), row.deals as u64, row.duplicate != 0)
 }
 
 /// How many seats' worth of entrants a ladder match has: two sides in a team game, every
 /// seat otherwise, never more than the versions that can play.
 pub fn entrants_per_match<G: Game>(opts: &G::Options, active: usize) -> usize {
     let teams = G::new(opts, 0).ok().and_then(|g| g.team_of(0)).is_some();
-    let want = if teams { 2 } else { G::seats(opts) };
+    let want = if teams { 2 } else { opts.seats() };
     want.min(active)
 }
 

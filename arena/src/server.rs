@@ -15,6 +15,7 @@ use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use croupier_rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -719,7 +720,7 @@ pub async fn game_doc(
     let (preset, options) = croupier_tournament::with_game!(arena.cfg.kind(), G => {
         let (p, o) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
             .map_err(|e| AppError::Internal(format!("{e:#}")))?;
-        (p, <G as croupier_rules::Game>::option_pairs(&o))
+        (p, o.option_pairs())
     });
     let header = croupier_tournament::matches::LogHeader {
         kind: "match".into(),

@@ -9,6 +9,7 @@
 use crate::context::Arena;
 use croupier_host::adapters::Adapter;
 use croupier_host::sandbox::LogLine;
+use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -126,7 +127,7 @@ pub fn check<G: Adapter>(arena: &Arena, sha256: &str, label: &str) -> Verdict {
             factory: reference,
         },
     ];
-    let schedule = Schedule::new(2, G::seats(&opts), arena.cfg.ladder.smoke_deals, true);
+    let schedule = Schedule::new(2, opts.seats(), arena.cfg.ladder.smoke_deals, true);
     let plan = Plan {
         options: &opts,
         entrants: &entrants,

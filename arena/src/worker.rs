@@ -27,6 +27,7 @@ use crate::db::Stored;
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::PlayerFactory;
+use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -195,7 +196,7 @@ pub struct Tail {
 
 /// The schedule of a job.
 pub fn schedule<G: croupier_rules::Game>(opts: &G::Options, job: &Job) -> Schedule {
-    Schedule::new(job.entrants.len(), G::seats(opts), job.deals, job.duplicate)
+    Schedule::new(job.entrants.len(), opts.seats(), job.deals, job.duplicate)
 }
 
 /// Plays the missing games of a job on this thread (a blocking call: run it with

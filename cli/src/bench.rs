@@ -10,7 +10,7 @@ use croupier_host::adapters::Adapter;
 use croupier_host::loader;
 use croupier_host::player::{Player, PlayerFactory, StartInfo};
 use croupier_rules::durak::Durak;
-use croupier_rules::{Game, GameRng};
+use croupier_rules::{Game, GameRng, Rules};
 use croupier_tournament::matches::{self, RulesArgs};
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, Schedule};
 use serde::Serialize;
@@ -86,7 +86,7 @@ fn decision_points<G: Game>(opts: &G::Options, n: usize) -> Vec<(G::Observation,
 fn start_info<G: Game>(opts: &G::Options) -> StartInfo {
     StartInfo {
         seat: 0,
-        players: G::seats(opts) as u8,
+        players: opts.seats() as u8,
         rules: croupier_host::player::StartRules::new::<G>(opts),
         seed: 1,
         args: "ok".into(),
@@ -137,7 +137,7 @@ fn match_time<G: Game>(
     rounds: usize,
 ) -> Result<(f64, f64)> {
     let mut decisions = 0.0;
-    let schedule = Schedule::new(entrants.len(), G::seats(opts), games, false);
+    let schedule = Schedule::new(entrants.len(), opts.seats(), games, false);
     let todo: Vec<u64> = (0..games).collect();
     let mut times = Vec::new();
     for _ in 0..rounds {
@@ -521,8 +521,8 @@ fn fuel_rates(put: &mut dyn FnMut(&str, f64, &str), scale: u32, rounds: usize) -
 
 fn rules_rates(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) {
     fn each<G: Game>(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) {
-        for p in G::presets() {
-            if let Ok(o) = G::preset(p.name) {
+        for p in G::Options::presets() {
+            if let Ok(o) = G::Options::preset(p.name) {
                 let rate = rules_games_per_s::<G>(&o, games, rounds);
                 put(&format!("{} {}", G::NAME, p.name), rate, "games/s");
             }

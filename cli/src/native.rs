@@ -6,7 +6,7 @@ use croupier_host::limits::Limits;
 use croupier_host::player::{Player, PlayerFactory, StartInfo};
 use croupier_host::sandbox::{CallStats, LogLine, MakeError};
 use croupier_host::verdict::Fault;
-use croupier_rules::Game;
+use croupier_rules::{Game, Rules};
 
 /// The host services for an agent linked natively: the same seeded random stream and the
 /// same bounded, escaped log as the sandbox's imports.
@@ -38,7 +38,7 @@ where
     G::Options: Send,
 {
     fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
-        let options = croupier_rules::options_from_pairs::<G>(&info.rules.all).map_err(|e| {
+        let options = G::Options::from_pairs(&info.rules.all).map_err(|e| {
             Fault::new(
                 croupier_host::verdict::Verdict::Trap,
                 format!("rule options do not parse: {e}"),

@@ -8,7 +8,7 @@ use anyhow::Result;
 use croupier_host::Runtime as Host;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::{Player, StartInfo};
-use croupier_rules::{Game, Seat};
+use croupier_rules::{Game, Rules, Seat};
 use croupier_tournament::matches::{RulesArgs, entrant, options, user};
 use croupier_tournament::runner::agent_seed;
 use std::io::{BufRead, Write};
@@ -119,7 +119,7 @@ pub fn play<G: Adapter + Describe>(
     out: &mut dyn Write,
 ) -> Result<()> {
     let (preset, opts) = options::<G>(rules)?;
-    let n = G::seats(&opts);
+    let n = opts.seats();
     if seat as usize >= n {
         anyhow::bail!(user(format!(
             "--seat {seat}: this table has seats 0..{}",

@@ -336,10 +336,10 @@ fn soak_in_parts_checks_the_same_games_as_one_run() {
     // What each game of the soak is, from the rules crate: game `i` of seed 11 is the
     // checked random game of seed `derive(11, i)`. Its decisions say which game was played.
     let per_game: Vec<u64> = {
-        use croupier_rules::Game;
+        use croupier_rules::Rules;
         use croupier_rules::check::{CheckConfig, soak};
-        use croupier_rules::toepen::Toepen;
-        let opts = Toepen::preset("plain").expect("plain");
+        use croupier_rules::toepen::{self, Toepen};
+        let opts = toepen::Options::preset("plain").expect("plain");
         let cfg = CheckConfig {
             illegal_samples: None,
             legal_samples: None,
@@ -574,8 +574,8 @@ fn card_words(text: &str) -> std::collections::BTreeSet<String> {
 /// its seed and replayed, and every event's visibility tag says who may see its line.
 #[test]
 fn replay_shows_each_viewer_only_what_it_may_see() {
-    use croupier_rules::durak::Durak;
-    use croupier_rules::{Card, Game};
+    use croupier_rules::durak::{self, Durak};
+    use croupier_rules::{Card, Game, Rules};
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     let out = croupier()
@@ -605,7 +605,7 @@ fn replay_shows_each_viewer_only_what_it_may_see() {
     // The game again, from the record: options, seed, actions.
     let pairs: Vec<(String, String)> =
         serde_json::from_value(header["options"].clone()).expect("options");
-    let opts = croupier_rules::options_from_pairs::<Durak>(&pairs).expect("options");
+    let opts = durak::Options::from_pairs(&pairs).expect("options");
     let mut game = Durak::new(&opts, rec["seed"].as_u64().expect("seed")).expect("deal");
     let dealt: Vec<String> = (0..2u8)
         .map(|s| {

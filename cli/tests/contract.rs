@@ -11,10 +11,10 @@
 mod common;
 
 use common::{croupier, repo, test_agents_dir};
-use croupier_rules::Game;
 use croupier_rules::durak::Durak;
 use croupier_rules::toepen::Toepen;
 use croupier_rules::uno::Uno;
+use croupier_rules::{Game, Rules};
 use croupier_tournament::matches::read_log;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -72,7 +72,7 @@ fn play_and_check<G: Game>(game: &str, rules: &str, a: &Path, b: &Path, games: u
     );
     let mut compared = 0;
     for (header, records) in read_log(&log).expect("read the log") {
-        let opts = croupier_rules::options_from_pairs::<G>(&header.options).expect("log options");
+        let opts = G::Options::from_pairs(&header.options).expect("log options");
         for rec in records {
             assert!(
                 rec.faults.is_empty(),

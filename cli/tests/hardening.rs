@@ -12,8 +12,8 @@ use croupier_host::limits::Limits;
 use croupier_host::loader::{self, LoadError};
 use croupier_host::player::PlayerFactory;
 use croupier_host::sandbox::MakeError;
-use croupier_rules::Game;
-use croupier_rules::durak::Durak;
+use croupier_rules::durak::{self, Durak};
+use croupier_rules::{Game, Rules};
 use croupier_tournament::matches::{self as driver, MatchSummary};
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, Plan, Schedule};
 use std::path::{Path, PathBuf};
@@ -473,7 +473,7 @@ impl runner::Progress for Overtaken {
 #[test]
 fn f04_a_slow_game_does_not_let_records_pile_up() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
-    let opts = Durak::preset("classic").expect("preset");
+    let opts = durak::Options::preset("classic").expect("preset");
     let fast = driver::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
     let slow = driver::entrant::<Durak>(&host, &hostile_as("random"), &opts).expect("entrant");
     let entrants = [
@@ -591,7 +591,7 @@ impl<G: Game> PlayerFactory<G> for Flaky<G> {
 }
 
 fn run_with(entrants: &[Entrant<Durak>]) -> anyhow::Result<Vec<runner::GameRecord>> {
-    let opts = Durak::preset("classic").expect("preset");
+    let opts = durak::Options::preset("classic").expect("preset");
     let schedule = Schedule::new(entrants.len(), 2, 3, false);
     let plan = Plan {
         options: &opts,
@@ -616,7 +616,7 @@ fn run_with(entrants: &[Entrant<Durak>]) -> anyhow::Result<Vec<runner::GameRecor
 #[test]
 fn f05_host_resource_errors_are_not_verdicts() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
-    let opts = Durak::preset("classic").expect("preset");
+    let opts = durak::Options::preset("classic").expect("preset");
     let entrant = |spec: &str, fail: u32| {
         let e = driver::entrant::<Durak>(&host, spec, &opts).expect("entrant");
         Entrant {

@@ -7,39 +7,31 @@ mod common;
 use common::{hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::limits::Limits;
-use croupier_rules::durak::Durak;
-use croupier_tournament::matches::{self as driver, MatchSummary};
+use croupier_rules::durak::{self, Durak};
+use croupier_tournament::matches::{self as driver, Match, MatchSummary, RulesArgs};
 use croupier_tournament::runner::FaultPolicy;
 
 /// Plays `mode` against a well-behaved agent, then a clean match on the same engine.
 fn verdict_then_clean(mode: &str, limits: Limits) -> (MatchSummary, Vec<String>) {
     let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let log = dir.path().join("games.jsonl");
-    let bad = driver::run_match::<Durak>(
-        &host,
-        &args(
-            vec![hostile_as(mode), hostile_as("ok")],
-            2,
-            Some(log.clone()),
-        ),
+    // The fault messages come straight from the records, not from a log read back.
+    let mut messages = Vec::new();
+    let bad = Match::new([hostile_as(mode), hostile_as("ok")], RulesArgs::default())
+        .games(2)
+        .seed(7)
+        .threads(2)
+        .policy(FaultPolicy::Forfeit)
+        .on_record(|rec| messages.extend(rec.faults.iter().map(|f| f.message.clone())))
+        .run::<Durak>(&host)
+        .expect("match with a hostile agent runs");
+    let clean = Match::new(
+        [hostile_as("ok"), hostile_as("random")],
+        RulesArgs::default(),
     )
-    .expect("match with a hostile agent runs");
-    let messages = std::fs::read_to_string(&log)
-        .expect("log")
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .flat_map(|v| {
-            v.get("faults")
-                .and_then(|f| f.as_array().cloned())
-                .unwrap_or_default()
-        })
-        .filter_map(|f| f.get("message").and_then(|m| m.as_str()).map(String::from))
-        .collect();
-    let clean = driver::run_match::<Durak>(
-        &host,
-        &args(vec![hostile_as("ok"), hostile_as("random")], 10, None),
-    )
+    .games(10)
+    .seed(7)
+    .threads(2)
+    .run::<Durak>(&host)
     .expect("clean match runs");
     assert_eq!(clean.games, 10);
     for a in &clean.agents {
@@ -215,8 +207,8 @@ fn escape_sequences_are_neutralised() {
 /// than one legal action. Also checks that the record's actions replay to the end of the game
 /// and that the game's own outcome is the one recorded.
 fn decisions_after(rec: &serde_json::Value, seat: u8, after: usize) -> usize {
-    use croupier_rules::{Game, SeatResult};
-    let opts = Durak::preset("classic").expect("preset");
+    use croupier_rules::{Game, Rules, SeatResult};
+    let opts = durak::Options::preset("classic").expect("preset");
     let seed = rec["seed"].as_u64().expect("seed");
     let mut game = Durak::new(&opts, seed).expect("deal");
     let mut legal = Vec::new();

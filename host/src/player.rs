@@ -6,7 +6,7 @@ use crate::adapters::Adapter;
 use crate::limits::Limits;
 use crate::sandbox::{CallStats, LogLine, MakeError, WasmAgent};
 use crate::verdict::Fault;
-use croupier_rules::Game;
+use croupier_rules::{Game, Rules};
 use std::sync::Arc;
 use wasmtime::Engine;
 
@@ -43,13 +43,13 @@ impl StartRules {
     /// The forms agents are sent for `opts`: every option, and the preset that the fewest
     /// options differ from, with the options that do.
     pub fn new<G: Game>(opts: &G::Options) -> StartRules {
-        let all = G::option_pairs(opts);
+        let all = opts.option_pairs();
         let mut best: Option<(&str, Vec<(String, String)>)> = None;
-        for p in G::presets() {
-            let Ok(preset) = G::preset(p.name) else {
+        for p in G::Options::presets() {
+            let Ok(preset) = G::Options::preset(p.name) else {
                 continue;
             };
-            let base = G::option_pairs(&preset);
+            let base = preset.option_pairs();
             let diff: Vec<(String, String)> = all
                 .iter()
                 .filter(|kv| !base.contains(kv))

@@ -13,6 +13,7 @@ use crate::limits::Limits;
 use crate::loader::{self, LoadError, LoadedComponent};
 use crate::player::{PlayerFactory, StartInfo, StartRules, WasmFactory};
 use crate::sandbox;
+use croupier_rules::Rules;
 use std::path::Path;
 use std::sync::Arc;
 use wasmtime::Engine;
@@ -90,7 +91,7 @@ impl Runtime {
         agent
             .start(&StartInfo {
                 seat: 0,
-                players: G::seats(opts) as u8,
+                players: opts.seats() as u8,
                 rules: StartRules::new::<G>(opts),
                 seed: 0,
                 args: args.to_string(),
@@ -109,10 +110,10 @@ impl Runtime {
             path: loaded.path.clone(),
             reason,
         };
-        let first = G::presets()
+        let first = G::Options::presets()
             .first()
             .ok_or_else(|| host(format!("{} has no presets", G::NAME)))?;
-        let opts = G::preset(first.name).map_err(|e| host(e.to_string()))?;
+        let opts = G::Options::preset(first.name).map_err(|e| host(e.to_string()))?;
         self.factory::<G>(loaded, &opts, "")
     }
 }

@@ -8,7 +8,7 @@
 //! step limit; and, at the end, that replaying (options, seed, actions) gives the same events
 //! and final state.
 
-use crate::game::{Game, Outcome};
+use crate::game::{Checkable, Outcome};
 use crate::rng::GameRng;
 use std::fmt;
 
@@ -65,7 +65,7 @@ pub struct GameReport {
 }
 
 /// Plays one game with uniformly random legal actions, checking every state.
-pub fn play_checked<G: Game>(
+pub fn play_checked<G: Checkable>(
     opts: &G::Options,
     seed: u64,
     cfg: &CheckConfig,
@@ -146,7 +146,11 @@ pub fn play_checked<G: Game>(
 }
 
 /// Rebuilds a game from its options, seed and actions.
-pub fn replay<G: Game>(opts: &G::Options, seed: u64, actions: &[G::Action]) -> Result<G, String> {
+pub fn replay<G: Checkable>(
+    opts: &G::Options,
+    seed: u64,
+    actions: &[G::Action],
+) -> Result<G, String> {
     let mut g = G::new(opts, seed).map_err(|e| e.to_string())?;
     for (i, a) in actions.iter().enumerate() {
         g.apply(*a).map_err(|e| format!("replay step {i}: {e}"))?;
@@ -193,7 +197,7 @@ fn slot(code: u32) -> usize {
 /// Checks the list itself (codes round-trip, no duplicates), then that every unlisted action
 /// of the action space (or a sample) is refused and changes nothing. Returns the copy those
 /// refusals were tried on, still equal to `game`, for the first listed action to reuse.
-fn check_refusals<G: Game>(
+fn check_refusals<G: Checkable>(
     game: &G,
     legal: &[G::Action],
     cfg: &CheckConfig,
@@ -300,7 +304,7 @@ fn check_refusals<G: Game>(
 /// Applies each action of `applied` to its own copy of `game`, except one instance of
 /// `chosen`, which the caller applies to the game itself. `copy` is an unchanged copy to use
 /// first.
-fn check_listed_apply<G: Game>(
+fn check_listed_apply<G: Checkable>(
     game: &G,
     copy: G,
     chosen: G::Action,
@@ -324,7 +328,7 @@ fn check_listed_apply<G: Game>(
 /// re-deal of the game has moved a card (`moved`), also looks whether this one did: whether
 /// another seat's observation changed. Only until then, so that it costs a state or two per
 /// game; and it draws nothing, so the games a seed names stay the same.
-fn check_observation<G: Game>(
+fn check_observation<G: Checkable>(
     game: &G,
     seat: u8,
     rng: &mut GameRng,
@@ -358,7 +362,7 @@ pub struct SoakTotals {
 }
 
 /// Plays games `first..first + count` of a soak run (game `i` uses seed `derive(seed, i)`).
-pub fn soak<G: Game>(
+pub fn soak<G: Checkable>(
     opts: &G::Options,
     seed: u64,
     first: u64,
@@ -370,7 +374,7 @@ pub fn soak<G: Game>(
 
 /// [`soak`], calling `game_done` after every game (a soak can run for hours: the caller may
 /// show progress).
-pub fn soak_reporting<G: Game>(
+pub fn soak_reporting<G: Checkable>(
     opts: &G::Options,
     seed: u64,
     first: u64,

@@ -1,5 +1,19 @@
-//! The one interface every game implements, so that the host, the match runner, the soak
+//! The interfaces every game implements, so that the host, the match runner, the soak
 //! checker and the property tests are written once (RULES.md §4).
+//!
+//! They are split the way OpenSpiel splits `Game` from `State`, by what a caller holds:
+//!
+//! * [`Rules`], implemented by each game's `Options` type: what a game *is* before a card is
+//!   dealt (presets, options as text, validation, seats). Option text is parsed where there is
+//!   no state yet (the CLI, logs, the contract's `game-info`), so these are methods of the
+//!   options themselves; each game writes them once in its `options.rs` and nothing forwards.
+//! * [`Game`], implemented by each game's state type: what a state *does* (whose turn it is,
+//!   legal actions, apply, observe, outcome, events, determinize) plus the action codes of the
+//!   WIT contract. The action type lives here, so its encoding does too; `Game::Options`
+//!   links a state to its rules.
+//! * [`Checkable`], a sub-trait of [`Game`]: the hooks only the invariant checker and the
+//!   tests call (the action space, the invariants, the re-deal of hidden cards). Agents, the
+//!   host and the match runner bound on [`Game`] alone, so they cannot come to rely on them.
 
 use crate::cards::Seat;
 use crate::rng::GameRng;
@@ -126,11 +140,54 @@ pub struct Preset {
     pub summary: &'static str,
 }
 
-/// A card game as the host sees it: state, whose decision it is, legal actions, apply,
-/// outcome, events and per-seat observations. Implementations are pure: no I/O, and every
-/// random choice comes from the state's own [`GameRng`].
+/// What a game is before a card is dealt: its presets, its options as text and their
+/// validation, and its seats. Implemented by each game's `Options` type (OpenSpiel's `Game`
+/// with its parameters); the state is [`Game`].
+pub trait Rules:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + Sized + 'static
+{
+    /// Every preset; the first is the default.
+    fn presets() -> &'static [Preset];
+    /// Options of a preset by its user-facing name (`teams`) or rule-book name (`durak_teams`).
+    fn preset(name: &str) -> Result<Self, ConfigError>;
+    /// Sets one option from text (`transfer=true`, `deck=52`), naming the option on error.
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
+    /// Every option as `(name, value)` text, such that `set_option` on a default set rebuilds it.
+    fn option_pairs(&self) -> Vec<(String, String)>;
+    /// Rejects impossible combinations, naming the option and why.
+    fn validate(&self) -> Result<(), ConfigError>;
+    /// Seats at the table for these options.
+    fn seats(&self) -> usize;
+    /// Sets the number of players (the CLI's `--players`), naming the option on error.
+    fn set_players(&mut self, n: usize) -> Result<(), ConfigError>;
+
+    /// Rebuilds rule options from `(name, value)` pairs, starting from the game's first preset
+    /// (how logs and contract 0.1.0 carry them). The error names the option that did not parse.
+    fn from_pairs(pairs: &[(String, String)]) -> Result<Self, ConfigError> {
+        let first = Self::presets()
+            .first()
+            .ok_or_else(|| ConfigError::invalid("rules", "the game has no presets"))?;
+        Self::from_preset(first.name, pairs)
+    }
+
+    /// Rule options from a preset name and the options that differ from it (contract 0.2.0's
+    /// `game-info`).
+    fn from_preset(preset: &str, overrides: &[(String, String)]) -> Result<Self, ConfigError> {
+        let mut opts = Self::preset(preset)?;
+        for (k, v) in overrides {
+            opts.set_option(k, v)?;
+        }
+        Ok(opts)
+    }
+}
+
+/// A card game's state as the host sees it: whose decision it is, legal actions, apply,
+/// outcome, events and per-seat observations (OpenSpiel's `State`). Implementations are pure:
+/// no I/O, and every random choice comes from the state's own [`GameRng`].
 pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
-    type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// The rule options this game is dealt with; presets and option text are theirs.
+    type Options: Rules;
+    /// One decision of the player to act.
     type Action: Copy
         + Debug
         + Display
@@ -142,7 +199,9 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         + Send
         + Sync
         + 'static;
+    /// What one seat may know.
     type Observation: Clone + Debug + PartialEq + Serialize + Send;
+    /// One thing that happened, as logged and shown.
     type Event: Clone + Debug + Display + PartialEq + Serialize + Send + Sync;
     /// Why an action is refused: a small value, formatted only when shown.
     type Why: Clone + Debug + Display + PartialEq + Send + Sync + 'static;
@@ -150,24 +209,11 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// Lower-case game name: `durak`, `toepen`, `uno`.
     const NAME: &'static str;
 
-    /// Every preset; the first is the default.
-    fn presets() -> &'static [Preset];
-    /// Options of a preset by its user-facing name (`teams`) or rule-book name (`durak_teams`).
-    fn preset(name: &str) -> Result<Self::Options, ConfigError>;
-    /// Sets one option from text (`transfer=true`, `deck=52`), naming the option on error.
-    fn set_option(opts: &mut Self::Options, key: &str, value: &str) -> Result<(), ConfigError>;
-    /// Every option as `(name, value)` text, such that `set_option` on a default set rebuilds it.
-    fn option_pairs(opts: &Self::Options) -> Vec<(String, String)>;
-    /// Rejects impossible combinations, naming the option and why.
-    fn validate(opts: &Self::Options) -> Result<(), ConfigError>;
-    /// Seats at the table for these options.
-    fn seats(opts: &Self::Options) -> usize;
-    /// Sets the number of players (the CLI's `--players`), naming the option on error.
-    fn set_players(opts: &mut Self::Options, n: usize) -> Result<(), ConfigError>;
-
     /// Deals a new game. Validates the options first.
     fn new(opts: &Self::Options, seed: u64) -> Result<Self, ConfigError>;
+    /// The options this game was dealt with.
     fn options(&self) -> &Self::Options;
+    /// Seats at the table.
     fn num_players(&self) -> usize;
     /// The player who must decide now, or `None` once the game is over. Forced steps
     /// (refills, penalty draws, end of bout) are applied inside `apply`, so a game that is not
@@ -177,22 +223,12 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     fn legal_actions(&self, out: &mut Vec<Self::Action>);
     /// Applies one action of `to_act`; an illegal action is an error and changes nothing.
     fn apply(&mut self, action: Self::Action) -> Result<(), Refusal<Self>>;
+    /// The result, once the game is over.
     fn outcome(&self) -> Option<&Outcome>;
     /// Everything seat `seat` may know now, including the perfect-memory derived knowledge.
     fn observe(&self, seat: Seat) -> Self::Observation;
     /// Every event so far with its visibility.
     fn events(&self) -> &[Logged<Self::Event>];
-
-    /// A superset of every action that could ever be legal in this state: used by the tests
-    /// to check that `legal_actions` is exact (everything else must be rejected).
-    fn action_space(&self) -> Vec<Self::Action>;
-    /// Internal consistency: every card is in exactly one zone, counts agree, etc.
-    fn check_invariants(&self) -> Result<(), String>;
-    /// Re-deals every card that `seat` cannot see (other hands' unknown cards, face-down
-    /// piles) uniformly among the places they could be, keeping every public count and every
-    /// card `seat` knows the location of. Used for determinization by search agents and by
-    /// the tests (the observation of `seat` must not change).
-    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng);
     /// Builds a full game state consistent with `obs` (one "determinization"): hidden cards
     /// are dealt at random among the places they could be, respecting every public count and
     /// every certain inference (known cards, voids). Search agents simulate from it. The
@@ -209,6 +245,21 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     fn encode_action(action: Self::Action) -> u32;
     /// Inverse of `encode_action`; `None` for a code that names no action.
     fn decode_action(code: u32) -> Option<Self::Action>;
+}
+
+/// The hooks of the invariant checker ([`crate::check`]) and the property tests: nothing a
+/// player or the host needs, so kept out of [`Game`].
+pub trait Checkable: Game {
+    /// A superset of every action that could ever be legal in this state: used by the tests
+    /// to check that `legal_actions` is exact (everything else must be rejected).
+    fn action_space(&self) -> Vec<Self::Action>;
+    /// Internal consistency: every card is in exactly one zone, counts agree, etc.
+    fn check_invariants(&self) -> Result<(), String>;
+    /// Re-deals every card that `seat` cannot see (other hands' unknown cards, face-down
+    /// piles) uniformly among the places they could be, keeping every public count and every
+    /// card `seat` knows the location of. The checker uses it to prove that an observation
+    /// leaks no hidden card (the observation of `seat` must not change).
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng);
 }
 
 /// Parses a boolean option value (`true/false`, `yes/no`, `on/off`, `1/0`).
@@ -307,26 +358,4 @@ pub fn find_preset(
                 .collect::<Vec<_>>()
                 .join(", "),
         })
-}
-
-/// Rebuilds rule options from `(name, value)` pairs, starting from the game's first preset
-/// (how logs and contract 0.1.0 carry them). The error names the option that did not parse.
-pub fn options_from_pairs<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, ConfigError> {
-    let first = G::presets()
-        .first()
-        .ok_or_else(|| ConfigError::invalid("rules", "the game has no presets"))?;
-    options_from_preset::<G>(first.name, pairs)
-}
-
-/// Rule options from a preset name and the options that differ from it (contract 0.2.0's
-/// `game-info`).
-pub fn options_from_preset<G: Game>(
-    preset: &str,
-    overrides: &[(String, String)],
-) -> Result<G::Options, ConfigError> {
-    let mut opts = G::preset(preset)?;
-    for (k, v) in overrides {
-        G::set_option(&mut opts, k, v)?;
-    }
-    Ok(opts)
 }

@@ -5,8 +5,10 @@
 //! private to a seat. No I/O and no platform dependencies, so the same crate runs in the host
 //! and, compiled to wasm, inside agents that simulate games.
 //!
-//! Every game implements [`Game`]; the host, the match runner and the checks in [`check`]
-//! are written once against it. Randomness comes only from the state's own [`GameRng`]
+//! Every game's options implement [`Rules`] (presets, option text, seats) and its state
+//! implements [`Game`] (turns, legal actions, observations) and [`Checkable`] (the checker's
+//! hooks); the host, the match runner and the checks in [`check`] are written once against
+//! them. Randomness comes only from the state's own [`GameRng`]
 //! (ChaCha8 with our own Fisher–Yates), so `(options, seed, actions)` replays a game bit for
 //! bit on any machine.
 
@@ -21,7 +23,7 @@ pub mod uno;
 
 pub use cards::{Card, CardSet, Seat, Suit};
 pub use game::{
-    ConfigError, Game, IllegalAction, Logged, Outcome, Preset, Refusal, SeatResult, Visibility,
-    options_from_pairs, options_from_preset,
+    Checkable, ConfigError, Game, IllegalAction, Logged, Outcome, Preset, Refusal, Rules,
+    SeatResult, Visibility,
 };
 pub use rng::GameRng;

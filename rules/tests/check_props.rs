@@ -3,7 +3,9 @@
 
 use croupier_rules::check::{CheckConfig, play_checked, soak};
 use croupier_rules::durak::{Action, Durak, Event, Observation, Options};
-use croupier_rules::{CardSet, ConfigError, Game, GameRng, Logged, Outcome, Preset, Refusal, Seat};
+use croupier_rules::{
+    CardSet, Checkable, ConfigError, Game, GameRng, Logged, Outcome, Refusal, Rules, Seat,
+};
 
 /// What `Faulty` gets wrong.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -56,27 +58,6 @@ impl Game for Faulty {
     type Why = <Durak as Game>::Why;
     const NAME: &'static str = "faulty";
 
-    fn presets() -> &'static [Preset] {
-        Durak::presets()
-    }
-    fn preset(name: &str) -> Result<Options, ConfigError> {
-        Durak::preset(name)
-    }
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-        Durak::set_option(opts, key, value)
-    }
-    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
-        Durak::option_pairs(opts)
-    }
-    fn validate(opts: &Options) -> Result<(), ConfigError> {
-        Durak::validate(opts)
-    }
-    fn seats(opts: &Options) -> usize {
-        Durak::seats(opts)
-    }
-    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
-        Durak::set_players(opts, n)
-    }
     fn new(opts: &Options, seed: u64) -> Result<Self, ConfigError> {
         Ok(Faulty {
             inner: Durak::new(opts, seed)?,
@@ -142,15 +123,6 @@ impl Game for Faulty {
     fn events(&self) -> &[Logged<Event>] {
         self.inner.events()
     }
-    fn action_space(&self) -> Vec<Action> {
-        self.inner.action_space()
-    }
-    fn check_invariants(&self) -> Result<(), String> {
-        self.inner.check_invariants()
-    }
-    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
-        self.inner.shuffle_hidden(seat, rng)
-    }
     fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Self {
         Faulty {
             inner: Durak::determinize(opts, obs, rng),
@@ -166,6 +138,18 @@ impl Game for Faulty {
     }
 }
 
+impl Checkable for Faulty {
+    fn action_space(&self) -> Vec<Action> {
+        self.inner.action_space()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.inner.check_invariants()
+    }
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
+        self.inner.shuffle_hidden(seat, rng)
+    }
+}
+
 fn with_fault<T>(fault: Fault, f: impl FnOnce() -> T) -> T {
     FAULT.with(|c| c.set(fault));
     f()
@@ -173,7 +157,7 @@ fn with_fault<T>(fault: Fault, f: impl FnOnce() -> T) -> T {
 
 #[test]
 fn soak_counts_a_panicking_game_as_a_violation_and_goes_on() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     let t = with_fault(Fault::PanicAtStep10, || {
         soak::<Faulty>(&opts, 7, 0, 3, &CheckConfig::default())
     });
@@ -198,7 +182,7 @@ fn configs() -> [CheckConfig; 2] {
 
 #[test]
 fn checker_catches_a_listed_action_missing() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     for cfg in configs() {
         let v = with_fault(Fault::ListsOnlyOne, || {
             play_checked::<Faulty>(&opts, 3, &cfg)
@@ -210,7 +194,7 @@ fn checker_catches_a_listed_action_missing() {
 
 #[test]
 fn checker_catches_an_unlisted_action_accepted() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     for cfg in configs() {
         let v = with_fault(Fault::AcceptsUnlisted, || {
             play_checked::<Faulty>(&opts, 3, &cfg)
@@ -223,7 +207,7 @@ fn checker_catches_an_unlisted_action_accepted() {
 
 #[test]
 fn checker_catches_a_refusal_that_changes_the_state() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     for cfg in configs() {
         let v = with_fault(Fault::RefusalChangesState, || {
             play_checked::<Faulty>(&opts, 3, &cfg)
@@ -239,7 +223,7 @@ fn checker_catches_a_refusal_that_changes_the_state() {
 
 #[test]
 fn the_real_engine_passes() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     for seed in 0..20 {
         play_checked::<Durak>(&opts, seed, &CheckConfig::default()).unwrap();
     }
@@ -283,27 +267,6 @@ impl Game for Leaky {
     type Why = <Durak as Game>::Why;
     const NAME: &'static str = "leaky";
 
-    fn presets() -> &'static [Preset] {
-        Durak::presets()
-    }
-    fn preset(name: &str) -> Result<Options, ConfigError> {
-        Durak::preset(name)
-    }
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-        Durak::set_option(opts, key, value)
-    }
-    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
-        Durak::option_pairs(opts)
-    }
-    fn validate(opts: &Options) -> Result<(), ConfigError> {
-        Durak::validate(opts)
-    }
-    fn seats(opts: &Options) -> usize {
-        Durak::seats(opts)
-    }
-    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
-        Durak::set_players(opts, n)
-    }
     fn new(opts: &Options, seed: u64) -> Result<Self, ConfigError> {
         Ok(Leaky {
             inner: Durak::new(opts, seed)?,
@@ -340,17 +303,6 @@ impl Game for Leaky {
     fn events(&self) -> &[Logged<Event>] {
         self.inner.events()
     }
-    fn action_space(&self) -> Vec<Action> {
-        self.inner.action_space()
-    }
-    fn check_invariants(&self) -> Result<(), String> {
-        self.inner.check_invariants()
-    }
-    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
-        if self.leak == Leak::NeighbourHand {
-            self.inner.shuffle_hidden(seat, rng)
-        }
-    }
     fn determinize(opts: &Options, obs: &(Observation, CardSet), rng: &mut GameRng) -> Self {
         Leaky {
             inner: Durak::determinize(opts, &obs.0, rng),
@@ -365,11 +317,25 @@ impl Game for Leaky {
     }
 }
 
+impl Checkable for Leaky {
+    fn action_space(&self) -> Vec<Action> {
+        self.inner.action_space()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.inner.check_invariants()
+    }
+    fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
+        if self.leak == Leak::NeighbourHand {
+            self.inner.shuffle_hidden(seat, rng)
+        }
+    }
+}
+
 /// An observation that shows another seat's hand is caught, with a real re-deal and with a
 /// re-deal that does nothing; and a re-deal that does nothing is caught on its own.
 #[test]
 fn checker_catches_a_leaking_observation_and_a_no_op_redeal() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     for (leak, says) in [
         (Leak::NeighbourHand, "changed when only hidden cards moved"),
         (Leak::NeighbourHandAndNoRedeal, "no re-deal of hidden cards"),
@@ -393,7 +359,7 @@ fn checker_catches_a_leaking_observation_and_a_no_op_redeal() {
 /// the ledger records which check ran.
 #[test]
 fn exact_check_catches_a_rare_wrong_list_that_sampling_misses() {
-    let opts = Durak::preset("classic").unwrap();
+    let opts = Options::preset("classic").unwrap();
     // `croupier soak`'s two checks.
     let exact = CheckConfig {
         illegal_samples: None,

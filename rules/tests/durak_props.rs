@@ -5,15 +5,15 @@
 use croupier_rules::cards::CardSet;
 use croupier_rules::check::{CheckConfig, play_checked};
 use croupier_rules::durak::*;
-use croupier_rules::game::{ConfigError, Game, SeatResult};
+use croupier_rules::game::{Checkable, ConfigError, Game, Rules, SeatResult};
 use croupier_rules::rng::GameRng;
 
 fn opts_of(preset: &str, pairs: &[(&str, &str)]) -> Options {
-    let mut o = Durak::preset(preset).unwrap();
+    let mut o = Options::preset(preset).unwrap();
     for (k, v) in pairs {
-        Durak::set_option(&mut o, k, v).unwrap();
+        o.set_option(k, v).unwrap();
     }
-    Durak::validate(&o).unwrap();
+    o.validate().unwrap();
     o
 }
 
@@ -352,7 +352,7 @@ fn forged_observations_do_not_panic() {
 }
 
 fn invalid_option(o: &Options) -> String {
-    match Durak::validate(o) {
+    match o.validate() {
         Err(ConfigError::Invalid { option, .. }) => option,
         other => panic!("expected a rejection, got {other:?}"),
     }
@@ -391,17 +391,17 @@ fn validation_names_the_option() {
     assert_eq!(invalid_option(&Options::classic(1)), "num_players");
     // Accepted edge cases.
     let mut o = Options::classic(6);
-    Durak::validate(&o).unwrap();
+    o.validate().unwrap();
     o.deck = Deck::Deck52;
     o.num_players = 8;
-    Durak::validate(&o).unwrap();
+    o.validate().unwrap();
     let mut o = Options::teams();
-    Durak::set_players(&mut o, 6).unwrap();
-    Durak::validate(&o).unwrap();
-    Durak::set_players(&mut o, 3).unwrap();
+    o.set_players(6).unwrap();
+    o.validate().unwrap();
+    o.set_players(3).unwrap();
     assert_eq!(invalid_option(&o), "teams");
     assert!(Durak::new(&o, 1).is_err());
-    assert!(Durak::set_players(&mut o, 300).is_err());
+    assert!(o.set_players(300).is_err());
 }
 
 #[test]
@@ -415,54 +415,60 @@ fn bad_option_text_names_the_option() {
         ("first_bout_cap", "x"),
         ("teams", "pairs"),
     ] {
-        match Durak::set_option(&mut o, k, v) {
+        match o.set_option(k, v) {
             Err(ConfigError::BadValue { option, .. }) => assert_eq!(option, k),
             other => panic!("{k}={v}: {other:?}"),
         }
     }
     assert!(matches!(
-        Durak::set_option(&mut o, "jokers", "2"),
+        o.set_option("jokers", "2"),
         Err(ConfigError::UnknownOption { .. })
     ));
     assert_eq!(o, Options::default());
-    Durak::set_option(&mut o, "throw-in-by", "neighbours").unwrap();
+    o.set_option("throw-in-by", "neighbours").unwrap();
     assert_eq!(o.throw_in_by, ThrowInBy::Neighbours);
-    Durak::set_option(&mut o, "deck", "52").unwrap();
+    o.set_option("deck", "52").unwrap();
     assert_eq!(o.deck, Deck::Deck52);
-    Durak::set_option(&mut o, "deck", "deck_24").unwrap();
+    o.set_option("deck", "deck_24").unwrap();
     assert_eq!(o.deck, Deck::Deck24);
-    Durak::set_option(&mut o, "first_bout_cap", "5").unwrap();
+    o.set_option("first_bout_cap", "5").unwrap();
     assert_eq!(o.first_bout_cap, Some(5));
-    Durak::set_option(&mut o, "first_bout_cap", "None").unwrap();
+    o.set_option("first_bout_cap", "None").unwrap();
     assert_eq!(o.first_bout_cap, None);
-    Durak::set_option(&mut o, "team_exit_rule", "skip-out").unwrap();
+    o.set_option("team_exit_rule", "skip-out").unwrap();
     assert_eq!(o.team_exit_rule, TeamExitRule::SkipOut);
 }
 
 #[test]
 fn presets_by_both_names() {
-    assert_eq!(Durak::presets()[0].name, "classic");
-    assert_eq!(Durak::preset("classic").unwrap(), Options::classic(2));
-    assert_eq!(Durak::preset("durak_classic").unwrap(), Options::classic(2));
+    assert_eq!(Options::presets()[0].name, "classic");
+    assert_eq!(Options::preset("classic").unwrap(), Options::classic(2));
     assert_eq!(
-        Durak::preset("durak_classic(n)").unwrap(),
+        Options::preset("durak_classic").unwrap(),
         Options::classic(2)
     );
-    assert_eq!(Durak::preset("perevodnoy").unwrap(), Options::perevodnoy(2));
     assert_eq!(
-        Durak::preset("durak_perevodnoy").unwrap(),
+        Options::preset("durak_classic(n)").unwrap(),
+        Options::classic(2)
+    );
+    assert_eq!(
+        Options::preset("perevodnoy").unwrap(),
         Options::perevodnoy(2)
     );
-    assert_eq!(Durak::preset("teams").unwrap(), Options::teams());
-    assert_eq!(Durak::preset("durak_teams()").unwrap(), Options::teams());
-    assert!(Durak::preset("podkidnoy-deluxe").is_err());
+    assert_eq!(
+        Options::preset("durak_perevodnoy").unwrap(),
+        Options::perevodnoy(2)
+    );
+    assert_eq!(Options::preset("teams").unwrap(), Options::teams());
+    assert_eq!(Options::preset("durak_teams()").unwrap(), Options::teams());
+    assert!(Options::preset("podkidnoy-deluxe").is_err());
     let t = Options::teams();
     assert_eq!(
         (t.deck, t.num_players, t.teams, t.transfer),
         (Deck::Deck52, 4, Teams::Partnerships, true)
     );
-    for p in Durak::presets() {
-        Durak::validate(&Durak::preset(p.name).unwrap()).unwrap();
+    for p in Options::presets() {
+        Rules::validate(&Options::preset(p.name).unwrap()).unwrap();
     }
 }
 
@@ -477,11 +483,11 @@ fn option_pairs_round_trip() {
     odd.no_trump_fallback = NoTrumpFallback::Redeal;
     all.push(odd);
     for o in all {
-        let pairs = Durak::option_pairs(&o);
+        let pairs = o.option_pairs();
         assert_eq!(pairs.len(), 19, "every option");
         let mut r = Options::default();
         for (k, v) in &pairs {
-            Durak::set_option(&mut r, k, v).unwrap();
+            r.set_option(k, v).unwrap();
         }
         assert_eq!(r, o);
     }

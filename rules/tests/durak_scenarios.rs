@@ -3,7 +3,7 @@
 
 use croupier_rules::cards::{Card, CardSet, Seat, Suit};
 use croupier_rules::durak::*;
-use croupier_rules::game::{Game, SeatResult, Visibility};
+use croupier_rules::game::{Checkable, Game, SeatResult, Visibility};
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()

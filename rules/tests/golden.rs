@@ -19,7 +19,7 @@
 use croupier_rules::durak::Durak;
 use croupier_rules::toepen::Toepen;
 use croupier_rules::uno::Uno;
-use croupier_rules::{Game, GameRng};
+use croupier_rules::{Game, GameRng, Rules};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// Plays the recorded game of one preset and returns its record.
 fn record<G: Game>(preset: &str) -> Value {
-    let opts = G::preset(preset).expect("preset");
+    let opts = G::Options::preset(preset).expect("preset");
     let mut game = G::new(&opts, SEED).expect("new");
     let mut policy = GameRng::new(POLICY_SEED);
     let mut legal = Vec::new();
@@ -58,7 +58,7 @@ fn record<G: Game>(preset: &str) -> Value {
     json!({
         "game": G::NAME,
         "preset": preset,
-        "options": G::option_pairs(&opts)
+        "options": opts.option_pairs()
             .into_iter()
             .map(|(k, v)| (k, Value::String(v)))
             .collect::<serde_json::Map<_, _>>(),
@@ -119,7 +119,7 @@ fn first_difference(want: &Value, got: &Value) -> String {
 /// Compares (or, with `CROUPIER_BLESS=1`, rewrites) the record of every preset of `G`.
 fn check_game<G: Game>() {
     let bless = std::env::var("CROUPIER_BLESS").is_ok_and(|v| v == "1");
-    for p in G::presets() {
+    for p in G::Options::presets() {
         let got = record::<G>(p.name);
         let path = golden_dir().join(format!("{}-{}.json", G::NAME, p.name));
         if bless {
@@ -170,9 +170,9 @@ fn golden_records_cover_every_preset() {
     let mut add = |game: &str, presets: &[croupier_rules::Preset]| {
         want.extend(presets.iter().map(|p| format!("{game}-{}.json", p.name)));
     };
-    add(Durak::NAME, Durak::presets());
-    add(Toepen::NAME, Toepen::presets());
-    add(Uno::NAME, Uno::presets());
+    add(Durak::NAME, croupier_rules::durak::Options::presets());
+    add(Toepen::NAME, croupier_rules::toepen::Options::presets());
+    add(Uno::NAME, croupier_rules::uno::Options::presets());
     want.sort();
     let mut have: Vec<String> = std::fs::read_dir(golden_dir())
         .expect("tests/golden exists")
@@ -195,7 +195,11 @@ fn names<I: IntoIterator<Item = T>, T: ToString>(cards: I) -> Vec<String> {
 /// The deal of one seed per game, as literal cards.
 #[test]
 fn dealt_hands_are_pinned() {
-    let d = Durak::new(&Durak::preset("classic").unwrap(), 42).unwrap();
+    let d = Durak::new(
+        &croupier_rules::durak::Options::preset("classic").unwrap(),
+        42,
+    )
+    .unwrap();
     assert_eq!(
         names(d.hand(0).iter()),
         ["6C", "6D", "7D", "10D", "JD", "7S"]
@@ -206,7 +210,11 @@ fn dealt_hands_are_pinned() {
     );
     assert_eq!(d.trump_card().to_string(), "JS");
 
-    let t = Toepen::new(&Toepen::preset("standard").unwrap(), 42).unwrap();
+    let t = Toepen::new(
+        &croupier_rules::toepen::Options::preset("standard").unwrap(),
+        42,
+    )
+    .unwrap();
     let hands: Vec<Vec<String>> = (0..4).map(|s| names(t.hand(s).iter())).collect();
     assert_eq!(
         hands,
@@ -219,7 +227,11 @@ fn dealt_hands_are_pinned() {
     );
     assert_eq!(t.dealer(), 1);
 
-    let u = Uno::new(&Uno::preset("official").unwrap(), 42).unwrap();
+    let u = Uno::new(
+        &croupier_rules::uno::Options::preset("official").unwrap(),
+        42,
+    )
+    .unwrap();
     let hands: Vec<Vec<String>> = (0..4).map(|s| names(u.hand(s))).collect();
     assert_eq!(
         hands,

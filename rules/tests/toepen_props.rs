@@ -2,24 +2,24 @@
 //! options through the generic checker, determinization, configuration, codes and text.
 
 use croupier_rules::check::{CheckConfig, play_checked};
-use croupier_rules::game::{ConfigError, Game, SeatResult};
+use croupier_rules::game::{Checkable, ConfigError, Game, Rules, SeatResult};
 use croupier_rules::rng::GameRng;
 use croupier_rules::toepen::*;
 
 fn opts_with(base: &str, pairs: &[(&str, &str)]) -> Options {
-    let mut o = Toepen::preset(base).unwrap();
+    let mut o = Options::preset(base).unwrap();
     for (k, v) in pairs {
-        Toepen::set_option(&mut o, k, v).unwrap();
+        o.set_option(k, v).unwrap();
     }
-    Toepen::validate(&o).unwrap();
+    o.validate().unwrap();
     o
 }
 
 /// Every preset plus option sets that put every option at a non-default value at least once.
 fn option_sets() -> Vec<(String, Options)> {
-    let mut v: Vec<(String, Options)> = Toepen::presets()
+    let mut v: Vec<(String, Options)> = Options::presets()
         .iter()
-        .map(|p| (p.name.to_string(), Toepen::preset(p.name).unwrap()))
+        .map(|p| (p.name.to_string(), Options::preset(p.name).unwrap()))
         .collect();
     let extra: &[(&str, &[(&str, &str)])] = &[
         ("standard", &[("knock_timing", "AnyCardBoundary")]),
@@ -276,7 +276,7 @@ fn shuffle_hidden_keeps_every_observation_of_the_seat() {
 }
 
 fn invalid_option(o: &Options) -> String {
-    match Toepen::validate(o) {
+    match o.validate() {
         Err(ConfigError::Invalid { option, .. }) => option,
         other => panic!("expected Invalid, got {other:?}"),
     }
@@ -307,7 +307,7 @@ fn config_validation_names_the_option() {
         "limit"
     );
     assert!(
-        Toepen::validate(&Options {
+        Rules::validate(&Options {
             limit: 2,
             ..base.clone()
         })
@@ -322,7 +322,7 @@ fn config_validation_names_the_option() {
         "limit"
     );
     assert!(
-        Toepen::validate(&Options {
+        Rules::validate(&Options {
             limit: 3,
             poverty: true,
             ..base.clone()
@@ -344,7 +344,7 @@ fn config_validation_names_the_option() {
         "max_stake"
     );
     assert!(
-        Toepen::validate(&Options {
+        Rules::validate(&Options {
             max_stake: Some(2),
             ..base.clone()
         })
@@ -358,7 +358,7 @@ fn config_validation_names_the_option() {
         "dealer"
     );
     assert!(
-        Toepen::validate(&Options {
+        Rules::validate(&Options {
             dealer: Some(3),
             ..base.clone()
         })
@@ -383,31 +383,31 @@ fn config_validation_names_the_option() {
     );
 
     let mut o = base.clone();
-    assert!(Toepen::set_players(&mut o, 9).is_err());
-    assert!(Toepen::set_players(&mut o, 1).is_err());
-    Toepen::set_players(&mut o, 6).unwrap();
+    assert!(o.set_players(9).is_err());
+    assert!(o.set_players(1).is_err());
+    o.set_players(6).unwrap();
     assert_eq!(o.num_players, 6);
-    assert_eq!(Toepen::seats(&o), 6);
+    assert_eq!(o.seats(), 6);
 
-    let e = Toepen::set_option(&mut o, "knock_timing", "sometimes").unwrap_err();
+    let e = o.set_option("knock_timing", "sometimes").unwrap_err();
     assert!(
         matches!(e, ConfigError::BadValue { ref option, .. } if option == "knock_timing"),
         "{e}"
     );
-    let e = Toepen::set_option(&mut o, "limit", "ten").unwrap_err();
+    let e = o.set_option("limit", "ten").unwrap_err();
     assert!(
         matches!(e, ConfigError::BadValue { ref option, .. } if option == "limit"),
         "{e}"
     );
-    let e = Toepen::set_option(&mut o, "trumps", "true").unwrap_err();
+    let e = o.set_option("trumps", "true").unwrap_err();
     assert!(matches!(e, ConfigError::UnknownOption { .. }), "{e}");
-    Toepen::set_option(&mut o, "max_stake", "NONE").unwrap();
+    o.set_option("max_stake", "NONE").unwrap();
     assert_eq!(o.max_stake, None);
-    Toepen::set_option(&mut o, "max-stake", "6").unwrap();
+    o.set_option("max-stake", "6").unwrap();
     assert_eq!(o.max_stake, Some(6));
-    Toepen::set_option(&mut o, "game_end", "first_to_limit").unwrap();
+    o.set_option("game_end", "first_to_limit").unwrap();
     assert_eq!(o.game_end, GameEnd::FirstToLimit);
-    Toepen::set_option(&mut o, "next_dealer", "ROTATE-LEFT").unwrap();
+    o.set_option("next_dealer", "ROTATE-LEFT").unwrap();
     assert_eq!(o.next_dealer, NextDealer::RotateLeft);
 }
 
@@ -420,37 +420,37 @@ fn presets_by_both_names() {
         ("plain", "toepen_plain()"),
     ] {
         assert_eq!(
-            Toepen::preset(user).unwrap(),
-            Toepen::preset(book).unwrap(),
+            Options::preset(user).unwrap(),
+            Options::preset(book).unwrap(),
             "{user}"
         );
     }
-    assert_eq!(Toepen::presets()[0].name, "standard");
-    assert_eq!(Toepen::preset("standard").unwrap(), Options::default());
-    let d = Toepen::preset("drinking").unwrap();
+    assert_eq!(Options::presets()[0].name, "standard");
+    assert_eq!(Options::preset("standard").unwrap(), Options::default());
+    let d = Options::preset("drinking").unwrap();
     assert_eq!(d.game_end, GameEnd::FirstToLimit);
-    let c = Toepen::preset("cafe").unwrap();
+    let c = Options::preset("cafe").unwrap();
     assert!(c.poverty && c.limit == 15 && c.laundry && c.knocking);
-    let p = Toepen::preset("plain").unwrap();
+    let p = Options::preset("plain").unwrap();
     assert!(!p.knocking && !p.laundry && !p.poverty && p.limit == 10 && p.num_players == 4);
-    assert!(Toepen::preset("toepen_royal").is_err());
-    assert_eq!(Toepen::preset("toepen_cafe(6)").unwrap().num_players, 6);
+    assert!(Options::preset("toepen_royal").is_err());
+    assert_eq!(Options::preset("toepen_cafe(6)").unwrap().num_players, 6);
     assert_eq!(
-        Toepen::preset("TOEPEN_STANDARD").unwrap(),
+        Options::preset("TOEPEN_STANDARD").unwrap(),
         Options::default()
     );
-    assert!(Toepen::preset("toepen_standard(9)").is_err());
-    assert!(Toepen::preset("toepen_plain(5)").is_err());
+    assert!(Options::preset("toepen_standard(9)").is_err());
+    assert!(Options::preset("toepen_plain(5)").is_err());
 }
 
 #[test]
 fn option_pairs_round_trip() {
     for (name, o) in option_sets() {
-        let pairs = Toepen::option_pairs(&o);
+        let pairs = o.option_pairs();
         assert_eq!(pairs.len(), OPTION_NAMES.len());
         let mut back = Options::default();
         for (k, v) in &pairs {
-            Toepen::set_option(&mut back, k, v).unwrap();
+            back.set_option(k, v).unwrap();
         }
         assert_eq!(back, o, "{name}");
     }
@@ -548,7 +548,7 @@ fn same_seed_same_game_and_dealer_drawn_first() {
 fn throughput() {
     let mut legal = Vec::new();
     for name in ["standard", "plain"] {
-        let o = Toepen::preset(name).unwrap();
+        let o = Options::preset(name).unwrap();
         let mut rng = GameRng::new(1);
         let t = std::time::Instant::now();
         let games = 20_000u64;

@@ -1,7 +1,7 @@
 //! RULES.md §5.2: every Toepen scenario T1–T19 as its own test, on directly built states.
 
 use croupier_rules::cards::{Card, CardSet, Seat};
-use croupier_rules::game::{Game, SeatResult, Visibility};
+use croupier_rules::game::{Checkable, Game, Rules, SeatResult, Visibility};
 use croupier_rules::toepen::*;
 
 fn c(s: &str) -> Card {
@@ -755,7 +755,7 @@ fn t15_knock_cap_by_score() {
 
 #[test]
 fn t16_first_to_limit() {
-    let o = Toepen::preset("drinking").unwrap();
+    let o = Options::preset("drinking").unwrap();
     let mut g = deal_with(
         &o,
         1,
@@ -803,7 +803,7 @@ fn t16_first_to_limit() {
 
 #[test]
 fn t17_plain_game_is_only_card_choices() {
-    let o = Toepen::preset("toepen_plain()").unwrap();
+    let o = Options::preset("toepen_plain()").unwrap();
     let mut rng = croupier_rules::rng::GameRng::new(17);
     for seed in 0..30 {
         let mut g = Toepen::new(&o, seed).unwrap();
@@ -996,7 +996,7 @@ fn x03_laundry_penalty_eliminates_at_once() {
 fn x04_first_to_limit_ends_in_the_laundry_phase() {
     let o = Options {
         limit: 2,
-        ..Toepen::preset("drinking").unwrap()
+        ..Options::preset("drinking").unwrap()
     };
     let hands = ["7H 7C 7D 7S", "JS QH KD AC", "8H 8C 8D 8S", "9H 9C 9D 9S"];
     let mut g = deal_with(&o, 3, &hands, &[0, 0, 1, 0], 0);

@@ -3,17 +3,17 @@
 
 use croupier_rules::check::{CheckConfig, play_checked};
 use croupier_rules::uno::*;
-use croupier_rules::{ConfigError, Game, GameRng, SeatResult};
+use croupier_rules::{Checkable, ConfigError, Game, GameRng, Rules, SeatResult};
 
 fn preset(name: &str) -> Options {
-    Uno::preset(name).unwrap()
+    Options::preset(name).unwrap()
 }
 
 fn with(mut o: Options, pairs: &[(&str, &str)]) -> Options {
     for (k, v) in pairs {
-        Uno::set_option(&mut o, k, v).unwrap();
+        o.set_option(k, v).unwrap();
     }
-    Uno::validate(&o).unwrap();
+    o.validate().unwrap();
     o
 }
 
@@ -227,7 +227,7 @@ fn presets_random_games_sampled() {
 /// players make these games ~5000 decisions long, ~12 000 with two players).
 #[test]
 fn full_presets_play_to_the_end() {
-    for p in Uno::presets() {
+    for p in Options::presets() {
         let opts = preset(p.name);
         for seed in 0..scale(1, 30) {
             let r = play_checked::<Uno>(&opts, seed, &sampled())
@@ -254,7 +254,7 @@ fn full_presets_play_to_the_end() {
 fn house_single_hand_many_players() {
     for n in [2u8, 3, 7, 10] {
         let mut o = preset("house");
-        Uno::set_players(&mut o, n as usize).unwrap();
+        o.set_players(n as usize).unwrap();
         run("house-n", &o, scale(10, 200), &sampled());
     }
 }
@@ -361,7 +361,7 @@ fn shuffle_hidden_keeps_observations_of_every_seat() {
 
 #[test]
 fn config_validation_names_the_option() {
-    let named = |o: &Options, opt: &str| match Uno::validate(o) {
+    let named = |o: &Options, opt: &str| match o.validate() {
         Err(ConfigError::Invalid { option, .. }) => assert_eq!(option, opt),
         other => panic!("expected an error naming {opt}, got {other:?}"),
     };
@@ -377,7 +377,8 @@ fn config_validation_names_the_option() {
     o.hand_size = 12;
     named(&o, "hand_size"); // 109 > 108
     o.hand_size = 11;
-    Uno::validate(&o).unwrap_or_else(|e| panic!("9 × 11 + 1 = 100 ≤ 108: {e}"));
+    o.validate()
+        .unwrap_or_else(|e| panic!("9 × 11 + 1 = 100 ≤ 108: {e}"));
     let mut o = preset("official");
     o.num_players = 1;
     named(&o, "num_players");
@@ -397,23 +398,23 @@ fn config_validation_names_the_option() {
     named(&o, "target_score");
     // Text errors name the option too.
     let mut o = preset("official");
-    match Uno::set_option(&mut o, "scoring", "Nonsense") {
+    match o.set_option("scoring", "Nonsense") {
         Err(ConfigError::BadValue { option, .. }) => assert_eq!(option, "scoring"),
         other => panic!("{other:?}"),
     }
-    match Uno::set_option(&mut o, "wd4_challenge", "maybe") {
+    match o.set_option("wd4_challenge", "maybe") {
         Err(ConfigError::BadValue { option, .. }) => assert_eq!(option, "wd4_challenge"),
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        Uno::set_option(&mut o, "no_such_option", "1"),
+        o.set_option("no_such_option", "1"),
         Err(ConfigError::UnknownOption { .. })
     ));
     assert!(matches!(
-        Uno::set_players(&mut o, 11),
+        o.set_players(11),
         Err(ConfigError::Invalid { .. })
     ));
-    Uno::set_players(&mut o, 6).unwrap();
+    o.set_players(6).unwrap();
     assert_eq!(o.num_players, 6);
     assert!(Uno::new(&preset("house"), 1).is_ok());
     let mut bad = preset("official");
@@ -423,7 +424,7 @@ fn config_validation_names_the_option() {
 
 #[test]
 fn presets_by_both_names() {
-    assert_eq!(Uno::presets()[0].name, "official");
+    assert_eq!(Options::presets()[0].name, "official");
     for (user, book) in [
         ("official", "uno_official"),
         ("house", "uno_house"),
@@ -438,29 +439,29 @@ fn presets_by_both_names() {
     assert!(!h.wd4_challenge);
     assert_eq!(h.scoring, Scoring::SingleHand);
     assert_eq!(preset("two-player").num_players, 2);
-    assert!(Uno::preset("nope").is_err());
+    assert!(Options::preset("nope").is_err());
 }
 
 #[test]
 fn option_pairs_round_trip() {
-    let mut sets: Vec<Options> = Uno::presets().iter().map(|p| preset(p.name)).collect();
+    let mut sets: Vec<Options> = Options::presets().iter().map(|p| preset(p.name)).collect();
     sets.extend(extra_option_sets().into_iter().map(|(_, o)| o));
     for o in sets {
-        let pairs = Uno::option_pairs(&o);
+        let pairs = o.option_pairs();
         assert_eq!(pairs.len(), 15);
         let mut rebuilt = Options::official(7);
         rebuilt.dealer = Some(1);
         for (k, v) in &pairs {
-            Uno::set_option(&mut rebuilt, k, v).unwrap();
+            rebuilt.set_option(k, v).unwrap();
         }
         assert_eq!(rebuilt, o);
     }
     // Spelling variants.
     let mut o = preset("official");
-    Uno::set_option(&mut o, "wd4_restriction", "no-matching-card").unwrap();
-    Uno::set_option(&mut o, "stacking", "progressive").unwrap();
-    Uno::set_option(&mut o, "dealer", "none").unwrap();
-    Uno::set_option(&mut o, "deck_exhaustion", "end_hand").unwrap();
+    o.set_option("wd4_restriction", "no-matching-card").unwrap();
+    o.set_option("stacking", "progressive").unwrap();
+    o.set_option("dealer", "none").unwrap();
+    o.set_option("deck_exhaustion", "end_hand").unwrap();
     assert_eq!(o.wd4_restriction, Wd4Restriction::NoMatchingCard);
     assert_eq!(o.stacking, Stacking::Progressive);
     assert_eq!(o.deck_exhaustion, DeckExhaustion::EndHand);

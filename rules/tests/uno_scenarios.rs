@@ -2,7 +2,7 @@
 
 use croupier_rules::game::Visibility;
 use croupier_rules::uno::*;
-use croupier_rules::{Game, SeatResult};
+use croupier_rules::{Checkable, Game, Rules, SeatResult};
 use std::collections::HashSet;
 
 fn c(s: &str) -> UnoCard {
@@ -59,9 +59,9 @@ fn official() -> Options {
 
 fn opts_with(mut o: Options, pairs: &[(&str, &str)]) -> Options {
     for (k, v) in pairs {
-        Uno::set_option(&mut o, k, v).unwrap();
+        o.set_option(k, v).unwrap();
     }
-    Uno::validate(&o).unwrap();
+    o.validate().unwrap();
     o
 }
 

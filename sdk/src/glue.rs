@@ -5,7 +5,7 @@
 
 #![allow(unused_imports, dead_code)]
 
-use crate::{Agent, Budget, GameInfo, Level, Services, agent_rng, options_from_preset};
+use crate::{Agent, Budget, GameInfo, Level, Rules, Services, agent_rng};
 use croupier_rules::{Card, CardSet, Game, GameRng};
 
 /// The one agent value of an instance (an instance lives for one game).
@@ -28,7 +28,7 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
     ) -> Self {
         // The host sends a preset and options of a validated set, so this only fails when
         // the host and the agent were built from different rules: trapping says so loudly.
-        let options = match options_from_preset::<G>(preset, overrides) {
+        let options = match G::Options::from_preset(preset, overrides) {
             Ok(o) => o,
             Err(e) => {
                 panic!("the host's rule options do not parse in this agent's rules crate: {e}")

@@ -30,8 +30,10 @@
 extern crate self as croupier_sdk;
 
 pub use croupier_rules as rules;
+// `Rules` is the options' side of a game (presets, option text, `from_preset`): an agent
+// that builds options itself, as the search agents' tests do, needs it in scope.
 pub use croupier_rules::{
-    Card, CardSet, Game, GameRng, Seat, Suit, durak, game::Preset, toepen, uno,
+    Card, CardSet, Game, GameRng, Rules, Seat, Suit, durak, game::Preset, toepen, uno,
 };
 
 mod glue;
@@ -153,10 +155,6 @@ pub fn debug_digest<T: std::fmt::Debug>(value: &T) -> String {
     }
     format!("{h:016x}")
 }
-
-/// Option assembly lives in the rules crate (the host replays logs with it, without this
-/// SDK); re-exported here for agents.
-pub use croupier_rules::{options_from_pairs, options_from_preset};
 
 /// Runs an agent natively: the host links this when it measures the sandbox against the
 /// same agent without it.

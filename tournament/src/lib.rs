@@ -3,8 +3,10 @@
 //!
 //! Matches and tournaments between agents, as a library that the command line, tests and
 //! the arena call directly: schedules with seat rotation and duplicate deals, the parallel
-//! runner ([`runner`]), game records and the log format with resume ([`matches`]), shards
-//! of a match and putting them back together ([`merge`]), replay documents for each viewer and the browser viewer ([`replay`]), hot swap ([`watch`]), and honest statistics ([`stats`]).
+//! runner ([`runner`]), game records and the log format with resume, and the match builder
+//! [`matches::Match`] ([`matches`]), shards of a match and putting them back together
+//! ([`merge`]), replay documents for each viewer and the browser viewer ([`replay`]), hot
+//! swap ([`watch`]), and honest statistics ([`stats`]).
 //!
 //! Determinism: game `i` of a match depends only on the master seed and `i` (its deal, its
 //! seat rotation and every agent's random stream), so a match gives the same records and the

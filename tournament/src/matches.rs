@@ -12,7 +12,7 @@ use croupier_host::adapters::Adapter;
 use croupier_host::limits::Limits;
 use croupier_host::loader::{self, GameKind};
 use croupier_host::registry;
-use croupier_rules::Game;
+use croupier_rules::{Game, Rules};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
@@ -43,22 +43,25 @@ pub struct RulesArgs {
 pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options)> {
     let preset = match &args.rules {
         Some(r) => r.clone(),
-        None => G::presets()
+        None => G::Options::presets()
             .first()
             .map(|p| p.name.to_string())
             .context("game has no presets")?,
     };
-    let mut opts = G::preset(&preset).map_err(|e| user(format!("--rules: {e}")))?;
+    let mut opts = G::Options::preset(&preset).map_err(|e| user(format!("--rules: {e}")))?;
     if let Some(n) = args.players {
-        G::set_players(&mut opts, n).map_err(|e| user(format!("--players: {e}")))?;
+        opts.set_players(n)
+            .map_err(|e| user(format!("--players: {e}")))?;
     }
     for kv in &args.set {
         let Some((k, v)) = kv.split_once('=') else {
             return Err(user(format!("--set `{kv}`: expected NAME=VALUE")));
         };
-        G::set_option(&mut opts, k.trim(), v.trim()).map_err(|e| user(format!("--set: {e}")))?;
+        opts.set_option(k.trim(), v.trim())
+            .map_err(|e| user(format!("--set: {e}")))?;
     }
-    G::validate(&opts).map_err(|e| user(format!("rules `{preset}`: {e}")))?;
+    opts.validate()
+        .map_err(|e| user(format!("rules `{preset}`: {e}")))?;
     Ok((preset, opts))
 }
 
@@ -406,17 +409,20 @@ pub fn run_match_with<G: Adapter>(
     progress: &dyn Progress,
     report: crate::watch::Report,
 ) -> Result<MatchSummary> {
-    play_match::<G>(host, args, None, progress, report)
+    play_match::<G>(host, args, None, progress, report, &mut |_| {})
 }
 
-/// A match on its own (`tournament` is `None`) or as one pairing of a tournament, whose
-/// shard logs then name the tournament so that `merge` can rebuild its ranking.
+/// The one match runner behind [`run_match_with`], [`Match::run`] and each pairing of a
+/// tournament: a match on its own (`tournament` is `None`) or as one pairing, whose shard
+/// logs then name the tournament so that `merge` can rebuild its ranking. `on_record` sees
+/// each finished game's record after it is logged and counted.
 fn play_match<G: Adapter>(
     host: &Runtime,
     args: &MatchArgs,
     tournament: Option<&TournamentOf>,
     progress: &dyn Progress,
     report: crate::watch::Report,
+    on_record: &mut (dyn FnMut(&GameRecord) + Send),
 ) -> Result<MatchSummary> {
     let (_, opts) = options::<G>(&args.rules)?;
     if args.agents.is_empty() {
@@ -445,7 +451,7 @@ fn play_match<G: Adapter>(
     } else {
         None
     };
-    let seats = G::seats(&opts);
+    let seats = opts.seats();
     let schedule = Schedule::new(entrants.len(), seats, args.games, args.duplicate);
     // A shard plays a contiguous run of whole deals, so the rotations of a duplicate deal
     // stay together and the shards' games are exactly the unsharded games.
@@ -521,8 +527,10 @@ fn play_match<G: Adapter>(
                 )
             })?;
             tally.add(&line.record);
+            on_record(&line.record);
         } else {
             tally.add(&rec);
+            on_record(&rec);
         }
         Ok(())
     };
@@ -541,6 +549,188 @@ fn play_match<G: Adapter>(
         elapsed.as_secs_f64(),
         todo.len() as u64,
     ))
+}
+
+/// Why a [`Match`] did not run to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// Something the caller can fix and should be told in one line: an agent that does not
+    /// load or is for another game, an unknown preset or option, a log that cannot be opened,
+    /// `resume` without an earlier run.
+    #[error(transparent)]
+    User(#[from] UserError),
+    /// Anything else: the log could not be written, a rules engine failed, a thread panicked.
+    #[error(transparent)]
+    Run(anyhow::Error),
+}
+
+impl From<anyhow::Error> for MatchError {
+    fn from(e: anyhow::Error) -> MatchError {
+        // The runner reports fixable errors as `UserError`s inside `anyhow`; they get their
+        // own variant so that a caller can match on them instead of downcasting.
+        match e.downcast::<UserError>() {
+            Ok(u) => MatchError::User(u),
+            Err(e) => MatchError::Run(e),
+        }
+    }
+}
+
+/// A match as a library call, for tests, the arena and other embedders: the agents and the
+/// rules, then only the settings that differ from the defaults, then [`Match::run`].
+///
+/// ```no_run
+/// # use croupier_tournament::matches::{Match, RulesArgs};
+/// # use croupier_tournament::runner::FaultPolicy;
+/// # fn demo(rt: &croupier_host::Runtime) -> Result<(), Box<dyn std::error::Error>> {
+/// let rules = RulesArgs { rules: Some("teams".into()), ..Default::default() };
+/// let mut faults = 0;
+/// let summary = Match::new(["durak/cheapest", "durak/random-lead"], rules)
+///     .games(200)
+///     .seed(7)
+///     .policy(FaultPolicy::Forfeit)
+///     .on_record(|rec| faults += rec.faults.len())
+///     .run::<croupier_rules::durak::Durak>(rt)?;
+/// # Ok(()) }
+/// ```
+///
+/// It plays through the same runner as `croupier match` ([`run_match_with`]), so the same
+/// settings give the same games, log and summary. The sandbox limits are the runtime's.
+pub struct Match<'a> {
+    args: MatchArgs,
+    progress: Box<dyn Progress + 'a>,
+    on_record: Box<dyn FnMut(&GameRecord) + Send + 'a>,
+    report: crate::watch::Report,
+}
+
+/// A closure as a [`Progress`].
+struct ProgressFn<F>(F);
+
+impl<F: Fn(&GameRecord) + Sync> Progress for ProgressFn<F> {
+    fn game_done(&self, rec: &GameRecord) {
+        (self.0)(rec)
+    }
+}
+
+impl<'a> Match<'a> {
+    /// A match between `agents` (example agent names or files, each with an optional
+    /// `#ARGS`, in seat order; fewer than the seats repeat in turn) under `rules`. The
+    /// defaults are those of `croupier match`: 100 deals, seed 1, no duplicate deals, one
+    /// thread per core, no log, forfeit on a fault.
+    pub fn new<S: Into<String>>(agents: impl IntoIterator<Item = S>, rules: RulesArgs) -> Self {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Match::from_args(MatchArgs {
+            agents: agents.into_iter().map(Into::into).collect(),
+            rules,
+            games: 100,
+            seed: 1,
+            threads,
+            duplicate: false,
+            log: None,
+            resume: false,
+            policy: FaultPolicy::Forfeit,
+            watch: false,
+            shard: None,
+        })
+    }
+
+    /// Plays only part `shard` of the games (see [`crate::merge`]).
+    pub fn shard(mut self, shard: Shard) -> Self {
+        self.args.shard = Some(shard);
+        self
+    }
+
+    /// A match as a command line's [`MatchArgs`] describe it.
+    pub fn from_args(args: MatchArgs) -> Self {
+        Match {
+            args,
+            progress: Box::new(()),
+            on_record: Box::new(|_| {}),
+            report: std::sync::Arc::new(|_| {}),
+        }
+    }
+
+    /// Deals to play; with [`Match::duplicate`], each deal is played once per seat rotation.
+    pub fn games(mut self, n: u64) -> Self {
+        self.args.games = n;
+        self
+    }
+
+    /// The master seed: every deal and every agent's seed derives from it.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.args.seed = seed;
+        self
+    }
+
+    /// Plays every deal once per seat rotation, so that the luck of the deal evens out.
+    pub fn duplicate(mut self, on: bool) -> Self {
+        self.args.duplicate = on;
+        self
+    }
+
+    /// Worker threads (at least one is used); the records do not depend on it.
+    pub fn threads(mut self, n: usize) -> Self {
+        self.args.threads = n;
+        self
+    }
+
+    /// What happens when an agent faults.
+    pub fn policy(mut self, policy: FaultPolicy) -> Self {
+        self.args.policy = policy;
+        self
+    }
+
+    /// Appends a header line and one JSON line per game to `path` (the log format
+    /// [`read_log`] reads).
+    pub fn log(mut self, path: impl Into<PathBuf>) -> Self {
+        self.args.log = Some(path.into());
+        self
+    }
+
+    /// Continues the latest run of this match in the log, playing only the games it lacks.
+    pub fn resume(mut self, on: bool) -> Self {
+        self.args.resume = on;
+        self
+    }
+
+    /// Reloads an agent whose file changes, from the next game on; `report` hears of each
+    /// swap and each refused build.
+    pub fn watch(mut self, report: crate::watch::Report) -> Self {
+        self.args.watch = true;
+        self.report = report;
+        self
+    }
+
+    /// Calls `sink` with each finished game's record, one at a time in index order, after its
+    /// log line is written (from whichever worker finished it): a caller keeps or checks
+    /// records without reading the log back.
+    pub fn on_record(mut self, sink: impl FnMut(&GameRecord) + Send + 'a) -> Self {
+        self.on_record = Box::new(sink);
+        self
+    }
+
+    /// Calls `progress` from a worker thread as each game ends, in no set order.
+    pub fn on_progress(mut self, progress: impl Fn(&GameRecord) + Sync + 'a) -> Self {
+        self.progress = Box::new(ProgressFn(progress));
+        self
+    }
+
+    /// The settings so far, as `croupier match` would pass them.
+    pub fn args(&self) -> &MatchArgs {
+        &self.args
+    }
+
+    /// Plays the match in game `G` on `runtime` (whose limits the agents run under) and
+    /// returns its summary.
+    pub fn run<G: Adapter>(mut self, runtime: &Runtime) -> Result<MatchSummary, MatchError> {
+        Ok(play_match::<G>(
+            runtime,
+            &self.args,
+            None,
+            &*self.progress,
+            self.report,
+            &mut *self.on_record,
+        )?)
+    }
 }
 
 /// One pairing of a tournament.
@@ -605,7 +795,14 @@ pub fn run_tournament_with<G: Adapter>(
         let mut m = args.clone();
         m.agents = vec![args.agents[i].clone(), args.agents[j].clone()];
         m.seed = pairing_seed(args.seed, k as u64);
-        let s = play_match::<G>(host, &m, Some(&of), progress, std::sync::Arc::new(|_| {}))?;
+        let s = play_match::<G>(
+            host,
+            &m,
+            Some(&of),
+            progress,
+            std::sync::Arc::new(|_| {}),
+            &mut |_| {},
+        )?;
         on_pairing(robin.add(i, j, &s));
     }
     Ok(robin.finish(G::KIND, preset, args.seed, args.games))
@@ -733,7 +930,7 @@ pub fn log_header<G: Adapter>(limits: &Limits, args: &MatchArgs) -> Result<LogHe
         kind: "match".into(),
         game: G::KIND,
         rules: preset,
-        options: G::option_pairs(&opts),
+        options: opts.option_pairs(),
         seed: args.seed,
         deals: args.games,
         duplicate: args.duplicate,
@@ -848,4 +1045,41 @@ pub fn replay<G: crate::replay::TableView>(
 ) -> Result<()> {
     let doc = crate::replay::replay_doc::<G>(header, rec, seat)?;
     crate::replay::write_text(&doc, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_errors_keep_their_own_variant() {
+        let e = MatchError::from(user("--rules: unknown preset `x`"));
+        assert!(matches!(&e, MatchError::User(_)), "{e:?}");
+        assert_eq!(e.to_string(), "--rules: unknown preset `x`");
+        // Context added on the way up does not hide that the caller can fix it.
+        let e = MatchError::from(user("bad agent").context("loading"));
+        assert!(matches!(e, MatchError::User(_)), "{e:?}");
+        let e = MatchError::from(anyhow::anyhow!("disk full"));
+        assert!(matches!(e, MatchError::Run(_)), "{e:?}");
+    }
+
+    #[test]
+    fn the_builder_starts_from_the_command_line_defaults() {
+        let m = Match::new(["durak/cheapest"], RulesArgs::default())
+            .games(7)
+            .seed(3)
+            .duplicate(true)
+            .threads(2)
+            .policy(FaultPolicy::Fallback)
+            .log("x.jsonl");
+        let a = m.args();
+        assert_eq!(a.agents, vec!["durak/cheapest".to_string()]);
+        assert_eq!((a.games, a.seed, a.threads), (7, 3, 2));
+        assert!(a.duplicate && !a.resume && !a.watch);
+        assert_eq!(a.policy, FaultPolicy::Fallback);
+        assert_eq!(a.log.as_deref(), Some(Path::new("x.jsonl")));
+        let d = Match::new(Vec::<String>::new(), RulesArgs::default());
+        assert_eq!((d.args().games, d.args().seed), (100, 1));
+        assert_eq!(d.args().policy, FaultPolicy::Forfeit);
+    }
 }

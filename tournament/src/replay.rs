@@ -18,7 +18,7 @@ use croupier_host::text::escape;
 use croupier_rules::durak::{self, Durak};
 use croupier_rules::toepen::{self, Toepen};
 use croupier_rules::uno::{self, Uno};
-use croupier_rules::{Game, Seat, SeatResult, Visibility};
+use croupier_rules::{Game, Rules, Seat, SeatResult, Visibility};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 
@@ -424,8 +424,8 @@ pub fn replay_doc<G: TableView>(
     rec: &GameRecord,
     seat: Option<u8>,
 ) -> Result<ReplayDoc> {
-    let opts = croupier_rules::options_from_pairs::<G>(&header.options)
-        .map_err(|e| user(format!("log options: {e}")))?;
+    let opts =
+        G::Options::from_pairs(&header.options).map_err(|e| user(format!("log options: {e}")))?;
     let mut game = G::new(&opts, rec.seed).map_err(|e| user(e.to_string()))?;
     let n = game.num_players();
     if let Some(s) = seat

@@ -8,7 +8,7 @@
 use croupier_host::player::{Player, PlayerFactory, StartInfo, StartRules};
 use croupier_host::sandbox::{CallStats, LogLine, MakeError};
 use croupier_host::verdict::{Fault, Verdict};
-use croupier_rules::{Game, GameRng, SeatResult};
+use croupier_rules::{Game, GameRng, Rules, SeatResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -528,7 +528,7 @@ pub fn run<G: Game>(
         .threads
         .max(1)
         .min(todo.len().max(1))
-        .min(croupier_host::engine::max_threads(G::seats(plan.options)));
+        .min(croupier_host::engine::max_threads(plan.options.seats()));
     let rules = StartRules::new::<G>(plan.options);
     let delivery = std::sync::Mutex::new(Delivery {
         pending: BTreeMap::new(),

@@ -7,10 +7,10 @@ use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
 use croupier_host::sandbox::LogLine;
 use croupier_host::verdict::Verdict;
-use croupier_rules::durak::Durak;
+use croupier_rules::durak::{self, Durak};
 use croupier_rules::toepen::Toepen;
-use croupier_rules::uno::{Uno, UnoCard};
-use croupier_rules::{Card, Game, GameRng, Seat};
+use croupier_rules::uno::{self, Uno, UnoCard};
+use croupier_rules::{Card, Game, GameRng, Rules, Seat};
 use croupier_tournament::matches::LogHeader;
 use croupier_tournament::replay::{
     Assets, Pile, PileCard, ReplayDoc, TableView, VIEWER_CSS, VIEWER_JS, doc_json, replay_doc,
@@ -27,7 +27,7 @@ fn header<G: Game>(kind: GameKind, preset: &str, opts: &G::Options, n: usize) ->
         kind: "match".into(),
         game: kind,
         rules: preset.into(),
-        options: G::option_pairs(opts),
+        options: opts.option_pairs(),
         seed: 1,
         deals: 1,
         duplicate: false,
@@ -203,8 +203,8 @@ fn check_doc<G: TableView>(doc: &ReplayDoc, states: &[G]) -> Result<(), String> 
 
 /// Every viewer of `rec`: the spectator and each seat.
 fn check_game<G: TableView>(kind: GameKind, preset: &str, seed: u64) {
-    let opts = G::preset(preset).expect("preset");
-    let n = G::seats(&opts);
+    let opts = G::Options::preset(preset).expect("preset");
+    let n = opts.seats();
     let h = header::<G>(kind, preset, &opts, n);
     let (rec, states) = play::<G>(&opts, seed);
     let last = states.len() - 1;
@@ -271,7 +271,7 @@ fn check_game<G: TableView>(kind: GameKind, preset: &str, seed: u64) {
 }
 
 fn every_preset<G: TableView>(kind: GameKind) {
-    for p in G::presets() {
+    for p in G::Options::presets() {
         for seed in 0..SEEDS {
             check_game::<G>(kind, p.name, seed);
         }
@@ -299,9 +299,9 @@ fn uno_docs_show_each_viewer_only_what_it_may_see() {
 #[test]
 fn the_privacy_check_catches_a_leak() {
     fn leaks<G: TableView>(kind: GameKind) {
-        let p = G::presets()[0].name;
-        let opts = G::preset(p).expect("preset");
-        let n = G::seats(&opts);
+        let p = G::Options::presets()[0].name;
+        let opts = G::Options::preset(p).expect("preset");
+        let n = opts.seats();
         let h = header::<G>(kind, p, &opts, n);
         let (rec, states) = play::<G>(&opts, 3);
         let mut relabelled = replay_doc::<G>(&h, &rec, Some(0)).expect("doc");
@@ -352,7 +352,7 @@ fn the_privacy_check_catches_a_leak() {
 /// A seat out of range is refused, naming the seat.
 #[test]
 fn a_seat_the_game_lacks_is_refused() {
-    let opts = Durak::preset("classic").expect("preset");
+    let opts = durak::Options::preset("classic").expect("preset");
     let h = header::<Durak>(GameKind::Durak, "classic", &opts, 2);
     let (rec, _) = play::<Durak>(&opts, 1);
     let e = replay_doc::<Durak>(&h, &rec, Some(2)).expect_err("seat 2 of 2");
@@ -363,7 +363,7 @@ fn a_seat_the_game_lacks_is_refused() {
 /// spectator, with it for the faulting seat.
 #[test]
 fn the_text_replay_prints_the_document() {
-    let opts = Durak::preset("teams").expect("preset");
+    let opts = durak::Options::preset("teams").expect("preset");
     let h = header::<Durak>(GameKind::Durak, "teams", &opts, 4);
     let (rec, _) = play::<Durak>(&opts, 2);
     let doc = replay_doc::<Durak>(&h, &rec, None).expect("doc");
@@ -399,7 +399,7 @@ fn the_text_replay_prints_the_document() {
 /// end the JSON's script element; the page's JSON reads back as the same document.
 #[test]
 fn the_page_embeds_hostile_text_safely() {
-    let opts = Uno::preset("two-player").expect("preset");
+    let opts = uno::Options::preset("two-player").expect("preset");
     let mut h = header::<Uno>(GameKind::Uno, "two-player", &opts, 2);
     let evil = "</script><script>alert(1)</script><!--";
     h.agents[0] = evil.into();
@@ -536,9 +536,9 @@ fn the_viewer_renders_every_step_and_its_controls_work() {
         return;
     }
     fn docs<G: TableView>(kind: GameKind) -> Vec<ReplayDoc> {
-        let p = G::presets()[0].name;
-        let opts = G::preset(p).expect("preset");
-        let n = G::seats(&opts);
+        let p = G::Options::presets()[0].name;
+        let opts = G::Options::preset(p).expect("preset");
+        let n = opts.seats();
         let mut h = header::<G>(kind, p, &opts, n);
         h.agents[0] = "</script><img src=x onerror=alert(1)>".into();
         let (rec, _) = play::<G>(&opts, 5);

@@ -5,7 +5,7 @@ use crate::ledger;
 use crate::render::games_bar;
 use anyhow::Result;
 use clap::Args;
-use croupier_rules::Game;
+use croupier_rules::{Checkable, Rules};
 use croupier_tournament::matches::{RulesArgs, options, user};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -110,7 +110,7 @@ pub struct SoakArgs {
 }
 
 /// `croupier soak`: random games with every invariant checked in every state.
-pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
+pub fn soak<G: Checkable>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
     let &SoakArgs {
         start,
         games,
@@ -139,7 +139,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
             } else {
                 Vec::new()
             };
-            let option_pairs = G::option_pairs(&opts);
+            let option_pairs = opts.option_pairs();
             let key = ledger::SoakKey {
                 game: G::NAME,
                 preset: &preset,
@@ -228,7 +228,7 @@ pub fn soak<G: Game>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         let rec = ledger::SoakRecord {
             game: G::NAME.into(),
             preset: preset.clone(),
-            options: G::option_pairs(&opts),
+            options: opts.option_pairs(),
             seed,
             first,
             games: t.games,

@@ -280,7 +280,7 @@ pub fn argmin_by(cards: CardSet, mut score: impl FnMut(Card) -> f64) -> Option<C
 mod tests {
     use super::*;
     use croupier_sdk::toepen::{Options, Setup, Toepen};
-    use croupier_sdk::{Game, GameRng};
+    use croupier_sdk::{Game, GameRng, Rules};
 
     fn set(s: &str) -> CardSet {
         s.split_whitespace()
@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn default_answers_are_legal_under_every_preset() {
         for preset in ["standard", "drinking", "cafe", "plain"] {
-            let opts = Toepen::preset(preset).unwrap();
+            let opts = Options::preset(preset).unwrap();
             let mut rng = GameRng::new(3);
             for seed in 0..30 {
                 let mut g = Toepen::new(&opts, seed).unwrap();

@@ -189,7 +189,7 @@ croupier_sdk::export_toepen!(Search);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use croupier_sdk::{Budget, GameRng, Level, Native, Services};
+    use croupier_sdk::{Budget, GameRng, Level, Native, Rules, Services};
 
     struct Quiet(GameRng);
     impl Services for Quiet {
@@ -201,7 +201,7 @@ mod tests {
 
     /// Plays whole games: seat 0 searches, the others play Reasoning; every answer is legal.
     fn play(preset: &str, games: u64, iters: u32) -> (u32, u32) {
-        let opts = Toepen::preset(preset).unwrap();
+        let opts = Options::preset(preset).unwrap();
         let mut wins = 0;
         let mut rounds = 0;
         for seed in 0..games {

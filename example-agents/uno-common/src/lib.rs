@@ -196,8 +196,8 @@ pub fn decide<S: Style>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use croupier_sdk::uno::Uno;
-    use croupier_sdk::{Budget, Game, GameRng, Level, Services};
+    use croupier_sdk::uno::{Options, Uno};
+    use croupier_sdk::{Budget, Game, GameRng, Level, Rules, Services};
 
     struct Quiet(GameRng);
     impl Services for Quiet {
@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn decisions_are_legal_under_every_preset() {
         for preset in ["official", "house", "two-player"] {
-            let opts = Uno::preset(preset).unwrap();
+            let opts = Options::preset(preset).unwrap();
             for seed in 0..20 {
                 let mut g = Uno::new(&opts, seed).unwrap();
                 let mut rng = GameRng::new(seed);

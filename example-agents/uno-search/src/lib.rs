@@ -249,7 +249,7 @@ croupier_sdk::export_uno!(Search);
 mod tests {
     use super::*;
     use croupier_sdk::rules::SeatResult;
-    use croupier_sdk::{Budget, Level, Native, Services};
+    use croupier_sdk::{Budget, Level, Native, Rules, Services};
 
     struct Quiet(GameRng);
     impl Services for Quiet {
@@ -261,8 +261,8 @@ mod tests {
 
     /// Seat 0 searches, the others play greedy; returns seat 0's wins.
     fn play(preset: &str, players: usize, games: u64, iters: u32) -> u32 {
-        let mut opts = Uno::preset(preset).unwrap();
-        Uno::set_players(&mut opts, players).unwrap();
+        let mut opts = Options::preset(preset).unwrap();
+        opts.set_players(players).unwrap();
         let mut wins = 0;
         for seed in 0..games {
             let mut g = Uno::new(&opts, seed).unwrap();

@@ -5,7 +5,7 @@
 use super::types::*;
 use super::why::Why;
 use crate::cards::{Card, CardSet, Seat, Suit};
-use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
+use crate::game::{IllegalAction, Logged, Outcome, Rules, SeatResult, Visibility};
 use crate::log::EventLog;
 use crate::rng::GameRng;
 
@@ -299,7 +299,7 @@ impl Durak {
     /// `setup.attacker` (or the §1.5 first attacker) as principal attacker.
     #[doc(hidden)]
     pub fn from_setup(opts: &Options, setup: Setup) -> Result<Durak, String> {
-        super::options::validate(opts).map_err(|e| e.to_string())?;
+        opts.validate().map_err(|e| e.to_string())?;
         let mut g = Durak::blank(opts, setup.seed);
         let n = g.n as usize;
         if setup.hands.len() != n {

@@ -37,7 +37,7 @@ pub use types::*;
 pub use why::Why;
 
 use crate::cards::{CardSet, Seat};
-use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
+use crate::game::{Checkable, ConfigError, Game, Logged, Outcome, Refusal, Rules};
 use crate::rng::GameRng;
 
 impl Game for Durak {
@@ -49,36 +49,8 @@ impl Game for Durak {
 
     const NAME: &'static str = "durak";
 
-    fn presets() -> &'static [Preset] {
-        options::PRESETS
-    }
-
-    fn preset(name: &str) -> Result<Options, ConfigError> {
-        options::preset(name)
-    }
-
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-        options::set_option(opts, key, value)
-    }
-
-    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
-        options::option_pairs(opts)
-    }
-
-    fn validate(opts: &Options) -> Result<(), ConfigError> {
-        options::validate(opts)
-    }
-
-    fn seats(opts: &Options) -> usize {
-        opts.num_players as usize
-    }
-
-    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
-        options::set_players(opts, n)
-    }
-
     fn new(opts: &Options, seed: u64) -> Result<Durak, ConfigError> {
-        options::validate(opts)?;
+        opts.validate()?;
         Ok(Durak::deal_new(opts, seed))
     }
 
@@ -114,6 +86,25 @@ impl Game for Durak {
         self.events.as_slice()
     }
 
+    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Durak {
+        Durak::from_observation(opts, obs, rng)
+    }
+
+    /// Partnerships: team of seat `s` is `s % 2` (§1.6).
+    fn team_of(&self, seat: Seat) -> Option<u8> {
+        (self.partnerships() && seat < self.n).then_some(seat % 2)
+    }
+
+    fn encode_action(action: Action) -> u32 {
+        display::encode(action)
+    }
+
+    fn decode_action(code: u32) -> Option<Action> {
+        display::decode(code)
+    }
+}
+
+impl Checkable for Durak {
     /// Every action of the current decision kind over the whole deck (for `beat`: every
     /// table slot plus one), plus `take` and `pass` in every phase, so that the checker can
     /// verify that everything outside `legal_actions` is rejected.
@@ -161,22 +152,5 @@ impl Game for Durak {
 
     fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
         self.reshuffle_hidden(seat, rng);
-    }
-
-    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Durak {
-        Durak::from_observation(opts, obs, rng)
-    }
-
-    /// Partnerships: team of seat `s` is `s % 2` (§1.6).
-    fn team_of(&self, seat: Seat) -> Option<u8> {
-        (self.partnerships() && seat < self.n).then_some(seat % 2)
-    }
-
-    fn encode_action(action: Action) -> u32 {
-        display::encode(action)
-    }
-
-    fn decode_action(code: u32) -> Option<Action> {
-        display::decode(code)
     }
 }

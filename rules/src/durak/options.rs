@@ -3,7 +3,7 @@
 use super::types::*;
 use crate::cards::{CardSet, Seat};
 use crate::game::{
-    ConfigError, Preset, find_preset, parse_bool, parse_choice, parse_num, parse_opt_num,
+    ConfigError, Preset, Rules, find_preset, parse_bool, parse_choice, parse_num, parse_opt_num,
 };
 
 /// The presets of §1.3; the first is the default.
@@ -134,262 +134,268 @@ impl Default for Options {
     }
 }
 
-pub(crate) fn preset(name: &str) -> Result<Options, ConfigError> {
-    // `durak_teams()` and `durak_classic(n)` are accepted as written in the rule book.
-    let bare = name.trim();
-    let bare = bare.split('(').next().unwrap_or(bare);
-    let idx = find_preset("durak", PRESETS, bare).map_err(|_| ConfigError::UnknownPreset {
-        game: "durak",
-        name: name.to_string(),
-        known: PRESETS
-            .iter()
-            .map(|p| p.name)
-            .collect::<Vec<_>>()
-            .join(", "),
-    })?;
-    Ok(match idx {
-        0 => Options::classic(2),
-        1 => Options::perevodnoy(2),
-        _ => Options::teams(),
-    })
-}
-
 fn on_off(b: bool) -> String {
     b.to_string()
 }
 
-pub(crate) fn option_pairs(o: &Options) -> Vec<(String, String)> {
-    let opt = |v: Option<u8>| v.map_or("none".to_string(), |x| x.to_string());
-    let vals: Vec<String> = vec![
-        o.deck.name().to_string(),
-        o.num_players.to_string(),
-        o.hand_size.to_string(),
-        match o.teams {
-            Teams::None => "None",
-            Teams::Partnerships => "Partnerships",
-        }
-        .to_string(),
-        on_off(o.transfer),
-        on_off(o.transfer_by_showing_trump),
-        on_off(o.no_transfer_in_first_bout),
-        on_off(o.multi_card_lead),
-        o.bout_cap.to_string(),
-        opt(o.first_bout_cap),
-        match o.throw_in_by {
-            ThrowInBy::AllOpponents => "AllOpponents",
-            ThrowInBy::Neighbours => "Neighbours",
-        }
-        .to_string(),
-        on_off(o.throw_in_after_take),
-        match o.first_attacker {
-            FirstAttacker::LowestTrump => "LowestTrump",
-            FirstAttacker::LeftOfDealer => "LeftOfDealer",
-        }
-        .to_string(),
-        match o.no_trump_fallback {
-            NoTrumpFallback::LeftOfDealer => "LeftOfDealer",
-            NoTrumpFallback::Redeal => "Redeal",
-        }
-        .to_string(),
-        on_off(o.reveal_lowest_trump),
-        match o.refill_start {
-            RefillStart::FinalAttacker => "FinalAttacker",
-            RefillStart::OriginalLeader => "OriginalLeader",
-        }
-        .to_string(),
-        match o.team_exit_rule {
-            TeamExitRule::PartnerProxy => "PartnerProxy",
-            TeamExitRule::SkipOut => "SkipOut",
-        }
-        .to_string(),
-        opt(o.dealer),
-        o.max_bouts.to_string(),
-    ];
-    OPTION_NAMES
-        .iter()
-        .zip(vals)
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
-}
+impl Rules for Options {
+    fn presets() -> &'static [Preset] {
+        PRESETS
+    }
 
-pub(crate) fn set_option(o: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-    let k = crate::game::option_key(key);
-    let v = value.trim();
-    match k.as_ref() {
-        "deck" => {
-            o.deck = parse_choice(
-                "deck",
-                v,
-                &[
-                    ("Deck36", Deck::Deck36),
-                    ("36", Deck::Deck36),
-                    ("Deck52", Deck::Deck52),
-                    ("52", Deck::Deck52),
-                    ("Deck24", Deck::Deck24),
-                    ("24", Deck::Deck24),
-                ],
-            )?
-        }
-        "num_players" | "players" => o.num_players = parse_num("num_players", v)?,
-        "hand_size" => o.hand_size = parse_num("hand_size", v)?,
-        "teams" => {
-            o.teams = parse_choice(
-                "teams",
-                v,
-                &[("None", Teams::None), ("Partnerships", Teams::Partnerships)],
-            )?
-        }
-        "transfer" => o.transfer = parse_bool("transfer", v)?,
-        "transfer_by_showing_trump" => {
-            o.transfer_by_showing_trump = parse_bool("transfer_by_showing_trump", v)?
-        }
-        "no_transfer_in_first_bout" => {
-            o.no_transfer_in_first_bout = parse_bool("no_transfer_in_first_bout", v)?
-        }
-        "multi_card_lead" => o.multi_card_lead = parse_bool("multi_card_lead", v)?,
-        "bout_cap" => o.bout_cap = parse_num("bout_cap", v)?,
-        "first_bout_cap" => o.first_bout_cap = parse_opt_num("first_bout_cap", v)?,
-        "throw_in_by" => {
-            o.throw_in_by = parse_choice(
-                "throw_in_by",
-                v,
-                &[
-                    ("AllOpponents", ThrowInBy::AllOpponents),
-                    ("Neighbours", ThrowInBy::Neighbours),
-                    ("Neighbors", ThrowInBy::Neighbours),
-                ],
-            )?
-        }
-        "throw_in_after_take" => o.throw_in_after_take = parse_bool("throw_in_after_take", v)?,
-        "first_attacker" => {
-            o.first_attacker = parse_choice(
-                "first_attacker",
-                v,
-                &[
-                    ("LowestTrump", FirstAttacker::LowestTrump),
-                    ("LeftOfDealer", FirstAttacker::LeftOfDealer),
-                ],
-            )?
-        }
-        "no_trump_fallback" => {
-            o.no_trump_fallback = parse_choice(
-                "no_trump_fallback",
-                v,
-                &[
-                    ("LeftOfDealer", NoTrumpFallback::LeftOfDealer),
-                    ("Redeal", NoTrumpFallback::Redeal),
-                ],
-            )?
-        }
-        "reveal_lowest_trump" => o.reveal_lowest_trump = parse_bool("reveal_lowest_trump", v)?,
-        "refill_start" => {
-            o.refill_start = parse_choice(
-                "refill_start",
-                v,
-                &[
-                    ("FinalAttacker", RefillStart::FinalAttacker),
-                    ("OriginalLeader", RefillStart::OriginalLeader),
-                ],
-            )?
-        }
-        "team_exit_rule" => {
-            o.team_exit_rule = parse_choice(
-                "team_exit_rule",
-                v,
-                &[
-                    ("PartnerProxy", TeamExitRule::PartnerProxy),
-                    ("SkipOut", TeamExitRule::SkipOut),
-                ],
-            )?
-        }
-        "dealer" => o.dealer = parse_opt_num::<Seat>("dealer", v)?,
-        "max_bouts" => o.max_bouts = parse_num("max_bouts", v)?,
-        _ => {
-            return Err(ConfigError::UnknownOption {
-                game: "durak",
-                name: key.to_string(),
-                known: OPTION_NAMES.join(", "),
-            });
-        }
+    fn preset(name: &str) -> Result<Options, ConfigError> {
+        // `durak_teams()` and `durak_classic(n)` are accepted as written in the rule book:
+        // `find_preset` ignores the parentheses and names `name` as given when it fails.
+        let idx = find_preset("durak", PRESETS, name)?;
+        Ok(match idx {
+            0 => Options::classic(2),
+            1 => Options::perevodnoy(2),
+            _ => Options::teams(),
+        })
     }
-    Ok(())
-}
 
-pub(crate) fn set_players(o: &mut Options, n: usize) -> Result<(), ConfigError> {
-    o.num_players = u8::try_from(n)
-        .map_err(|_| ConfigError::bad_value("num_players", &n.to_string(), "at most 8 players"))?;
-    Ok(())
-}
-
-/// Rejections of §1.3 plus everything that would make a game impossible.
-//
-// Decision: `throw_in_by` is ignored (not rejected) with `teams=Partnerships`, where the
-// attacking team always throws in (§1.3 "non-team only"); `team_exit_rule` is ignored in
-// individual play. The per-deck player ranges of the §1.3 table are enforced, and so is
-// `hand_size * num_players <= deck size` (the general form of "6*n <= deck size"); caps and
-// `hand_size` must be at least 1.
-pub(crate) fn validate(o: &Options) -> Result<(), ConfigError> {
-    let n = o.num_players;
-    if n < 2 || n > o.deck.max_players() {
-        return Err(ConfigError::invalid(
-            "num_players",
-            format!(
-                "{n} players with {}: the deck allows 2..={} players",
-                o.deck.name(),
-                o.deck.max_players()
-            ),
-        ));
-    }
-    if o.hand_size == 0 {
-        return Err(ConfigError::invalid("hand_size", "must be at least 1"));
-    }
-    if o.hand_size as usize * n as usize > o.deck.size() {
-        return Err(ConfigError::invalid(
-            "hand_size",
-            format!(
-                "{n} hands of {} cards need more than the {} cards of {}",
-                o.hand_size,
-                o.deck.size(),
-                o.deck.name()
-            ),
-        ));
-    }
-    if o.teams == Teams::Partnerships && n != 4 && n != 6 {
-        return Err(ConfigError::invalid(
-            "teams",
-            format!("Partnerships needs 4 or 6 players, not {n}"),
-        ));
-    }
-    if o.bout_cap == 0 {
-        return Err(ConfigError::invalid("bout_cap", "must be at least 1"));
-    }
-    if let Some(c) = o.first_bout_cap {
-        if c == 0 {
-            return Err(ConfigError::invalid("first_bout_cap", "must be at least 1"));
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        let k = crate::game::option_key(key);
+        let v = value.trim();
+        match k.as_ref() {
+            "deck" => {
+                self.deck = parse_choice(
+                    "deck",
+                    v,
+                    &[
+                        ("Deck36", Deck::Deck36),
+                        ("36", Deck::Deck36),
+                        ("Deck52", Deck::Deck52),
+                        ("52", Deck::Deck52),
+                        ("Deck24", Deck::Deck24),
+                        ("24", Deck::Deck24),
+                    ],
+                )?
+            }
+            "num_players" | "players" => self.num_players = parse_num("num_players", v)?,
+            "hand_size" => self.hand_size = parse_num("hand_size", v)?,
+            "teams" => {
+                self.teams = parse_choice(
+                    "teams",
+                    v,
+                    &[("None", Teams::None), ("Partnerships", Teams::Partnerships)],
+                )?
+            }
+            "transfer" => self.transfer = parse_bool("transfer", v)?,
+            "transfer_by_showing_trump" => {
+                self.transfer_by_showing_trump = parse_bool("transfer_by_showing_trump", v)?
+            }
+            "no_transfer_in_first_bout" => {
+                self.no_transfer_in_first_bout = parse_bool("no_transfer_in_first_bout", v)?
+            }
+            "multi_card_lead" => self.multi_card_lead = parse_bool("multi_card_lead", v)?,
+            "bout_cap" => self.bout_cap = parse_num("bout_cap", v)?,
+            "first_bout_cap" => self.first_bout_cap = parse_opt_num("first_bout_cap", v)?,
+            "throw_in_by" => {
+                self.throw_in_by = parse_choice(
+                    "throw_in_by",
+                    v,
+                    &[
+                        ("AllOpponents", ThrowInBy::AllOpponents),
+                        ("Neighbours", ThrowInBy::Neighbours),
+                        ("Neighbors", ThrowInBy::Neighbours),
+                    ],
+                )?
+            }
+            "throw_in_after_take" => {
+                self.throw_in_after_take = parse_bool("throw_in_after_take", v)?
+            }
+            "first_attacker" => {
+                self.first_attacker = parse_choice(
+                    "first_attacker",
+                    v,
+                    &[
+                        ("LowestTrump", FirstAttacker::LowestTrump),
+                        ("LeftOfDealer", FirstAttacker::LeftOfDealer),
+                    ],
+                )?
+            }
+            "no_trump_fallback" => {
+                self.no_trump_fallback = parse_choice(
+                    "no_trump_fallback",
+                    v,
+                    &[
+                        ("LeftOfDealer", NoTrumpFallback::LeftOfDealer),
+                        ("Redeal", NoTrumpFallback::Redeal),
+                    ],
+                )?
+            }
+            "reveal_lowest_trump" => {
+                self.reveal_lowest_trump = parse_bool("reveal_lowest_trump", v)?
+            }
+            "refill_start" => {
+                self.refill_start = parse_choice(
+                    "refill_start",
+                    v,
+                    &[
+                        ("FinalAttacker", RefillStart::FinalAttacker),
+                        ("OriginalLeader", RefillStart::OriginalLeader),
+                    ],
+                )?
+            }
+            "team_exit_rule" => {
+                self.team_exit_rule = parse_choice(
+                    "team_exit_rule",
+                    v,
+                    &[
+                        ("PartnerProxy", TeamExitRule::PartnerProxy),
+                        ("SkipOut", TeamExitRule::SkipOut),
+                    ],
+                )?
+            }
+            "dealer" => self.dealer = parse_opt_num::<Seat>("dealer", v)?,
+            "max_bouts" => self.max_bouts = parse_num("max_bouts", v)?,
+            _ => {
+                return Err(ConfigError::UnknownOption {
+                    game: "durak",
+                    name: key.to_string(),
+                    known: OPTION_NAMES.join(", "),
+                });
+            }
         }
-        if c > o.bout_cap {
+        Ok(())
+    }
+
+    fn option_pairs(&self) -> Vec<(String, String)> {
+        let opt = |v: Option<u8>| v.map_or("none".to_string(), |x| x.to_string());
+        let vals: Vec<String> = vec![
+            self.deck.name().to_string(),
+            self.num_players.to_string(),
+            self.hand_size.to_string(),
+            match self.teams {
+                Teams::None => "None",
+                Teams::Partnerships => "Partnerships",
+            }
+            .to_string(),
+            on_off(self.transfer),
+            on_off(self.transfer_by_showing_trump),
+            on_off(self.no_transfer_in_first_bout),
+            on_off(self.multi_card_lead),
+            self.bout_cap.to_string(),
+            opt(self.first_bout_cap),
+            match self.throw_in_by {
+                ThrowInBy::AllOpponents => "AllOpponents",
+                ThrowInBy::Neighbours => "Neighbours",
+            }
+            .to_string(),
+            on_off(self.throw_in_after_take),
+            match self.first_attacker {
+                FirstAttacker::LowestTrump => "LowestTrump",
+                FirstAttacker::LeftOfDealer => "LeftOfDealer",
+            }
+            .to_string(),
+            match self.no_trump_fallback {
+                NoTrumpFallback::LeftOfDealer => "LeftOfDealer",
+                NoTrumpFallback::Redeal => "Redeal",
+            }
+            .to_string(),
+            on_off(self.reveal_lowest_trump),
+            match self.refill_start {
+                RefillStart::FinalAttacker => "FinalAttacker",
+                RefillStart::OriginalLeader => "OriginalLeader",
+            }
+            .to_string(),
+            match self.team_exit_rule {
+                TeamExitRule::PartnerProxy => "PartnerProxy",
+                TeamExitRule::SkipOut => "SkipOut",
+            }
+            .to_string(),
+            opt(self.dealer),
+            self.max_bouts.to_string(),
+        ];
+        OPTION_NAMES
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
+    }
+
+    /// Rejections of §1.3 plus everything that would make a game impossible.
+    //
+    // Decision: `throw_in_by` is ignored (not rejected) with `teams=Partnerships`, where the
+    // attacking team always throws in (§1.3 "non-team only"); `team_exit_rule` is ignored in
+    // individual play. The per-deck player ranges of the §1.3 table are enforced, and so is
+    // `hand_size * num_players <= deck size` (the general form of "6*n <= deck size"); caps and
+    // `hand_size` must be at least 1.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let n = self.num_players;
+        if n < 2 || n > self.deck.max_players() {
             return Err(ConfigError::invalid(
-                "first_bout_cap",
-                format!("{c} is larger than bout_cap ({})", o.bout_cap),
+                "num_players",
+                format!(
+                    "{n} players with {}: the deck allows 2..={} players",
+                    self.deck.name(),
+                    self.deck.max_players()
+                ),
             ));
         }
+        if self.hand_size == 0 {
+            return Err(ConfigError::invalid("hand_size", "must be at least 1"));
+        }
+        if self.hand_size as usize * n as usize > self.deck.size() {
+            return Err(ConfigError::invalid(
+                "hand_size",
+                format!(
+                    "{n} hands of {} cards need more than the {} cards of {}",
+                    self.hand_size,
+                    self.deck.size(),
+                    self.deck.name()
+                ),
+            ));
+        }
+        if self.teams == Teams::Partnerships && n != 4 && n != 6 {
+            return Err(ConfigError::invalid(
+                "teams",
+                format!("Partnerships needs 4 or 6 players, not {n}"),
+            ));
+        }
+        if self.bout_cap == 0 {
+            return Err(ConfigError::invalid("bout_cap", "must be at least 1"));
+        }
+        if let Some(c) = self.first_bout_cap {
+            if c == 0 {
+                return Err(ConfigError::invalid("first_bout_cap", "must be at least 1"));
+            }
+            if c > self.bout_cap {
+                return Err(ConfigError::invalid(
+                    "first_bout_cap",
+                    format!("{c} is larger than bout_cap ({})", self.bout_cap),
+                ));
+            }
+        }
+        if self.transfer_by_showing_trump && !self.transfer {
+            return Err(ConfigError::invalid(
+                "transfer_by_showing_trump",
+                "needs transfer=true (it is a way of transferring)",
+            ));
+        }
+        if let Some(d) = self.dealer
+            && d >= n
+        {
+            return Err(ConfigError::invalid(
+                "dealer",
+                format!("seat {d} does not exist with {n} players"),
+            ));
+        }
+        if self.max_bouts == 0 {
+            return Err(ConfigError::invalid("max_bouts", "must be at least 1"));
+        }
+        Ok(())
     }
-    if o.transfer_by_showing_trump && !o.transfer {
-        return Err(ConfigError::invalid(
-            "transfer_by_showing_trump",
-            "needs transfer=true (it is a way of transferring)",
-        ));
+
+    fn seats(&self) -> usize {
+        self.num_players as usize
     }
-    if let Some(d) = o.dealer
-        && d >= n
-    {
-        return Err(ConfigError::invalid(
-            "dealer",
-            format!("seat {d} does not exist with {n} players"),
-        ));
+
+    fn set_players(&mut self, n: usize) -> Result<(), ConfigError> {
+        self.num_players = u8::try_from(n).map_err(|_| {
+            ConfigError::bad_value("num_players", &n.to_string(), "at most 8 players")
+        })?;
+        Ok(())
     }
-    if o.max_bouts == 0 {
-        return Err(ConfigError::invalid("max_bouts", "must be at least 1"));
-    }
-    Ok(())
 }

@@ -9,7 +9,7 @@
 use super::types::*;
 use super::why::Why;
 use crate::cards::{Card, CardSet, Seat, Suit};
-use crate::game::{IllegalAction, Logged, Outcome, SeatResult, Visibility};
+use crate::game::{IllegalAction, Logged, Outcome, Rules, SeatResult, Visibility};
 use crate::log::EventLog;
 use crate::rng::GameRng;
 
@@ -248,7 +248,7 @@ impl Toepen {
     /// Test/tool constructor: a round dealt exactly as `setup` says (RULES.md §4.4).
     #[doc(hidden)]
     pub fn from_setup(opts: &Options, setup: Setup) -> Result<Toepen, String> {
-        super::options::validate(opts).map_err(|e| e.to_string())?;
+        opts.validate().map_err(|e| e.to_string())?;
         let n = opts.num_players as usize;
         if setup.hands.len() != n {
             return Err(format!(

@@ -38,7 +38,7 @@ pub use types::*;
 pub use why::Why;
 
 use crate::cards::Seat;
-use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
+use crate::game::{Checkable, ConfigError, Game, Logged, Outcome, Refusal, Rules};
 use crate::rng::GameRng;
 
 impl Game for Toepen {
@@ -50,43 +50,8 @@ impl Game for Toepen {
 
     const NAME: &'static str = "toepen";
 
-    fn presets() -> &'static [Preset] {
-        PRESETS
-    }
-
-    fn preset(name: &str) -> Result<Options, ConfigError> {
-        options::preset(name)
-    }
-
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-        options::set_option(opts, key, value)
-    }
-
-    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
-        options::option_pairs(opts)
-    }
-
-    fn validate(opts: &Options) -> Result<(), ConfigError> {
-        options::validate(opts)
-    }
-
-    fn seats(opts: &Options) -> usize {
-        opts.num_players as usize
-    }
-
-    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
-        if !(2..=8).contains(&n) {
-            return Err(ConfigError::invalid(
-                "num_players",
-                format!("Toepen is played by 2 to 8 players, not {n}"),
-            ));
-        }
-        opts.num_players = n as u8;
-        Ok(())
-    }
-
     fn new(opts: &Options, seed: u64) -> Result<Toepen, ConfigError> {
-        options::validate(opts)?;
+        opts.validate()?;
         Ok(Toepen::start(opts, seed))
     }
 
@@ -126,6 +91,20 @@ impl Game for Toepen {
         self.events.as_slice()
     }
 
+    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Toepen {
+        Toepen::from_observation(opts, obs, rng)
+    }
+
+    fn encode_action(action: Action) -> u32 {
+        display::encode(action)
+    }
+
+    fn decode_action(code: u32) -> Option<Action> {
+        display::decode(code)
+    }
+}
+
+impl Checkable for Toepen {
     /// Every Toepen action (all 32 card plays and the nine others): a superset of what any
     /// state can allow, so the checker also tries actions of the wrong decision kind.
     fn action_space(&self) -> Vec<Action> {
@@ -150,18 +129,6 @@ impl Game for Toepen {
 
     fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
         self.shuffle_hidden_for(seat, rng);
-    }
-
-    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Toepen {
-        Toepen::from_observation(opts, obs, rng)
-    }
-
-    fn encode_action(action: Action) -> u32 {
-        display::encode(action)
-    }
-
-    fn decode_action(code: u32) -> Option<Action> {
-        display::decode(code)
     }
 }
 

@@ -40,7 +40,7 @@ pub use types::*;
 pub use why::{Expected, Why};
 
 use crate::cards::Seat;
-use crate::game::{ConfigError, Game, Logged, Outcome, Preset, Refusal};
+use crate::game::{Checkable, ConfigError, Game, Logged, Outcome, Refusal, Rules};
 use crate::rng::GameRng;
 use engine::Phase;
 
@@ -53,30 +53,8 @@ impl Game for Uno {
 
     const NAME: &'static str = "uno";
 
-    fn presets() -> &'static [Preset] {
-        options::PRESETS
-    }
-    fn preset(name: &str) -> Result<Options, ConfigError> {
-        options::preset(name)
-    }
-    fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-        options::set_option(opts, key, value)
-    }
-    fn option_pairs(opts: &Options) -> Vec<(String, String)> {
-        options::option_pairs(opts)
-    }
-    fn validate(opts: &Options) -> Result<(), ConfigError> {
-        options::validate(opts)
-    }
-    fn seats(opts: &Options) -> usize {
-        opts.num_players as usize
-    }
-    fn set_players(opts: &mut Options, n: usize) -> Result<(), ConfigError> {
-        options::set_players(opts, n)
-    }
-
     fn new(opts: &Options, seed: u64) -> Result<Uno, ConfigError> {
-        options::validate(opts)?;
+        opts.validate()?;
         Ok(Uno::deal_new(opts, seed))
     }
     fn options(&self) -> &Options {
@@ -104,6 +82,20 @@ impl Game for Uno {
         self.events.as_slice()
     }
 
+    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Uno {
+        Uno::from_observation(opts, obs, rng)
+    }
+
+    #[inline]
+    fn encode_action(action: Action) -> u32 {
+        display::encode(action)
+    }
+    fn decode_action(code: u32) -> Option<Action> {
+        display::decode(code)
+    }
+}
+
+impl Checkable for Uno {
     fn action_space(&self) -> Vec<Action> {
         let mut v = Vec::with_capacity(160);
         v.extend(Color::ALL.map(Action::ChooseColor));
@@ -161,18 +153,6 @@ impl Game for Uno {
     fn shuffle_hidden(&mut self, seat: Seat, rng: &mut GameRng) {
         self.redeal_hidden(seat, rng)
     }
-
-    fn determinize(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Uno {
-        Uno::from_observation(opts, obs, rng)
-    }
-
-    #[inline]
-    fn encode_action(action: Action) -> u32 {
-        display::encode(action)
-    }
-    fn decode_action(code: u32) -> Option<Action> {
-        display::decode(code)
-    }
 }
 
 /// A mid-hand position for tests (RULES.md §4.4): fixed hands, piles, colour and turn.
@@ -207,7 +187,7 @@ impl Uno {
     /// of hand 1 with an empty event log.
     #[doc(hidden)]
     pub fn from_setup(opts: &Options, setup: Setup, seed: u64) -> Result<Uno, String> {
-        options::validate(opts).map_err(|e| e.to_string())?;
+        opts.validate().map_err(|e| e.to_string())?;
         let n = opts.num_players as usize;
         if setup.hands.len() > n {
             return Err(format!("{} hands for {n} players", setup.hands.len()));
@@ -291,7 +271,7 @@ impl Uno {
         dealer: Seat,
         seed: u64,
     ) -> Result<Uno, String> {
-        options::validate(opts).map_err(|e| e.to_string())?;
+        opts.validate().map_err(|e| e.to_string())?;
         if dealer >= opts.num_players {
             return Err("dealer out of range".into());
         }

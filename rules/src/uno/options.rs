@@ -2,7 +2,7 @@
 //! option text by the rule book's names, and validation.
 
 use super::types::*;
-use crate::game::{ConfigError, Preset, find_preset, parse_bool, parse_choice, parse_num};
+use crate::game::{ConfigError, Preset, Rules, find_preset, parse_bool, parse_choice, parse_num};
 
 /// Default safety cap on turns per hand (§4.5; not a rule).
 pub const DEFAULT_TURN_LIMIT: u32 = 5000;
@@ -128,130 +128,143 @@ fn name_of<T: PartialEq + Copy>(choices: &[(&'static str, T)], v: T) -> String {
         .unwrap_or_default()
 }
 
-pub(crate) fn preset(name: &str) -> Result<Options, ConfigError> {
-    let i = find_preset("uno", PRESETS, name)?;
-    Ok(match i {
-        0 => Options::official(4),
-        1 => Options::house(4),
-        _ => Options::two_player(),
-    })
-}
+impl Rules for Options {
+    fn presets() -> &'static [Preset] {
+        PRESETS
+    }
 
-pub(crate) fn set_option(opts: &mut Options, key: &str, value: &str) -> Result<(), ConfigError> {
-    let k = crate::game::option_key(key);
-    let v = value.trim();
-    match k.as_ref() {
-        "num_players" | "players" => opts.num_players = parse_num(&k, v)?,
-        "hand_size" => opts.hand_size = parse_num(&k, v)?,
-        "scoring" => opts.scoring = parse_choice(&k, v, SCORING)?,
-        "target_score" => opts.target_score = parse_num(&k, v)?,
-        "wd4_challenge" => opts.wd4_challenge = parse_bool(&k, v)?,
-        "wd4_restriction" => opts.wd4_restriction = parse_choice(&k, v, RESTRICTION)?,
-        "start_wild" => opts.start_wild = parse_choice(&k, v, START_WILD)?,
-        "start_reverse" => opts.start_reverse = parse_choice(&k, v, START_REVERSE)?,
-        "draw_rule" => opts.draw_rule = parse_choice(&k, v, DRAW_RULE)?,
-        "uno_call" => opts.uno_call = parse_choice(&k, v, UNO_CALL)?,
-        "uno_penalty" => opts.uno_penalty = parse_num(&k, v)?,
-        "stacking" => opts.stacking = parse_choice(&k, v, STACKING)?,
-        "deck_exhaustion" => opts.deck_exhaustion = parse_choice(&k, v, EXHAUSTION)?,
-        "dealer" => {
-            opts.dealer = if v.eq_ignore_ascii_case("none") {
-                None
-            } else {
-                // Accept `2` and `P2`.
-                let t = v.strip_prefix(['P', 'p']).unwrap_or(v);
-                Some(parse_num(&k, t)?)
+    fn preset(name: &str) -> Result<Options, ConfigError> {
+        let i = find_preset("uno", PRESETS, name)?;
+        Ok(match i {
+            0 => Options::official(4),
+            1 => Options::house(4),
+            _ => Options::two_player(),
+        })
+    }
+
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        let k = crate::game::option_key(key);
+        let v = value.trim();
+        match k.as_ref() {
+            "num_players" | "players" => self.num_players = parse_num(&k, v)?,
+            "hand_size" => self.hand_size = parse_num(&k, v)?,
+            "scoring" => self.scoring = parse_choice(&k, v, SCORING)?,
+            "target_score" => self.target_score = parse_num(&k, v)?,
+            "wd4_challenge" => self.wd4_challenge = parse_bool(&k, v)?,
+            "wd4_restriction" => self.wd4_restriction = parse_choice(&k, v, RESTRICTION)?,
+            "start_wild" => self.start_wild = parse_choice(&k, v, START_WILD)?,
+            "start_reverse" => self.start_reverse = parse_choice(&k, v, START_REVERSE)?,
+            "draw_rule" => self.draw_rule = parse_choice(&k, v, DRAW_RULE)?,
+            "uno_call" => self.uno_call = parse_choice(&k, v, UNO_CALL)?,
+            "uno_penalty" => self.uno_penalty = parse_num(&k, v)?,
+            "stacking" => self.stacking = parse_choice(&k, v, STACKING)?,
+            "deck_exhaustion" => self.deck_exhaustion = parse_choice(&k, v, EXHAUSTION)?,
+            "dealer" => {
+                self.dealer = if v.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    // Accept `2` and `P2`.
+                    let t = v.strip_prefix(['P', 'p']).unwrap_or(v);
+                    Some(parse_num(&k, t)?)
+                }
+            }
+            "turn_limit" => self.turn_limit = parse_num(&k, v)?,
+            _ => {
+                return Err(ConfigError::UnknownOption {
+                    game: "uno",
+                    name: key.to_string(),
+                    known: OPTION_NAMES.join(", "),
+                });
             }
         }
-        "turn_limit" => opts.turn_limit = parse_num(&k, v)?,
-        _ => {
-            return Err(ConfigError::UnknownOption {
-                game: "uno",
-                name: key.to_string(),
-                known: OPTION_NAMES.join(", "),
-            });
-        }
+        Ok(())
     }
-    Ok(())
-}
 
-pub(crate) fn option_pairs(o: &Options) -> Vec<(String, String)> {
-    let p = |k: &str, v: String| (k.to_string(), v);
-    vec![
-        p("num_players", o.num_players.to_string()),
-        p("hand_size", o.hand_size.to_string()),
-        p("scoring", name_of(SCORING, o.scoring)),
-        p("target_score", o.target_score.to_string()),
-        p("wd4_challenge", o.wd4_challenge.to_string()),
-        p("wd4_restriction", name_of(RESTRICTION, o.wd4_restriction)),
-        p("start_wild", name_of(START_WILD, o.start_wild)),
-        p("start_reverse", name_of(START_REVERSE, o.start_reverse)),
-        p("draw_rule", name_of(DRAW_RULE, o.draw_rule)),
-        p("uno_call", name_of(UNO_CALL, o.uno_call)),
-        p("uno_penalty", o.uno_penalty.to_string()),
-        p("stacking", name_of(STACKING, o.stacking)),
-        p("deck_exhaustion", name_of(EXHAUSTION, o.deck_exhaustion)),
-        p(
-            "dealer",
-            o.dealer
-                .map_or_else(|| "none".to_string(), |d| d.to_string()),
-        ),
-        p("turn_limit", o.turn_limit.to_string()),
-    ]
-}
-
-pub(crate) fn validate(o: &Options) -> Result<(), ConfigError> {
-    if !(2..=10).contains(&o.num_players) {
-        return Err(ConfigError::invalid(
-            "num_players",
-            format!("{} players: UNO is played by 2 to 10", o.num_players),
-        ));
-    }
-    // Decision: a hand of 0 cards is refused (nobody could ever go out or hold a card).
-    if o.hand_size == 0 {
-        return Err(ConfigError::invalid("hand_size", "must be at least 1"));
-    }
-    let needed = o.num_players as u32 * o.hand_size as u32 + 1;
-    if needed > 108 {
-        return Err(ConfigError::invalid(
-            "hand_size",
-            format!(
-                "{} players × {} cards + 1 start card = {needed} > 108 cards in the deck",
-                o.num_players, o.hand_size
+    fn option_pairs(&self) -> Vec<(String, String)> {
+        let p = |k: &str, v: String| (k.to_string(), v);
+        vec![
+            p("num_players", self.num_players.to_string()),
+            p("hand_size", self.hand_size.to_string()),
+            p("scoring", name_of(SCORING, self.scoring)),
+            p("target_score", self.target_score.to_string()),
+            p("wd4_challenge", self.wd4_challenge.to_string()),
+            p(
+                "wd4_restriction",
+                name_of(RESTRICTION, self.wd4_restriction),
             ),
-        ));
+            p("start_wild", name_of(START_WILD, self.start_wild)),
+            p("start_reverse", name_of(START_REVERSE, self.start_reverse)),
+            p("draw_rule", name_of(DRAW_RULE, self.draw_rule)),
+            p("uno_call", name_of(UNO_CALL, self.uno_call)),
+            p("uno_penalty", self.uno_penalty.to_string()),
+            p("stacking", name_of(STACKING, self.stacking)),
+            p("deck_exhaustion", name_of(EXHAUSTION, self.deck_exhaustion)),
+            p(
+                "dealer",
+                self.dealer
+                    .map_or_else(|| "none".to_string(), |d| d.to_string()),
+            ),
+            p("turn_limit", self.turn_limit.to_string()),
+        ]
     }
-    if o.stacking != Stacking::None && o.wd4_challenge {
-        return Err(ConfigError::invalid(
-            "stacking",
-            "stacking requires wd4_challenge=false (challenges inside stacks are not defined)",
-        ));
-    }
-    // Decision: target 0 would end a multi-hand game before it starts; refused.
-    if o.target_score == 0 {
-        return Err(ConfigError::invalid("target_score", "must be at least 1"));
-    }
-    if let Some(d) = o.dealer
-        && d >= o.num_players
-    {
-        return Err(ConfigError::invalid(
-            "dealer",
-            format!("seat {d} does not exist with {} players", o.num_players),
-        ));
-    }
-    if o.turn_limit == 0 {
-        return Err(ConfigError::invalid("turn_limit", "must be at least 1"));
-    }
-    Ok(())
-}
 
-pub(crate) fn set_players(o: &mut Options, n: usize) -> Result<(), ConfigError> {
-    if !(2..=10).contains(&n) {
-        return Err(ConfigError::invalid(
-            "num_players",
-            format!("{n} players: UNO is played by 2 to 10"),
-        ));
+    fn validate(&self) -> Result<(), ConfigError> {
+        if !(2..=10).contains(&self.num_players) {
+            return Err(ConfigError::invalid(
+                "num_players",
+                format!("{} players: UNO is played by 2 to 10", self.num_players),
+            ));
+        }
+        // Decision: a hand of 0 cards is refused (nobody could ever go out or hold a card).
+        if self.hand_size == 0 {
+            return Err(ConfigError::invalid("hand_size", "must be at least 1"));
+        }
+        let needed = self.num_players as u32 * self.hand_size as u32 + 1;
+        if needed > 108 {
+            return Err(ConfigError::invalid(
+                "hand_size",
+                format!(
+                    "{} players × {} cards + 1 start card = {needed} > 108 cards in the deck",
+                    self.num_players, self.hand_size
+                ),
+            ));
+        }
+        if self.stacking != Stacking::None && self.wd4_challenge {
+            return Err(ConfigError::invalid(
+                "stacking",
+                "stacking requires wd4_challenge=false (challenges inside stacks are not defined)",
+            ));
+        }
+        // Decision: target 0 would end a multi-hand game before it starts; refused.
+        if self.target_score == 0 {
+            return Err(ConfigError::invalid("target_score", "must be at least 1"));
+        }
+        if let Some(d) = self.dealer
+            && d >= self.num_players
+        {
+            return Err(ConfigError::invalid(
+                "dealer",
+                format!("seat {d} does not exist with {} players", self.num_players),
+            ));
+        }
+        if self.turn_limit == 0 {
+            return Err(ConfigError::invalid("turn_limit", "must be at least 1"));
+        }
+        Ok(())
     }
-    o.num_players = n as u8;
-    Ok(())
+
+    fn seats(&self) -> usize {
+        self.num_players as usize
+    }
+
+    fn set_players(&mut self, n: usize) -> Result<(), ConfigError> {
+        if !(2..=10).contains(&n) {
+            return Err(ConfigError::invalid(
+                "num_players",
+                format!("{n} players: UNO is played by 2 to 10"),
+            ));
+        }
+        self.num_players = n as u8;
+        Ok(())
+    }
 }
