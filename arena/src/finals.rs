@@ -5,15 +5,19 @@
 //!
 //! It runs through `croupier-tournament`'s round robin, so it is the same computation as
 //! `croupier tournament` on the same files and seed, and its log (`final/final.jsonl`)
-//! replays with `croupier replay`.
+//! replays with `croupier replay`. Played [`Venue::Workers`], each pairing becomes a match
+//! in the arena's queue (with the seed the round robin gives it) that the workers play, and
+//! the table is computed from the stored games by the same code: the same table, bit for
+//! bit, on any number of workers.
 
 use crate::context::Arena;
 use crate::ratings::{Board, Rules};
 use anyhow::{Context, Result};
 use croupier_tournament::matches::{self, MatchArgs};
-use croupier_tournament::runner::FaultPolicy;
+use croupier_tournament::runner::{FaultPolicy, GameRecord};
 use maud::{Markup, html};
 use serde::{Deserialize, Serialize};
+use std::io::Write;
 use std::sync::atomic::Ordering;
 
 /// One team's line of the final table.
@@ -66,6 +70,125 @@ pub struct FinalTable {
     pub pairings: Vec<(String, String, u64, u64, u64, u64)>,
 }
 
+/// Where the final's games are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Venue {
+    /// In this process, on this many threads.
+    Here {
+        /// Threads.
+        threads: usize,
+    },
+    /// By the arena's workers (the running server's and `croupier arena worker`s): each
+    /// pairing is queued as a match of kind `final`, leased before any ladder match.
+    Workers,
+}
+
+/// The final's matches once queued, kept in `meta` so that an interrupted `arena final`
+/// run again with the same seed, deals and entrants waits for them instead of queuing more.
+#[derive(Serialize, Deserialize, PartialEq)]
+struct Queued {
+    seed: u64,
+    deals: u64,
+    versions: Vec<i64>,
+    matches: Vec<i64>,
+}
+
+/// Queues the final's pairings (once) and waits until the workers have played them all;
+/// returns each pairing's run (header and records, in game order), as `croupier tournament`
+/// writes them.
+async fn on_workers(
+    arena: &Arena,
+    args: &MatchArgs,
+    versions: &[i64],
+) -> Result<Vec<(matches::LogHeader, Vec<GameRecord>)>> {
+    let plan = matches::round_robin_plan(args.seed, versions.len());
+    let earlier: Option<Queued> = arena
+        .db
+        .meta("final_matches")
+        .await?
+        .and_then(|j| serde_json::from_str(&j).ok());
+    let ids = match earlier {
+        Some(q) if q.seed == args.seed && q.deals == args.games && q.versions == versions => {
+            q.matches
+        }
+        _ => {
+            let mut ids = Vec::new();
+            for (pseed, i, j) in &plan {
+                let id = arena
+                    .db
+                    .queue_match(
+                        "final",
+                        *pseed,
+                        args.games,
+                        true,
+                        &[versions[*i], versions[*j]],
+                    )
+                    .await?;
+                ids.push(id);
+            }
+            let q = Queued {
+                seed: args.seed,
+                deals: args.games,
+                versions: versions.to_vec(),
+                matches: ids.clone(),
+            };
+            arena
+                .db
+                .set_meta("final_matches", &serde_json::to_string(&q)?)
+                .await?;
+            ids
+        }
+    };
+    let started = std::time::Instant::now();
+    let mut said = std::time::Instant::now();
+    loop {
+        let mut done = 0;
+        for id in &ids {
+            if arena
+                .db
+                .match_row(*id)
+                .await?
+                .is_some_and(|m| m.state == "done")
+            {
+                done += 1;
+            }
+        }
+        if done == ids.len() {
+            break;
+        }
+        if said.elapsed() >= std::time::Duration::from_secs(10) {
+            println!(
+                "final: {done} of {} matches played by the workers after {} s (is `croupier arena serve` running, with workers?)",
+                ids.len(),
+                started.elapsed().as_secs()
+            );
+            said = std::time::Instant::now();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    let mut runs = Vec::new();
+    for ((pseed, i, j), id) in plan.iter().zip(&ids) {
+        let mut m = args.clone();
+        m.agents = vec![args.agents[*i].clone(), args.agents[*j].clone()];
+        m.seed = *pseed;
+        let header = croupier_tournament::with_game!(arena.cfg.kind(), G => matches::log_header::<G>(&arena.runtime.limits, &m))?;
+        let mut records = Vec::new();
+        for g in arena.db.games_of_match(*id).await? {
+            let mut rec: GameRecord = serde_json::from_str(&g.record)
+                .with_context(|| format!("match {id} game {}: the stored record", g.game_index))?;
+            if let Some(logs) = &g.logs {
+                rec.logs = serde_json::from_str(logs).with_context(|| {
+                    format!("match {id} game {}: the stored logs", g.game_index)
+                })?;
+            }
+            records.push(rec);
+        }
+        records.sort_by_key(|r| r.index);
+        runs.push((header, records));
+    }
+    Ok(runs)
+}
+
 /// Freezes the arena and plays the final: `deals` deals per pairing from `seed`. Writes
 /// `final/final.{json,csv,html,jsonl}` in the arena's directory and keeps the table for the
 /// server's `/final`.
@@ -73,7 +196,7 @@ pub async fn run(
     arena: &std::sync::Arc<Arena>,
     deals: u64,
     seed: u64,
-    threads: usize,
+    venue: Venue,
 ) -> Result<FinalTable> {
     arena.db.set_meta("frozen", "1").await?;
     arena.frozen.store(true, Ordering::Relaxed);
@@ -86,7 +209,7 @@ pub async fn run(
             .filter(|v| v.team_id == t.id && v.status == "valid")
             .max_by_key(|v| v.number)
         {
-            entries.push((t.name.clone(), v.number, v.sha256.clone(), t.id));
+            entries.push((t.name.clone(), v.number, v.sha256.clone(), t.id, v.id));
         }
     }
     if entries.len() < 2 {
@@ -99,7 +222,7 @@ pub async fn run(
     std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;
     // One file per team, so two teams that uploaded the same file are still two entrants.
     let mut paths = Vec::new();
-    for (_, _, sha, id) in &entries {
+    for (_, _, sha, id, _) in &entries {
         let p = dir.join(format!("team{id}.wasm"));
         std::fs::copy(arena.agent_path(sha), &p).with_context(|| format!("{}", p.display()))?;
         paths.push(p.display().to_string());
@@ -111,7 +234,10 @@ pub async fn run(
         rules: arena.cfg.rules_args(),
         games: deals,
         seed,
-        threads,
+        threads: match venue {
+            Venue::Here { threads } => threads,
+            Venue::Workers => 1,
+        },
         duplicate: true,
         log: Some(log.clone()),
         resume: false,
@@ -119,11 +245,33 @@ pub async fn run(
         watch: false,
         shard: None,
     };
-    let a = arena.clone();
-    let summary = tokio::task::spawn_blocking(move || {
-        croupier_tournament::with_game!(a.cfg.kind(), G => matches::run_tournament::<G>(&a.runtime, &args))
-    })
-    .await??;
+    let summary = match venue {
+        Venue::Here { .. } => {
+            let a = arena.clone();
+            tokio::task::spawn_blocking(move || {
+                croupier_tournament::with_game!(a.cfg.kind(), G => matches::run_tournament::<G>(&a.runtime, &args))
+            })
+            .await??
+        }
+        Venue::Workers => {
+            let versions: Vec<i64> = entries.iter().map(|e| e.4).collect();
+            let runs = on_workers(arena, &args, &versions).await?;
+            // The log `croupier tournament` would have written, then its table from it.
+            let mut out = std::io::BufWriter::new(
+                std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?,
+            );
+            for (header, records) in &runs {
+                serde_json::to_writer(&mut out, header)?;
+                out.write_all(b"\n")?;
+                for rec in records {
+                    out.write_all(matches::game_line(rec)?.as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            out.flush()?;
+            matches::tournament_of_runs(seed, &paths, &runs)?
+        }
+    };
     // Weng-Lin over the final's games in log order, with no added uncertainty.
     let mut board = Board::default();
     let runs = matches::read_log(&log)?;
@@ -167,7 +315,7 @@ pub async fn run(
         .iter()
         .filter_map(|s| {
             let i = paths.iter().position(|p| *p == s.name)?;
-            let (team, version, _, _) = &entries[i];
+            let (team, version, _, _, _) = &entries[i];
             let st = board.versions.get(&(i as i64));
             Some(FinalRow {
                 rank: 0,

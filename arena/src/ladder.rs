@@ -187,6 +187,12 @@ async fn queue_some(
     rng: &mut GameRng,
     last: &mut std::collections::HashMap<i64, i64>,
 ) -> Result<(), crate::db::DbError> {
+    // `arena final` may run in another process: the freeze is read from the database.
+    if !arena.is_frozen() && arena.db.meta("frozen").await?.is_some() {
+        arena
+            .frozen
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     if arena.is_frozen() {
         return Ok(());
     }

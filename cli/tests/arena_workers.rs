@@ -5,7 +5,8 @@
 //! worker finishes the match; games stored before the kill stay byte for byte; no game is
 //! stored twice; every done match holds exactly its schedule's games; the interrupted match
 //! equals the same match played in one go; and a late report under the dead worker's lease
-//! is refused with 409.
+//! is refused with 409. Then the final is played by the workers (`arena final --workers`)
+//! and its table and log are byte-identical to the final played in one process.
 //!
 //! Also the worker API's edges, through real HTTP: which tokens open it (and what a worker
 //! token does not open), a report of a game that is not the match's (400), a report that
@@ -276,6 +277,53 @@ fn three_workers_one_killed(database: Option<&str>) {
         &json(serde_json::json!({"match_id": row.id, "lease": lease})),
     );
     assert_eq!(beat.status, 409, "{}", beat.body);
+    // The final, played by the two workers that live: the same table and the same log, byte
+    // for byte, as the final played in one process from the same seed.
+    let final_by = |how: &[&str]| {
+        let mut cmd = common::croupier();
+        cmd.args(["arena", "final"])
+            .arg(dir.path())
+            .args(["--deals", "3", "--seed", "9"])
+            .args(how);
+        if let Some(db) = database {
+            cmd.args(["--database", db]);
+        }
+        let out = cmd.output().expect("run croupier arena final");
+        assert!(
+            out.status.success(),
+            "arena final {how:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read = |f: &str| std::fs::read(dir.path().join("final").join(f)).expect("final file");
+        (read("final.json"), read("final.jsonl"))
+    };
+    let (json_w, log_w) = final_by(&["--workers"]);
+    let (json_1, log_1) = final_by(&["--threads", "2"]);
+    assert!(
+        String::from_utf8_lossy(&json_w).contains("alpha"),
+        "{}",
+        String::from_utf8_lossy(&json_w)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&json_w),
+        String::from_utf8_lossy(&json_1),
+        "the final's table differs between the workers and one process"
+    );
+    assert!(
+        log_w == log_1,
+        "the final's log differs between the workers and one process"
+    );
+    let finals = rt
+        .block_on(all_matches(&db))
+        .iter()
+        .filter(|m| m.kind == "final" && m.state == "done")
+        .count();
+    assert_eq!(
+        finals, 3,
+        "one final match per pairing, played by the workers"
+    );
+
     let logs: Vec<String> = workers.iter().map(WorkerProc::log).collect();
     drop(workers);
     drop(server);

@@ -149,8 +149,13 @@ struct FinalArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "workers")]
     threads: Option<usize>,
+    /// Let the arena's workers play the final (the running server's own and every
+    /// `croupier arena worker`): each pairing is queued as a match, played before any ladder
+    /// match; this command waits for them. The table is the same as in one process.
+    #[arg(long)]
+    workers: bool,
     /// A PostgreSQL URL instead of SQLite in DIR.
     #[arg(long, env = "CROUPIER_DATABASE")]
     database: Option<String>,
@@ -210,9 +215,14 @@ impl ArenaCommand {
             ArenaSub::Demo(a) => demo(a),
             ArenaSub::Final(a) => tokio()?.block_on(async {
                 let arena = Arena::open(&a.dir, a.database.as_deref()).await?;
-                let f =
-                    croupier_arena::finals::run(&arena, a.deals, a.seed, super::threads(a.threads))
-                        .await?;
+                let venue = if a.workers {
+                    croupier_arena::finals::Venue::Workers
+                } else {
+                    croupier_arena::finals::Venue::Here {
+                        threads: super::threads(a.threads),
+                    }
+                };
+                let f = croupier_arena::finals::run(&arena, a.deals, a.seed, venue).await?;
                 println!(
                     "final: {} teams, {} deals per pairing, seed {}",
                     f.rows.len(),
