@@ -296,48 +296,71 @@ pub async fn finish<Q: Queue>(queue: &Q, job: &Job, tail: Tail) -> Result<(), Pl
     }
 }
 
+/// A leased job with its heartbeat running.
+struct Held {
+    job: Job,
+    beat: tokio::task::JoinHandle<()>,
+}
+
+/// One lease attempt: a job with its heartbeat started, or `None` (none yet, or an error,
+/// logged, after a pause).
+async fn lease_one<Q: Queue>(queue: Arc<Q>, name: String) -> Option<Held> {
+    match queue.lease().await {
+        Ok(Some(job)) => {
+            let beat = {
+                let (queue, job) = (queue.clone(), job.clone());
+                tokio::spawn(async move {
+                    let every = Duration::from_millis(job.lease_ms / 3);
+                    loop {
+                        tokio::time::sleep(every).await;
+                        if !matches!(queue.heartbeat(&job).await, Ok(true)) {
+                            return;
+                        }
+                    }
+                })
+            };
+            Some(Held { job, beat })
+        }
+        Ok(None) => None,
+        Err(e) => {
+            eprintln!("arena worker {name}: {e}");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            None
+        }
+    }
+}
+
 /// Leases and plays jobs until `stop` is set.
 pub async fn run<Q: Queue>(
     worker: Arc<Worker>,
     queue: Arc<Q>,
-    stop: tokio::sync::watch::Receiver<bool>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     let name = worker.name.clone();
     // The previous job's end, still being reported: awaited before the loop returns, so a
     // worker that is stopped reports what it played.
     let mut ending: Option<tokio::task::JoinHandle<()>> = None;
+    // The next job, leased while the current one plays: with short matches the round trip
+    // to the server (and its wait behind the previous match's report) otherwise left the
+    // cores idle between matches.
+    let mut ahead: Option<tokio::task::JoinHandle<Option<Held>>> = None;
     loop {
         if *stop.borrow() {
             break;
         }
-        let job = {
-            let mut stop = stop.clone();
-            tokio::select! {
-                job = queue.lease() => job,
-                _ = stop.changed() => break,
+        let mut next =
+            ahead.take().unwrap_or_else(|| tokio::spawn(lease_one(queue.clone(), name.clone())));
+        let held = tokio::select! {
+            h = &mut next => h.ok().flatten(),
+            _ = stop.changed() => {
+                ahead = Some(next);
+                break;
             }
         };
-        let job = match job {
-            Ok(Some(job)) => job,
-            Ok(None) => continue,
-            Err(e) => {
-                eprintln!("arena worker {name}: {e}");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
-            }
+        let Some(Held { job, beat }) = held else {
+            continue;
         };
-        let beat = {
-            let (queue, job) = (queue.clone(), job.clone());
-            tokio::spawn(async move {
-                let every = Duration::from_millis(job.lease_ms / 3);
-                loop {
-                    tokio::time::sleep(every).await;
-                    if !matches!(queue.heartbeat(&job).await, Ok(true)) {
-                        return;
-                    }
-                }
-            })
-        };
+        ahead = Some(tokio::spawn(lease_one(queue.clone(), name.clone())));
         let handle = tokio::runtime::Handle::current();
         let result = {
             let (worker, queue, job) = (worker.clone(), queue.clone(), job.clone());
@@ -373,6 +396,13 @@ pub async fn run<Q: Queue>(
                 give_back(&*queue, &name, &job, e).await;
             }
         }));
+    }
+    // A job leased ahead goes back at once rather than waiting for its lease to run out.
+    if let Some(a) = ahead
+        && let Ok(Some(h)) = a.await
+    {
+        h.beat.abort();
+        queue.release(&h.job).await;
     }
     if let Some(e) = ending {
         let _ = e.await;

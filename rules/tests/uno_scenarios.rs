@@ -586,6 +586,12 @@ fn u16_winner_takes_all_reaches_500() {
             .iter()
             .any(|e| matches!(e, Event::GameEnd { .. }))
     );
+    // After the end every action is refused, and says why (mutation testing: deleting the
+    // game-over arm of `why_illegal` refused them for another reason).
+    for a in [Action::Draw, play("R7"), Action::AcceptPenalty] {
+        let err = g.clone().apply(a).expect_err("the game is over");
+        assert_eq!(err.why, Why::GameOver, "{err}");
+    }
 }
 
 #[test]
@@ -673,6 +679,10 @@ fn u18_progressive_stacking() {
     assert_eq!(g.to_act(), Some(1));
     assert_eq!(g.pending(), 2);
     assert_eq!(legal_set(&g), set(&["stack BD2", "accept-penalty"]));
+    // A number card on a pending Draw Two cannot be stacked, and the reason is that, not
+    // the Wild Draw Four rule (mutation testing: `&&` → `||` in `check_card` gave that).
+    let err = g.clone().apply(act("stack Y1")).expect_err("Y1 does not stack");
+    assert!(matches!(err.why, Why::CannotStack { .. }), "{err}");
     g.apply(act("stack BD2")).unwrap();
     assert_eq!(g.to_act(), Some(2));
     assert_eq!(g.pending(), 4);
