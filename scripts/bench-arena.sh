@@ -119,6 +119,10 @@ for k in 1 2 3; do
   base=$(for _ in 1 2 3; do
     "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 2000 --threads "$k" --quiet --seed $RANDOM \
       | grep -o '([0-9]* games/s)' | tr -dc 0-9; echo; done | median)
+  # CPU seconds per 1000 games of `croupier match` itself (its children's user + system
+  # time, from bash's `times`): what a worker's own CPU is compared with below.
+  mcpu=$( ( "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 10000 --threads "$k" --quiet --seed 5 >/dev/null; times ) \
+    | tail -1 | awk '{ split($1, u, "m"); split($2, s, "m"); print (u[1] * 60 + u[2] + s[1] * 60 + s[2]) / 10 }')
   d=$tmp/w$k; DB=$PG_URL start "$d" 50
   sed -i "s/^threads = .*/threads = 0/" "$d/arena.toml"
   ta=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} a | tail -1)
@@ -134,11 +138,16 @@ for k in 1 2 3; do
   done
   sleep 5
   c0=$(cpu "$pid"); g0=$(games "$url"); t0=$(date +%s.%N)
+  w0=0; for w in "${wpids[@]}"; do w0=$(echo "$w0 + $(cpu "$w")" | bc -l); done
   rate=$(for _ in 1 2 3; do a=$(games "$url"); s0=$(date +%s.%N); sleep 5; b=$(games "$url"); s1=$(date +%s.%N)
     echo "($b - $a) / ($s1 - $s0)" | bc -l; done | median)
   c1=$(cpu "$pid"); g1=$(games "$url")
+  w1=0; for w in "${wpids[@]}"; do w1=$(echo "$w1 + $(cpu "$w")" | bc -l); done
   printf '%s worker(s): %.0f games/s rated (median of three 5 s windows), croupier match --threads %s: %s games/s (median of 3): %.0f%%; server CPU %.2f s per 1000 games\n' \
     "$k" "$rate" "$k" "$base" "$(echo "100 * $rate / $base" | bc -l)" "$(echo "1000 * ($c1 - $c0) / ($g1 - $g0)" | bc -l)"
+  # On a machine of its own a worker is limited by its own CPU: compare it with match's.
+  printf '   workers CPU %.3f s per 1000 games, croupier match %.3f s: the workers use %.0f%% of match'"'"'s CPU per game\n' \
+    "$(echo "1000 * ($w1 - $w0) / ($g1 - $g0)" | bc -l)" "$mcpu" "$(echo "100000 * ($w1 - $w0) / ($g1 - $g0) / $mcpu" | bc -l)"
   kill "${wpids[@]}" 2>/dev/null; wait "${wpids[@]}" 2>/dev/null || true
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
   if [ -z "$PG_URL" ]; then
@@ -146,7 +155,7 @@ for k in 1 2 3; do
     echo "   SQLite: $((bytes / g1)) bytes per stored game ($g1 games)"
   fi
   # The next round needs an empty database.
-  [ -n "$PG_URL" ] && psql "$PG_URL" -qc 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' >/dev/null
+  [ -n "$PG_URL" ] && PGOPTIONS='-c client_min_messages=warning' psql "$PG_URL" -qc 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' >/dev/null
 done
 fi
 
