@@ -348,8 +348,9 @@ pub async fn run<Q: Queue>(
         if *stop.borrow() {
             break;
         }
-        let mut next =
-            ahead.take().unwrap_or_else(|| tokio::spawn(lease_one(queue.clone(), name.clone())));
+        let mut next = ahead
+            .take()
+            .unwrap_or_else(|| tokio::spawn(lease_one(queue.clone(), name.clone())));
         let held = tokio::select! {
             h = &mut next => h.ok().flatten(),
             _ = stop.changed() => {

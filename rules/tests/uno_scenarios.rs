@@ -681,7 +681,10 @@ fn u18_progressive_stacking() {
     assert_eq!(legal_set(&g), set(&["stack BD2", "accept-penalty"]));
     // A number card on a pending Draw Two cannot be stacked, and the reason is that, not
     // the Wild Draw Four rule (mutation testing: `&&` → `||` in `check_card` gave that).
-    let err = g.clone().apply(act("stack Y1")).expect_err("Y1 does not stack");
+    let err = g
+        .clone()
+        .apply(act("stack Y1"))
+        .expect_err("Y1 does not stack");
     assert!(matches!(err.why, Why::CannotStack { .. }), "{err}");
     g.apply(act("stack BD2")).unwrap();
     assert_eq!(g.to_act(), Some(2));
