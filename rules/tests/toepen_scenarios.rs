@@ -429,6 +429,56 @@ fn t08_laundry_claim_challenged_genuine() {
     assert_eq!(g.to_act(), Some(0));
 }
 
+/// Every card that `shuffle_hidden` can hand out: the hands and the stock. (Cards set aside
+/// by a laundry claim are not readable from outside; they are what is left.)
+fn in_play(g: &Toepen) -> CardSet {
+    let mut all = CardSet::EMPTY;
+    for s in 0..4 {
+        all = all.union(g.hand(s));
+    }
+    for b in g.stock_blocks() {
+        all = all.union(b);
+    }
+    all
+}
+
+/// Mutation testing found `shuffle_hidden` free to move a laundry's set-aside cards either
+/// way: a challenged claim's cards, shown to everybody, into play, or an unchallenged
+/// claim's cards, seen by nobody else, never. Both are checked here from P0's seat.
+#[test]
+fn t08b_shuffle_hidden_and_the_cards_set_aside() {
+    let hands = ["7H 7C 7D 7S", "JS QH KD AC", "8H 8C 8D 8S", "9H 9C 9D 9S"];
+    let old = set("JS QH KD AC");
+    for challenged in [true, false] {
+        let mut g = deal(&Options::default(), 3, &hands);
+        act(&mut g, 0, "no-claim");
+        act(&mut g, 1, "laundry");
+        act(&mut g, 2, "no-challenge");
+        act(&mut g, 3, if challenged { "challenge" } else { "no-challenge" });
+        assert!(in_play(&g).intersect(old).is_empty(), "P1's old hand is aside");
+        let mut came_back = 0;
+        for seed in 0..64 {
+            let mut d = g.clone();
+            d.shuffle_hidden(0, &mut croupier_rules::GameRng::new(seed));
+            let back = in_play(&d).intersect(old);
+            if challenged {
+                assert!(
+                    back.is_empty(),
+                    "seed {seed}: the shown cards {back} came back into play"
+                );
+            }
+            came_back += usize::from(!back.is_empty());
+        }
+        if !challenged {
+            // Four of P0's unknown cards lie aside among 4 + 4 + 4 + 16 hidden places.
+            assert!(
+                came_back > 32,
+                "unseen set-aside cards must be re-dealt like any hidden card ({came_back} of 64)"
+            );
+        }
+    }
+}
+
 #[test]
 fn t09_laundry_bluff_caught() {
     let hands = ["7H 7C 7D 7S", "JS QH KD 7C", "8H 8C 8D 8S", "9H 9C 9D 9S"];
