@@ -454,8 +454,16 @@ fn t08b_shuffle_hidden_and_the_cards_set_aside() {
         act(&mut g, 0, "no-claim");
         act(&mut g, 1, "laundry");
         act(&mut g, 2, "no-challenge");
-        act(&mut g, 3, if challenged { "challenge" } else { "no-challenge" });
-        assert!(in_play(&g).intersect(old).is_empty(), "P1's old hand is aside");
+        let answer = if challenged {
+            "challenge"
+        } else {
+            "no-challenge"
+        };
+        act(&mut g, 3, answer);
+        assert!(
+            in_play(&g).intersect(old).is_empty(),
+            "P1's old hand is aside"
+        );
         let mut came_back = 0;
         for seed in 0..64 {
             let mut d = g.clone();
