@@ -329,6 +329,7 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/api/games/{m}/{g}/log", get(api_game_log))
         .route("/api/admin/teams", post(api_add_team))
         .route("/api/final", get(api_final))
+        .route("/api/openapi.json", get(api_openapi))
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .merge(uploads)
         .merge(crate::worker_api::routes(&arena))
@@ -1008,6 +1009,13 @@ async fn api_add_team(
     Ok((StatusCode::CREATED, Json(add_team(&arena, &t.name).await?)))
 }
 
+/// The API described (OpenAPI 3.1): every `/api/` route and what it answers.
+pub const OPENAPI: &str = include_str!("../assets/openapi.json");
+
+async fn api_openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
 async fn api_final(State(arena): State<Arc<Arena>>) -> Result<Response, AppError> {
     match arena.db.meta("final_json").await? {
         Some(j) => Ok(([(header::CONTENT_TYPE, "application/json")], j).into_response()),
@@ -1071,4 +1079,39 @@ pub async fn serve(
     }
     arena.db.close().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The `/api/` paths routed in these files: every string literal that starts so.
+    fn routed(source: &str) -> Vec<String> {
+        // Spelt in two parts so that this line is not itself a match.
+        let needle = concat!('"', "/ap", "i/");
+        let mut out = Vec::new();
+        let mut rest = source;
+        while let Some(i) = rest.find(needle) {
+            let tail = &rest[i + 1..];
+            let end = tail.find('"').unwrap_or(tail.len());
+            out.push(tail[..end].to_string());
+            rest = &tail[end..];
+        }
+        out
+    }
+
+    #[test]
+    fn every_api_route_is_in_the_openapi_document_and_back() {
+        let doc: serde_json::Value = serde_json::from_str(super::OPENAPI).expect("valid JSON");
+        let mut documented: Vec<String> = doc["paths"]
+            .as_object()
+            .expect("paths")
+            .keys()
+            .cloned()
+            .collect();
+        let mut routes = routed(include_str!("server.rs"));
+        routes.extend(routed(include_str!("worker_api.rs")));
+        routes.sort();
+        routes.dedup();
+        documented.sort();
+        assert_eq!(routes, documented, "routes and docs/openapi differ");
+    }
 }

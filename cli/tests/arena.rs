@@ -280,6 +280,30 @@ fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
 }
 
 #[test]
+fn the_api_is_described_at_api_openapi_json() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let server = Server::start(dir.path(), None);
+    let r = get(&format!("{}/api/openapi.json", server.url), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let doc = r.json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    // Each documented GET without a path parameter answers as documented.
+    for (path, ops) in doc["paths"].as_object().expect("paths") {
+        if path.contains('{') || ops.get("get").is_none() || path.starts_with("/api/worker/") {
+            continue;
+        }
+        let got = get(&format!("{}{path}", server.url), None);
+        assert!(
+            ops["get"]["responses"]
+                .get(got.status.to_string())
+                .is_some(),
+            "{path}: {} is not among its documented answers",
+            got.status
+        );
+    }
+}
+
+#[test]
 fn hostile_text_is_escaped_in_every_page() {
     let dir = ArenaDir::init("durak", "teams", |_| {});
     let evil = "<script>alert('team')</script>";
