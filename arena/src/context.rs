@@ -3,8 +3,8 @@
 
 use crate::config::ArenaConfig;
 use crate::db::{Db, DbError};
+use crate::linked::Linked;
 use crate::ratings::{self, Board};
-use crate::worker::Linked;
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::PlayerFactory;
@@ -81,7 +81,7 @@ impl Arena {
             .map_err(|e| OpenError::Runtime(format!("ladder.reference: {e}")))?;
         let bytes = std::fs::read(&reference.path)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", reference.path.display())))?;
-        let reference = crate::validate::store_agent(&agents, &bytes)
+        let reference = crate::agents::store_agent(&agents, &bytes)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
         let frozen = db.meta("frozen").await?.is_some();
         let linked = Arc::new(Linked::new(runtime.clone()));

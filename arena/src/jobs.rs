@@ -12,9 +12,41 @@
 use crate::context::Arena;
 use crate::db::{DbError, MatchRow, Stored};
 use crate::ladder::to_new_game;
-use crate::worker::{Job, JobEntrant};
 use croupier_rules::Rules;
 use croupier_tournament::runner::{GameRecord, Schedule, game_seed};
+use serde::{Deserialize, Serialize};
+
+/// One leased match, as a worker receives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// The match.
+    pub match_id: i64,
+    /// The lease: every report names it, and one made after it was lost is refused.
+    pub lease: String,
+    /// How long the lease lasts without a heartbeat; the worker beats every third of it.
+    pub lease_ms: u64,
+    /// The match's master seed.
+    pub seed: u64,
+    /// Deals in the match.
+    pub deals: u64,
+    /// Every deal once per seat rotation.
+    pub duplicate: bool,
+    /// The entrants in schedule order.
+    pub entrants: Vec<JobEntrant>,
+    /// The games not yet stored, by index.
+    pub todo: Vec<u64>,
+}
+
+/// One entrant of a job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobEntrant {
+    /// The version's id.
+    pub version: i64,
+    /// Its team.
+    pub team: i64,
+    /// The SHA-256 of its component: how a worker fetches and caches it.
+    pub sha256: String,
+}
 
 /// Why a job could not be leased or a report accepted.
 #[derive(Debug, thiserror::Error)]

@@ -34,6 +34,7 @@
 //!   server checks every game they report against the match's schedule and refuses a report
 //!   made under a lost lease (409), so a late or repeated result is never counted twice.
 
+pub mod agents;
 pub mod auth;
 pub mod config;
 pub mod context;
@@ -41,6 +42,7 @@ pub mod db;
 pub mod finals;
 pub mod jobs;
 pub mod ladder;
+pub mod linked;
 pub mod pages;
 pub mod ratings;
 pub mod server;

@@ -24,58 +24,20 @@
 use crate::config::ArenaConfig;
 use crate::context::Arena;
 use crate::db::Stored;
-use croupier_host::Runtime;
+pub use crate::jobs::{Job, JobEntrant};
+pub use crate::linked::Linked;
 use croupier_host::adapters::Adapter;
-use croupier_host::player::PlayerFactory;
 use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
 use serde::{Deserialize, Serialize};
-use std::any::Any;
-use std::collections::HashMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Games reported per call: one call per game would cost more than the game.
 pub const BATCH: usize = 64;
-
-/// Agents a worker keeps linked and ready; past this the cache starts again (an arena with
-/// more teams still works, it only links some agents again).
-const MAX_FACTORIES: usize = 512;
-
-/// One leased match, as a worker receives it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Job {
-    /// The match.
-    pub match_id: i64,
-    /// The lease: every report names it, and one made after it was lost is refused.
-    pub lease: String,
-    /// How long the lease lasts without a heartbeat; the worker beats every third of it.
-    pub lease_ms: u64,
-    /// The match's master seed.
-    pub seed: u64,
-    /// Deals in the match.
-    pub deals: u64,
-    /// Every deal once per seat rotation.
-    pub duplicate: bool,
-    /// The entrants in schedule order.
-    pub entrants: Vec<JobEntrant>,
-    /// The games not yet stored, by index.
-    pub todo: Vec<u64>,
-}
-
-/// One entrant of a job.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JobEntrant {
-    /// The version's id.
-    pub version: i64,
-    /// Its team.
-    pub team: i64,
-    /// The SHA-256 of its component: how a worker fetches and caches it.
-    pub sha256: String,
-}
 
 /// Why a job was not finished.
 #[derive(Debug, thiserror::Error)]
@@ -112,63 +74,6 @@ pub trait Queue: Send + Sync + 'static {
     /// The file of the agent with this content hash, fetched first if need be (blocking:
     /// called from the thread that plays).
     fn agent_path(&self, sha256: &str) -> Result<PathBuf, String>;
-}
-
-/// Linked agents by content hash, for one game type.
-pub struct Linked {
-    runtime: Runtime,
-    /// A `HashMap<String, Arc<dyn PlayerFactory<G>>>` for the arena's game, behind `Any`
-    /// because the arena's type does not name its game.
-    factories: Mutex<Option<Box<dyn Any + Send>>>,
-}
-
-impl Linked {
-    /// An empty cache over `runtime`.
-    pub fn new(runtime: Runtime) -> Linked {
-        Linked {
-            runtime,
-            factories: Mutex::new(None),
-        }
-    }
-
-    /// The sandbox runtime.
-    pub fn runtime(&self) -> &Runtime {
-        &self.runtime
-    }
-
-    /// The linked agent stored under `sha256` at `path`, loading and linking it on first use.
-    pub fn factory<G: Adapter>(
-        &self,
-        sha256: &str,
-        path: &Path,
-        opts: &G::Options,
-    ) -> Result<Arc<dyn PlayerFactory<G>>, String> {
-        type Map<G> = HashMap<String, Arc<dyn PlayerFactory<G>>>;
-        if let Ok(mut slot) = self.factories.lock()
-            && let Some(map) = slot
-                .get_or_insert_with(|| Box::new(Map::<G>::new()))
-                .downcast_mut::<Map<G>>()
-            && let Some(f) = map.get(sha256)
-        {
-            return Ok(f.clone());
-        }
-        let loaded = self.runtime.load(path).map_err(|e| e.to_string())?;
-        let f = self
-            .runtime
-            .factory::<G>(&loaded, opts, "")
-            .map_err(|e| e.to_string())?;
-        if let Ok(mut slot) = self.factories.lock()
-            && let Some(map) = slot
-                .get_or_insert_with(|| Box::new(Map::<G>::new()))
-                .downcast_mut::<Map<G>>()
-        {
-            if map.len() >= MAX_FACTORIES {
-                map.clear();
-            }
-            map.insert(sha256.to_string(), f.clone());
-        }
-        Ok(f)
-    }
 }
 
 /// What a worker plays with: the arena's config (game, rules, limits), its linked agents,
@@ -681,7 +586,7 @@ impl Queue for RemoteQueue {
     }
 
     fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
-        if !crate::validate::is_sha256(sha256) {
+        if !crate::agents::is_sha256(sha256) {
             return Err(format!("`{sha256}` is not a content hash"));
         }
         let path = self.0.agents.join(format!("{sha256}.wasm"));
@@ -697,7 +602,7 @@ impl Queue for RemoteQueue {
             return Err(format!("agent {sha256}: {status}: {}", error_text(&bytes)));
         }
         // Stored only if it is what was asked for: the cache is keyed by content.
-        let stored = crate::validate::store_agent(&self.0.agents, &bytes)
+        let stored = crate::agents::store_agent(&self.0.agents, &bytes)
             .map_err(|e| format!("{}: {e}", self.0.agents.display()))?;
         if stored != sha256 {
             return Err(format!(

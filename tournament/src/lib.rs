@@ -17,6 +17,7 @@ pub mod matches;
 pub mod merge;
 pub mod replay;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 pub mod watch;
 

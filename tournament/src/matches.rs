@@ -3,8 +3,8 @@
 //! round-robin tournaments, and reading and replaying logs. Nothing here prints: progress,
 //! pairings and watcher reports go to callbacks, and the caller renders the summaries.
 
-use crate::merge::{Shard, ShardHeader, TournamentOf};
 use crate::runner::{self, Entrant, EntrantTotals, FaultPolicy, GameRecord, Progress, Schedule};
+use crate::shard::{Shard, ShardHeader, TournamentOf};
 use crate::stats;
 use anyhow::{Context, Result, bail};
 use croupier_host::Runtime;
@@ -1032,19 +1032,6 @@ pub fn read_log(path: &Path) -> Result<Vec<(LogHeader, Vec<GameRecord>)>> {
         bail!(user(format!("{}: no match in this log", path.display())));
     }
     Ok(runs)
-}
-
-/// `croupier replay`: one logged game move by move, as a spectator (or one seat) saw it,
-/// as text. The same document as the browser viewer's ([`crate::replay::replay_doc`]), so
-/// the two cannot disagree about what a viewer may see.
-pub fn replay<G: crate::replay::TableView>(
-    header: &LogHeader,
-    rec: &GameRecord,
-    seat: Option<u8>,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let doc = crate::replay::replay_doc::<G>(header, rec, seat)?;
-    crate::replay::write_text(&doc, out)
 }
 
 #[cfg(test)]

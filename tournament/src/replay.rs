@@ -658,3 +658,16 @@ pub fn replay_html(doc: &ReplayDoc, assets: Assets<'_>) -> Result<String> {
          </body>\n</html>\n"
     ))
 }
+
+/// `croupier replay`: one logged game move by move, as a spectator (or one seat) saw it,
+/// as text. The same document as the browser viewer's ([`replay_doc`]), so
+/// the two cannot disagree about what a viewer may see.
+pub fn replay<G: TableView>(
+    header: &LogHeader,
+    rec: &GameRecord,
+    seat: Option<u8>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let doc = replay_doc::<G>(header, rec, seat)?;
+    write_text(&doc, out)
+}

@@ -368,7 +368,7 @@ fn the_text_replay_prints_the_document() {
     let (rec, _) = play::<Durak>(&opts, 2);
     let doc = replay_doc::<Durak>(&h, &rec, None).expect("doc");
     let mut out = Vec::new();
-    croupier_tournament::matches::replay::<Durak>(&h, &rec, None, &mut out).expect("replay");
+    croupier_tournament::replay::replay::<Durak>(&h, &rec, None, &mut out).expect("replay");
     let text = String::from_utf8(out).expect("utf-8");
     let events: Vec<&String> = doc.steps.iter().flat_map(|s| &s.events).collect();
     let lines: Vec<&str> = text.lines().collect();
@@ -387,7 +387,7 @@ fn the_text_replay_prints_the_document() {
         Some(format!("result: {}", rec.summary).as_str())
     );
     let mut out = Vec::new();
-    croupier_tournament::matches::replay::<Durak>(&h, &rec, Some(0), &mut out).expect("replay");
+    croupier_tournament::replay::replay::<Durak>(&h, &rec, Some(0), &mut out).expect("replay");
     let text = String::from_utf8(out).expect("utf-8");
     assert!(
         text.contains("  ! P0 fault ILLEGAL_ACTION: SECRET-FAULT-MESSAGE of seat 0\n"),
