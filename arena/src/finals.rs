@@ -260,14 +260,7 @@ pub async fn run(
             let mut out = std::io::BufWriter::new(
                 std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?,
             );
-            for (header, records) in &runs {
-                serde_json::to_writer(&mut out, header)?;
-                out.write_all(b"\n")?;
-                for rec in records {
-                    out.write_all(matches::game_line(rec)?.as_bytes())?;
-                    out.write_all(b"\n")?;
-                }
-            }
+            matches::write_runs(&runs, &mut out)?;
             out.flush()?;
             matches::tournament_of_runs(seed, &paths, &runs)?
         }

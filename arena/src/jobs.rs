@@ -37,6 +37,16 @@ pub struct Job {
     pub todo: Vec<u64>,
 }
 
+impl Job {
+    /// The job's lease, as a heartbeat or a release names it.
+    pub fn lease_ref(&self) -> crate::worker::LeaseRef {
+        crate::worker::LeaseRef {
+            match_id: self.match_id,
+            lease: self.lease.clone(),
+        }
+    }
+}
+
 /// One entrant of a job.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobEntrant {

@@ -542,11 +542,7 @@ impl Queue for RemoteQueue {
     }
 
     async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
-        let body = serde_json::to_vec(&LeaseRef {
-            match_id: job.match_id,
-            lease: job.lease.clone(),
-        })
-        .map_err(|e| e.to_string())?;
+        let body = serde_json::to_vec(&job.lease_ref()).map_err(|e| e.to_string())?;
         let (status, body) = self.0.call_async("/api/worker/heartbeat", body).await?;
         match status {
             200 => Ok(true),
@@ -577,10 +573,7 @@ impl Queue for RemoteQueue {
     }
 
     async fn release(&self, job: &Job) {
-        if let Ok(body) = serde_json::to_vec(&LeaseRef {
-            match_id: job.match_id,
-            lease: job.lease.clone(),
-        }) {
+        if let Ok(body) = serde_json::to_vec(&job.lease_ref()) {
             let _ = self.0.call_async("/api/worker/release", body).await;
         }
     }

@@ -230,11 +230,7 @@ fn submissions_past_the_hourly_rate_get_429_with_retry_after() {
     assert_eq!(r.status, 422, "a refused upload still counts: {}", r.body);
     let r = submit(url, &t.a, &example_agent("durak/cheapest"));
     assert_eq!(r.status, 429, "{}", r.body);
-    let wait: u64 = r
-        .retry_after
-        .as_deref()
-        .and_then(|s| s.parse().ok())
-        .expect("Retry-After in seconds");
+    let wait = r.retry_after_secs();
     assert!((3000..=3600).contains(&wait), "{wait}");
     // Another team has its own budget.
     assert_eq!(
@@ -262,11 +258,7 @@ fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
     // on the API and on the sign-in form alike; pages without a token still work.
     let r = get(&format!("{url}/api/teams/1"), Some(&forged));
     assert_eq!(r.status, 429, "{}", r.body);
-    let wait: u64 = r
-        .retry_after
-        .as_deref()
-        .and_then(|s| s.parse().ok())
-        .expect("Retry-After in seconds");
+    let wait = r.retry_after_secs();
     assert!((1..=60).contains(&wait), "{wait}");
     assert_eq!(get(&format!("{url}/api/teams/1"), Some(&t.a)).status, 429);
     let login = post(

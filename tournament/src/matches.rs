@@ -941,6 +941,23 @@ pub fn log_header<G: Adapter>(limits: &Limits, args: &MatchArgs) -> Result<LogHe
     })
 }
 
+/// Writes runs exactly as a run writes its log: per run, its header line and one line per
+/// game. `merge` and the arena's final (played by workers) write their logs with it.
+pub fn write_runs(
+    runs: &[(LogHeader, Vec<GameRecord>)],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for (header, records) in runs {
+        serde_json::to_writer(&mut *out, header)?;
+        out.write_all(b"\n")?;
+        for rec in records {
+            out.write_all(game_line(rec)?.as_bytes())?;
+            out.write_all(b"\n")?;
+        }
+    }
+    Ok(())
+}
+
 /// A match's summary from its log header and every record, as the run that wrote them
 /// computes it (less the wall time, which a log does not hold).
 pub fn summary_of_run(header: &LogHeader, records: &[GameRecord]) -> MatchSummary {

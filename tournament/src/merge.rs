@@ -7,9 +7,7 @@
 //! table, the JSON and the log come out as the unsharded run's, byte for byte (except the
 //! JSON's `elapsed_seconds`: a merge plays nothing, so it is 0).
 
-use crate::matches::{
-    self, LogHeader, MatchSummary, RoundRobin, Tally, TournamentSummary, match_summary,
-};
+use crate::matches::{self, LogHeader, MatchSummary, RoundRobin, TournamentSummary};
 use crate::runner::GameRecord;
 pub use crate::shard::{Shard, ShardError, ShardHeader, TournamentOf};
 use std::collections::BTreeMap;
@@ -161,15 +159,7 @@ impl Merged {
     /// Writes the log exactly as the unsharded run writes it: per run, its header line and
     /// one line per game.
     pub fn write_log(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        for (header, records) in &self.runs {
-            serde_json::to_writer(&mut *out, header)?;
-            out.write_all(b"\n")?;
-            for rec in records {
-                out.write_all(matches::game_line(rec)?.as_bytes())?;
-                out.write_all(b"\n")?;
-            }
-        }
-        Ok(())
+        matches::write_runs(&self.runs, out)
     }
 }
 
@@ -470,11 +460,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
             .values()
             .flat_map(|(_, runs)| runs[w].records.values().cloned())
             .collect();
-        let mut tally = Tally::new(&header.agents);
-        for r in &records {
-            tally.add(r);
-        }
-        let s = match_summary(&header, tally, 0.0, 0);
+        let s = matches::summary_of_run(&header, &records);
         match (&mut robin, pairing) {
             (Some((_, robin)), Some((i, j))) => {
                 robin.add(*i, *j, &s);

@@ -291,6 +291,14 @@ pub struct Resp {
 
 impl Resp {
     /// The body as JSON.
+    /// Retry-After in seconds; panics without one.
+    pub fn retry_after_secs(&self) -> u64 {
+        self.retry_after
+            .as_deref()
+            .and_then(|s| s.parse().ok())
+            .expect("Retry-After in seconds")
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
