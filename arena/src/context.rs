@@ -35,7 +35,7 @@ pub struct Arena {
     /// The content hash of the reference agent (stored with the uploads).
     pub reference: String,
     /// Tokens refused per client address in the current minute (see
-    /// [`crate::server::FAILED_TOKENS_PER_MINUTE`]).
+    /// [`crate::identity::FAILED_TOKENS_PER_MINUTE`]).
     pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,

@@ -39,12 +39,34 @@ pub struct Job {
 
 impl Job {
     /// The job's lease, as a heartbeat or a release names it.
-    pub fn lease_ref(&self) -> crate::worker::LeaseRef {
-        crate::worker::LeaseRef {
+    pub fn lease_ref(&self) -> LeaseRef {
+        LeaseRef {
             match_id: self.match_id,
             lease: self.lease.clone(),
         }
     }
+}
+
+/// A lease named in a heartbeat or release.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct LeaseRef {
+    /// The match.
+    pub match_id: i64,
+    /// The lease.
+    pub lease: String,
+}
+
+/// A batch of games reported by a worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// The match.
+    pub match_id: i64,
+    /// The lease it is held under.
+    pub lease: String,
+    /// Whether these are its last games.
+    pub done: bool,
+    /// The games, with their agents' logs.
+    pub games: Vec<GameRecord>,
 }
 
 /// One entrant of a job.

@@ -35,18 +35,23 @@
 //!   made under a lost lease (409), so a late or repeated result is never counted twice.
 
 pub mod agents;
+pub mod api;
 pub mod auth;
 pub mod config;
 pub mod context;
 pub mod db;
+pub mod errors;
 pub mod finals;
+pub mod identity;
 pub mod jobs;
 pub mod ladder;
 pub mod linked;
+pub mod manage;
 pub mod pages;
 pub mod ratings;
 pub mod server;
 pub mod validate;
+pub mod views;
 pub mod worker;
 pub mod worker_api;
 

@@ -7,7 +7,9 @@
 
 use crate::auth::Who;
 use crate::context::Arena;
-use crate::server::{self, AppError, PageError, SeatQuery};
+use crate::errors::{AppError, PageError};
+use crate::views::{self, SeatQuery};
+use crate::{identity, manage};
 use axum::extract::{Form, FromRequest, Multipart, Path, Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -62,26 +64,6 @@ fn page(markup: Markup) -> Response {
         .into_response()
 }
 
-/// An error as a small page.
-pub fn error_page(status: StatusCode, message: &str) -> Response {
-    let m = html! {
-        (DOCTYPE)
-        html lang="en" {
-            head { meta charset="utf-8"; title { (status.as_u16()) } link rel="stylesheet" href="/static/style.css"; }
-            body { main {
-                h1 { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
-                p.error { (message) }
-                p { a href="/" { "leaderboard" } }
-            } }
-        }
-    };
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        m.into_string(),
-    )
-        .into_response()
-}
-
 fn when(ms: i64) -> String {
     if ms <= 0 {
         return "never".into();
@@ -118,7 +100,7 @@ fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
 
 /// `/`: the leaderboard, refreshed live by `/static/app.js`.
 pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
-    let rows = server::board_rows(&arena).await?;
+    let rows = views::board_rows(&arena).await?;
     let games = arena.board.read().map(|b| b.games).unwrap_or(0);
     let final_played = arena.db.meta("final_json").await?.is_some();
     let body = html! {
@@ -188,7 +170,7 @@ fn chart(points: &[(i64, i64, f64)]) -> Markup {
 /// `/teams/{id}`: versions, verdicts, rating chart, head to head, recent games; the smoke
 /// logs for the team itself and the organiser.
 pub async fn team(State(arena): State<Arc<Arena>>, who: Who, Path(id): Path<i64>) -> PageResult {
-    let t = server::team_json(&arena, id, &who).await?;
+    let t = views::team_json(&arena, id, &who).await?;
     let mine = who.may_see(id);
     let latest_valid = t.versions.iter().find(|v| v.status == "valid");
     let body = html! {
@@ -266,7 +248,7 @@ pub async fn game(
     Path((m, g)): Path<(i64, i64)>,
     Query(q): Query<SeatQuery>,
 ) -> PageResult {
-    let (doc, _, rec) = server::game_doc(&arena, m, g, q.seat, &who).await?;
+    let (doc, _, rec) = views::game_doc(&arena, m, g, q.seat, &who).await?;
     let json = croupier_tournament::replay::doc_json(&doc)
         .map_err(|e| AppError::Internal(format!("{e:#}")))?;
     let seats = arena.db.seats_of_game(m, g).await?;
@@ -329,18 +311,18 @@ pub struct LoginForm {
 /// `POST /login`: checks the token and keeps it in an HttpOnly, SameSite=Strict cookie.
 pub async fn login(
     State(arena): State<Arc<Arena>>,
-    server::Peer(ip): server::Peer,
+    identity::Peer(ip): identity::Peer,
     Form(f): Form<LoginForm>,
 ) -> PageResult {
     let token = f.token.trim();
-    let who = server::only_who(server::identify_from(&arena, ip, token).await?)?;
+    let who = identity::only_who(identity::identify_from(&arena, ip, token).await?)?;
     let to = match who {
         Who::Team(id) => format!("/teams/{id}"),
         _ => "/admin".into(),
     };
     let cookie = format!(
         "{}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000",
-        server::COOKIE
+        identity::COOKIE
     );
     let mut r = Redirect::to(&to).into_response();
     if let Ok(v) = HeaderValue::from_str(&cookie) {
@@ -383,13 +365,13 @@ pub async fn submit_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
 
 /// `POST /submit` (multipart): the same checks as the API, then the verdict as a page.
 pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request) -> PageResult {
-    let team = server::submitting_team(&who)?;
+    let team = identity::submitting_team(&who)?;
     if arena.is_frozen() {
         return Err(
             AppError::Conflict("submissions are closed: the final has begun".into()).into(),
         );
     }
-    server::check_rate(&arena, team).await?;
+    manage::check_rate(&arena, team).await?;
     let cap = arena.cfg.uploads.max_bytes;
     let mut form = Multipart::from_request(req, &arena)
         .await
@@ -412,7 +394,7 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
         }
     }
     let bytes = bytes.ok_or_else(|| AppError::BadRequest("the form has no `agent` file".into()))?;
-    let out = server::submit(&arena, team, bytes).await?;
+    let out = manage::submit(&arena, team, bytes).await?;
     let body = html! {
         h1 { "Version " (out.version) ": " @if out.verdict.valid { "accepted" } @else { "refused" } }
         p #verdict class=(if out.verdict.valid { "ok" } else { "error" }) { (out.verdict.message) }
@@ -442,14 +424,14 @@ fn upload_error(status: StatusCode, text: &str, cap: u64) -> AppError {
 
 /// `/admin`: teams, and a form that adds one and shows its token once.
 pub async fn admin(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
-    server::require_admin(&who)?;
+    identity::require_admin(&who)?;
     Ok(page(admin_markup(&arena, &who, None).await?))
 }
 
 async fn admin_markup(
     arena: &Arena,
     who: &Who,
-    new: Option<&server::TeamToken>,
+    new: Option<&manage::TeamToken>,
 ) -> Result<Markup, AppError> {
     let teams = arena.db.teams().await?;
     let pending = arena.db.pending_matches().await?;
@@ -486,8 +468,8 @@ pub async fn admin_add_team(
     who: Who,
     Form(f): Form<AddTeamForm>,
 ) -> PageResult {
-    server::require_admin(&who)?;
-    let t = server::add_team(&arena, &f.name).await?;
+    identity::require_admin(&who)?;
+    let t = manage::add_team(&arena, &f.name).await?;
     Ok((
         StatusCode::CREATED,
         page(admin_markup(&arena, &who, Some(&t)).await?),

@@ -24,12 +24,12 @@
 use crate::config::ArenaConfig;
 use crate::context::Arena;
 use crate::db::Stored;
+use crate::jobs::Report;
 pub use crate::jobs::{Job, JobEntrant};
 pub use crate::linked::Linked;
 use croupier_host::adapters::Adapter;
 use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
-use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -499,28 +499,6 @@ fn error_text(body: &[u8]) -> String {
         .ok()
         .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(String::from))
         .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(300).collect())
-}
-
-/// A lease named in a heartbeat or release.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct LeaseRef {
-    /// The match.
-    pub match_id: i64,
-    /// The lease.
-    pub lease: String,
-}
-
-/// A batch of games reported by a worker.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Report {
-    /// The match.
-    pub match_id: i64,
-    /// The lease it is held under.
-    pub lease: String,
-    /// Whether these are its last games.
-    pub done: bool,
-    /// The games, with their agents' logs.
-    pub games: Vec<GameRecord>,
 }
 
 /// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks.

@@ -16,9 +16,10 @@
 //! gets 403 everywhere else.
 
 use crate::context::Arena;
+use crate::errors::AppError;
+use crate::identity::{self, Holder};
 use crate::jobs::{self, JobError, MatchInfo};
-use crate::server::{AppError, Holder};
-use crate::worker::{LeaseRef, Report};
+use crate::jobs::{LeaseRef, Report};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
@@ -51,7 +52,7 @@ impl FromRequestParts<Arc<Arena>> for WorkerId {
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::trim)
             .ok_or_else(bad)?;
-        match crate::server::identify_from(arena, crate::server::peer(parts), token).await? {
+        match identity::identify_from(arena, identity::peer(parts), token).await? {
             Holder::Worker(id) => Ok(WorkerId(id)),
             Holder::Who(_) => Err(AppError::Forbidden(
                 "this is the worker API: it takes a worker token".into(),

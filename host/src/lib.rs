@@ -23,12 +23,15 @@ pub mod adapters;
 pub mod cache;
 pub mod contract;
 pub mod engine;
+pub mod kind;
 pub mod limits;
 pub mod loader;
 pub mod player;
 pub mod registry;
 pub mod runtime;
 pub mod sandbox;
+pub mod start;
+pub mod store;
 pub mod text;
 pub mod verdict;
 

@@ -18,57 +18,15 @@
 //! the limit hit. The parent then loads the artifact its own child wrote.
 
 use crate::cache::{Cache, CacheOutcome};
+pub use crate::kind::{GameKind, PACKAGE};
 use crate::limits::Limits;
 use crate::text::escape;
 use crate::verdict::Fault;
-use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 use wasmtime::component::Component;
-
-/// The WIT package every agent world lives in.
-pub const PACKAGE: &str = "croupier:agent";
-
-/// The games (WIT worlds) this host knows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    /// Durak, the Russian attack-and-defend game.
-    Durak,
-    /// Toepen, the Dutch trick-taking game with raises.
-    Toepen,
-    /// Uno, the shedding game.
-    Uno,
-}
-
-impl GameKind {
-    /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 3] = [GameKind::Durak, GameKind::Toepen, GameKind::Uno];
-
-    /// The game's lowercase name, as used in WIT world names, paths and the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Durak => "durak",
-            GameKind::Toepen => "toepen",
-            GameKind::Uno => "uno",
-        }
-    }
-
-    /// The game with this name, ignoring case and surrounding whitespace.
-    pub fn parse(s: &str) -> Option<GameKind> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name().eq_ignore_ascii_case(s.trim()))
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Why a file cannot be used as an agent. Every message names the file.
 #[derive(Debug, thiserror::Error)]

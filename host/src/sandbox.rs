@@ -5,237 +5,17 @@
 //! a store that trapped is never entered again.
 
 use crate::adapters::Adapter;
-use crate::contract::latest as v0_2;
 use crate::engine::EPOCH_TICK;
-use crate::limits::{LOG_LINE_OVERHEAD, Limits};
-use crate::player::StartInfo;
+use crate::limits::Limits;
+use crate::start::StartInfo;
 use crate::verdict::{Fault, Verdict};
-use croupier_rules::GameRng;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
-use wasmtime::component::{Linker, WasmStr};
-use wasmtime::{Engine, ResourceLimiter, Store, StoreContextMut, Trap};
+use wasmtime::component::Linker;
+use wasmtime::{Engine, Store, Trap};
 
-/// One line an agent logged, already escaped.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogLine {
-    /// The level: `error`, `warn`, `info` or `debug`.
-    pub level: String,
-    /// The message, cut to what the budget allowed and escaped.
-    pub text: String,
-    /// When it was logged: 0 in `start`, `k` during the agent's `k`-th decision (forced moves
-    /// are not decisions). `None` in logs written before this was recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at: Option<u32>,
-}
-
-/// The per-game log of one agent, bounded in bytes and in lines.
-#[derive(Debug, Default)]
-pub struct AgentLog {
-    /// The lines kept so far, escaped.
-    pub lines: Vec<LogLine>,
-    used: usize,
-    budget: usize,
-    /// Lines charged so far (`lines` may have been taken out).
-    count: usize,
-    max_lines: usize,
-    /// The agent tried to log past its budget.
-    pub flooded: bool,
-    /// The decision under way (0 in `start`), stamped on each line as [`LogLine::at`] so a
-    /// replay can show a line beside the move it explains. Set by the caller before each
-    /// decision: one store write per decision, nothing per line beyond the copy.
-    pub decision: u32,
-}
-
-impl AgentLog {
-    /// A log that holds at most `budget` bytes (each line charged
-    /// [`LOG_LINE_OVERHEAD`] on top of its text) in at most `max_lines` lines.
-    pub fn new(budget: usize, max_lines: usize) -> AgentLog {
-        AgentLog {
-            budget,
-            max_lines,
-            ..Default::default()
-        }
-    }
-
-    /// The log an agent gets under `limits`.
-    pub fn for_limits(limits: &Limits) -> AgentLog {
-        AgentLog::new(
-            limits.log_bytes_per_game as usize,
-            limits.log_lines_per_game as usize,
-        )
-    }
-
-    /// How many bytes of text the next line may still carry: what `log` copies into the
-    /// host at most, whatever length the agent passes.
-    pub fn room(&self) -> usize {
-        self.budget.saturating_sub(self.used + LOG_LINE_OVERHEAD)
-    }
-
-    /// Adds a line; `false` (and `flooded`) once the budget would be exceeded.
-    pub fn push(&mut self, level: &str, message: &str) -> bool {
-        self.push_measured(level, message, message.len())
-    }
-
-    /// Adds a line whose text was `len` bytes long, of which `message` holds at most the
-    /// first [`AgentLog::room`] bytes (the rest was never copied out of the agent).
-    pub fn push_measured(&mut self, level: &str, message: &str, len: usize) -> bool {
-        if self.flooded {
-            return false;
-        }
-        // Count the raw bytes plus a fixed cost per line, so that neither escaping nor
-        // empty lines smuggle a larger log past the budget.
-        let charge = len.saturating_add(LOG_LINE_OVERHEAD);
-        if self.count >= self.max_lines || self.used.saturating_add(charge) > self.budget {
-            self.flooded = true;
-            let mut cut = self.room().min(message.len());
-            while !message.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            if cut > 0 && self.count < self.max_lines {
-                self.lines.push(LogLine {
-                    level: level.to_string(),
-                    text: escape(&message[..cut]) + " [truncated]",
-                    at: Some(self.decision),
-                });
-            }
-            self.used = self.budget;
-            return false;
-        }
-        self.used += charge;
-        self.count += 1;
-        self.lines.push(LogLine {
-            level: level.to_string(),
-            text: escape(message),
-            at: Some(self.decision),
-        });
-        true
-    }
-
-    /// Takes the lines out, leaving the counters as they are.
-    pub fn take(&mut self) -> Vec<LogLine> {
-        std::mem::take(&mut self.lines)
-    }
-
-    /// Why the log ended the agent's call.
-    pub fn flood_message(&self) -> String {
-        if self.count >= self.max_lines {
-            format!("logged more than {} lines in one game", self.max_lines)
-        } else {
-            format!(
-                "logged past the budget of {} bytes per game ({} bytes charged per line)",
-                self.budget, LOG_LINE_OVERHEAD
-            )
-        }
-    }
-}
-
+pub use crate::store::{AgentLog, Limiter, LogLine, StoreData};
 pub use crate::text::escape;
-
-/// Caps linear memory and tables per store, and remembers a refused growth so that the
-/// trap that follows (Rust aborts on allocation failure) is reported as `MEMORY`.
-#[derive(Debug)]
-pub struct Limiter {
-    max_memory: usize,
-    /// `(current, desired)` bytes of the first refused growth.
-    pub denied: Option<(usize, usize)>,
-}
-
-/// Tables hold function references; generous for any real agent, small against a bomb.
-const MAX_TABLE_ELEMENTS: usize = 1 << 20;
-
-impl ResourceLimiter for Limiter {
-    fn memory_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        if desired > self.max_memory {
-            self.denied.get_or_insert((current, desired));
-            return Ok(false);
-        }
-        Ok(true)
-    }
-
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        Ok(desired <= MAX_TABLE_ELEMENTS)
-    }
-
-    fn instances(&self) -> usize {
-        64
-    }
-    fn tables(&self) -> usize {
-        64
-    }
-    fn memories(&self) -> usize {
-        8
-    }
-}
-
-/// What a store holds: the limiter, the log and the agent's seeded random stream.
-pub struct StoreData {
-    /// Caps the store's memory and tables.
-    pub limiter: Limiter,
-    /// The agent's log for this game.
-    pub log: AgentLog,
-    rng: GameRng,
-}
-
-/// The host's `log`: copies at most what the log still has room for out of the agent's
-/// memory (the string is borrowed in place, so a call that passes the whole linear memory
-/// costs the host no allocation), then charges the line.
-fn host_log(
-    mut cx: StoreContextMut<'_, StoreData>,
-    level: &'static str,
-    message: &WasmStr,
-) -> wasmtime::Result<()> {
-    let room = cx.data().log.room();
-    let (prefix, len) = {
-        let text = message.to_str(&cx)?;
-        let mut cut = room.min(text.len());
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        (text[..cut].to_string(), text.len())
-    };
-    let log = &mut cx.data_mut().log;
-    if log.push_measured(level, &prefix, len) {
-        Ok(())
-    } else {
-        Err(wasmtime::Error::msg(log.flood_message()))
-    }
-}
-
-/// Defines `croupier:agent/host@VERSION` by hand rather than through the bindings, so that
-/// `log` receives the agent's string in place ([`WasmStr`]) instead of a host `String` lifted
-/// before any budget check. The `level` enum is the same in every version, so the newest
-/// version's type serves them all.
-fn add_host_version(linker: &mut Linker<StoreData>, version: &str) -> wasmtime::Result<()> {
-    let mut host = linker.instance(&format!("{}/host@{version}", crate::loader::PACKAGE))?;
-    host.func_wrap(
-        "log",
-        |cx: StoreContextMut<'_, StoreData>, (level, message): (v0_2::Level, WasmStr)| {
-            let level = match level {
-                v0_2::Level::Error => "error",
-                v0_2::Level::Warn => "warn",
-                v0_2::Level::Info => "info",
-                v0_2::Level::Debug => "debug",
-            };
-            host_log(cx, level, &message)
-        },
-    )?;
-    host.func_wrap(
-        "random",
-        |mut cx: StoreContextMut<'_, StoreData>, (): ()| Ok((cx.data_mut().rng.next_u64(),)),
-    )?;
-    Ok(())
-}
 
 /// A linker holding exactly what agents may import for game `G`, in every supported
 /// contract version.
@@ -243,15 +23,6 @@ pub fn linker<G: Adapter>(engine: &Engine) -> wasmtime::Result<Linker<StoreData>
     let mut linker = Linker::new(engine);
     G::add_to_linker(&mut linker)?;
     Ok(linker)
-}
-
-/// Adds the shared host interfaces of every version (used by each adapter's
-/// `add_to_linker`).
-pub fn add_host_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
-    for version in crate::contract::numbers() {
-        add_host_version(linker, version)?;
-    }
-    crate::contract::add_common_to_linker(linker)
 }
 
 /// Counters for one agent in one game.
@@ -335,14 +106,7 @@ impl<G: Adapter> WasmAgent<G> {
         limits: &Limits,
         seed: u64,
     ) -> Result<Self, MakeError> {
-        let data = StoreData {
-            limiter: Limiter {
-                max_memory: limits.memory_bytes(),
-                denied: None,
-            },
-            log: AgentLog::for_limits(limits),
-            rng: GameRng::new(seed),
-        };
+        let data = StoreData::new(limits, seed);
         let mut store = Store::new(engine, data);
         store.limiter(|d| &mut d.limiter);
         store.epoch_deadline_trap();
@@ -407,7 +171,7 @@ impl<G: Adapter> WasmAgent<G> {
         self.legal
             .extend(legal.iter().map(|a| G::encode_action(*a)));
         let millis = self.limits.millis_per_decision;
-        let budget = crate::adapters::Budget {
+        let budget = crate::contract::Budget {
             fuel: self.limits.fuel_per_decision,
             millis,
             bank_millis: self.bank_left.map(|b| b.as_millis() as u32),
@@ -565,7 +329,7 @@ fn classify(e: wasmtime::Error, store: &Store<StoreData>) -> Fault {
                     "asked to grow memory from {} to {} KiB; the limit is {} KiB",
                     cur >> 10,
                     want >> 10,
-                    d.limiter.max_memory >> 10
+                    d.limiter.max_memory() >> 10
                 ),
             )
         })
@@ -578,38 +342,5 @@ fn classify(e: wasmtime::Error, store: &Store<StoreData>) -> Fault {
         Some(Trap::StackOverflow) => Fault::new(Verdict::StackOverflow, "call stack overflowed"),
         Some(_) => memory(data).unwrap_or_else(|| Fault::new(Verdict::Trap, first_line(&e))),
         None => memory(data).unwrap_or_else(|| Fault::new(Verdict::Trap, first_line(&e))),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn log_is_bounded() {
-        let mut log = AgentLog::new(10 + 2 * LOG_LINE_OVERHEAD, 100);
-        assert!(log.push("info", "12345"));
-        assert!(!log.push("info", "abcdefgh"));
-        assert!(log.flooded);
-        assert_eq!(log.lines.len(), 2);
-        assert_eq!(log.lines[1].text, "abcde [truncated]");
-        assert!(!log.push("info", "x"));
-    }
-
-    /// Regression (hardening finding 2): an empty line is not free.
-    #[test]
-    fn empty_lines_are_charged_and_counted() {
-        let mut log = AgentLog::new(64 * 1024, 1_000_000);
-        let mut n = 0;
-        while log.push("info", "") {
-            n += 1;
-        }
-        assert_eq!(n, 64 * 1024 / LOG_LINE_OVERHEAD);
-        let mut capped = AgentLog::new(1 << 30, 3);
-        assert!(capped.push("info", ""));
-        assert!(capped.push("info", ""));
-        assert!(capped.push("info", ""));
-        assert!(!capped.push("info", ""));
-        assert!(capped.flood_message().contains("3 lines"));
     }
 }

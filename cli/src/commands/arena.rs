@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::context::Arena;
-use croupier_arena::{auth, server};
+use croupier_arena::{auth, manage, server};
 use croupier_host::registry;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -267,9 +267,9 @@ fn add_with_token(dir: &Path, database: Option<&str>, name: &str, who: Holder) -
     tokio()?.block_on(async {
         let arena = Arena::open(dir, database).await?;
         let (t, what, give) = match who {
-            Holder::Team => (server::add_team(&arena, name).await, "team", "the team"),
+            Holder::Team => (manage::add_team(&arena, name).await, "team", "the team"),
             Holder::Worker => (
-                server::add_worker(&arena, name).await,
+                manage::add_worker(&arena, name).await,
                 "worker",
                 "`croupier arena worker` in CROUPIER_WORKER_TOKEN",
             ),
@@ -338,7 +338,7 @@ fn write_arena(dir: &Path, cfg: &ArenaConfig, database: Option<&str>) -> Result<
         let arena = Arena::open(dir, database).await?;
         arena
             .db
-            .set_meta("admin_token_sha256", &server::hex(&auth::hash(&token)))
+            .set_meta("admin_token_sha256", &auth::hex(&auth::hash(&token)))
             .await?;
         arena.db.close().await;
         anyhow::Ok(())
@@ -400,7 +400,7 @@ fn demo(a: &DemoArgs) -> Result<()> {
         println!("organiser token: {admin}");
         let mut teams = Vec::new();
         for e in &agents {
-            let t = server::add_team(&arena, &e.name)
+            let t = manage::add_team(&arena, &e.name)
                 .await
                 .map_err(|x| anyhow::anyhow!("{x}"))?;
             println!("team {:<14} {}", t.name, t.token);
@@ -414,7 +414,7 @@ fn demo(a: &DemoArgs) -> Result<()> {
                 for (id, path) in teams {
                     match std::fs::read(&path) {
                         Ok(bytes) => {
-                            if let Err(e) = server::submit(&arena, id, bytes).await {
+                            if let Err(e) = manage::submit(&arena, id, bytes).await {
                                 eprintln!("demo: {}: {e}", path.display());
                             }
                         }

@@ -1,6 +1,6 @@
 //! Durak ↔ `croupier:agent/durak`, in every contract version that has it.
 
-use crate::loader::GameKind;
+use crate::kind::GameKind;
 use croupier_rules::durak::Durak;
 
 super::adapter!(

@@ -12,23 +12,14 @@ pub use durak::{DurakBindings, DurakPre};
 pub use toepen::{ToepenBindings, ToepenPre};
 pub use uno::{UnoBindings, UnoPre};
 
-use crate::loader::GameKind;
-use crate::player::StartInfo;
-use crate::sandbox::StoreData;
+use crate::kind::GameKind;
+use crate::start::StartInfo;
+use crate::store::StoreData;
 use croupier_rules::Game;
 use wasmtime::Store;
 use wasmtime::component::{InstancePre, Linker};
 
-/// What is left to spend on a decision, before it is put in a version's `budget` record.
-#[derive(Copy, Clone, Debug)]
-pub struct Budget {
-    /// Fuel (roughly, WebAssembly instructions) for this decision.
-    pub fuel: u64,
-    /// Wall-clock milliseconds for this decision.
-    pub millis: u32,
-    /// Milliseconds left in this game's time bank, when the match has one.
-    pub bank_millis: Option<u32>,
-}
+pub use crate::contract::Budget;
 
 /// A game the host can run agents for.
 pub trait Adapter: Game {
@@ -71,14 +62,6 @@ pub trait Adapter: Game {
     ) -> wasmtime::Result<u32>;
 }
 
-/// Refills a vector of the previous record instead of allocating a new one (a host
-/// allocation and free per list per decision showed in the profile).
-pub(crate) fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T> {
-    v.clear();
-    v.extend(items);
-    v
-}
-
 /// The `Adapter` impl of a game, over the contract versions it exists in: only the names
 /// differ between games. `$pre` and `$bindings` name the game's enums over those versions
 /// (one variant per version, dispatching to `crate::contract::<version>::$module`), so a
@@ -104,22 +87,22 @@ macro_rules! adapter {
         }
 
         impl $crate::adapters::Adapter for $game {
-            const KIND: $crate::loader::GameKind = $kind;
+            const KIND: $crate::kind::GameKind = $kind;
             const VERSIONS: &'static [&'static str] = &[$($crate::contract::$v::VERSION.number),+];
             type Bindings = $bindings;
             type Pre = $pre;
             type Scratch = $crate::contract::latest::$module::Scratch;
 
             fn add_to_linker(
-                linker: &mut wasmtime::component::Linker<$crate::sandbox::StoreData>,
+                linker: &mut wasmtime::component::Linker<$crate::store::StoreData>,
             ) -> wasmtime::Result<()> {
-                $crate::sandbox::add_host_to_linker(linker)?;
+                $crate::contract::add_host_to_linker(linker)?;
                 $($crate::contract::$v::$module::add_to_linker(linker)?;)+
                 Ok(())
             }
 
             fn pre(
-                pre: wasmtime::component::InstancePre<$crate::sandbox::StoreData>,
+                pre: wasmtime::component::InstancePre<$crate::store::StoreData>,
                 version: &str,
             ) -> wasmtime::Result<Self::Pre> {
                 $(
@@ -136,7 +119,7 @@ macro_rules! adapter {
 
             fn instantiate(
                 pre: &Self::Pre,
-                store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
+                store: &mut wasmtime::Store<$crate::store::StoreData>,
             ) -> wasmtime::Result<Self::Bindings> {
                 Ok(match pre {
                     $($pre::$variant(p) => {
@@ -147,8 +130,8 @@ macro_rules! adapter {
 
             fn call_start(
                 b: &Self::Bindings,
-                store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
-                info: &$crate::player::StartInfo,
+                store: &mut wasmtime::Store<$crate::store::StoreData>,
+                info: &$crate::start::StartInfo,
             ) -> wasmtime::Result<()> {
                 match b {
                     $($bindings::$variant(b) => $crate::contract::$v::$module::start(b, store, info),)+
@@ -157,10 +140,10 @@ macro_rules! adapter {
 
             fn call_decide(
                 b: &Self::Bindings,
-                store: &mut wasmtime::Store<$crate::sandbox::StoreData>,
+                store: &mut wasmtime::Store<$crate::store::StoreData>,
                 obs: Self::Observation,
                 legal: &[u32],
-                budget: $crate::adapters::Budget,
+                budget: $crate::contract::Budget,
                 scratch: &mut Self::Scratch,
             ) -> wasmtime::Result<u32> {
                 match b {

@@ -1,6 +1,6 @@
 //! Toepen ↔ `croupier:agent/toepen`, in every contract version that has it.
 
-use crate::loader::GameKind;
+use crate::kind::GameKind;
 use croupier_rules::toepen::Toepen;
 
 super::adapter!(

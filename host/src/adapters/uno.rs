@@ -1,6 +1,6 @@
 //! UNO ↔ `croupier:agent/uno`, in every contract version that has it.
 
-use crate::loader::GameKind;
+use crate::kind::GameKind;
 use croupier_rules::uno::Uno;
 
 super::adapter!(

@@ -11,15 +11,37 @@
 //! are linked, and each version's records are built by the host from the rules crate's
 //! observation, so an old agent sees exactly what a new one sees, in its own encoding.
 
-use crate::loader::GameKind;
-use crate::sandbox::StoreData;
+use crate::kind::GameKind;
+use crate::store::StoreData;
 use wasmtime::component::Linker;
 
+mod host;
 pub mod v0_1;
 pub mod v0_2;
 
+pub(crate) use host::add_host_to_linker;
+
 /// The newest contract version: what the SDK and new agents build against.
 pub use v0_2 as latest;
+
+/// What is left to spend on a decision, before it is put in a version's `budget` record.
+#[derive(Copy, Clone, Debug)]
+pub struct Budget {
+    /// Fuel (roughly, WebAssembly instructions) for this decision.
+    pub fuel: u64,
+    /// Wall-clock milliseconds for this decision.
+    pub millis: u32,
+    /// Milliseconds left in this game's time bank, when the match has one.
+    pub bank_millis: Option<u32>,
+}
+
+/// Refills a vector of the previous record instead of allocating a new one (a host
+/// allocation and free per list per decision showed in the profile).
+pub(crate) fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T> {
+    v.clear();
+    v.extend(items);
+    v
+}
 
 /// One published contract version.
 #[derive(Copy, Clone, Debug)]
@@ -110,18 +132,18 @@ macro_rules! version_bindings {
         pub use bindings::durak::croupier::agent::common::{Budget, GameInfo};
         pub use bindings::durak::croupier::agent::host::Level;
 
-        impl bindings::durak::croupier::agent::common::Host for crate::sandbox::StoreData {}
+        impl bindings::durak::croupier::agent::common::Host for crate::store::StoreData {}
 
         pub(crate) fn add_common_to_linker(
-            linker: &mut wasmtime::component::Linker<crate::sandbox::StoreData>,
+            linker: &mut wasmtime::component::Linker<crate::store::StoreData>,
         ) -> wasmtime::Result<()> {
             bindings::durak::croupier::agent::common::add_to_linker::<
-                crate::sandbox::StoreData,
-                wasmtime::component::HasSelf<crate::sandbox::StoreData>,
+                crate::store::StoreData,
+                wasmtime::component::HasSelf<crate::store::StoreData>,
             >(linker, |s| s)
         }
 
-        fn budget(b: crate::adapters::Budget) -> Budget {
+        fn budget(b: crate::contract::Budget) -> Budget {
             Budget {
                 fuel: b.fuel,
                 millis: b.millis,
@@ -140,35 +162,35 @@ macro_rules! glue_common {
         /// The instantiated world's exports.
         pub type Bindings = super::bindings::$module::$world;
         /// The pre-linked world.
-        pub type Pre = super::bindings::$module::$pre<crate::sandbox::StoreData>;
+        pub type Pre = super::bindings::$module::$pre<crate::store::StoreData>;
 
         /// The game's types-only interface.
         pub(crate) fn add_to_linker(
-            linker: &mut wasmtime::component::Linker<crate::sandbox::StoreData>,
+            linker: &mut wasmtime::component::Linker<crate::store::StoreData>,
         ) -> wasmtime::Result<()> {
             super::bindings::$module::croupier::agent::$types::add_to_linker::<
-                crate::sandbox::StoreData,
-                wasmtime::component::HasSelf<crate::sandbox::StoreData>,
+                crate::store::StoreData,
+                wasmtime::component::HasSelf<crate::store::StoreData>,
             >(linker, |s| s)
         }
 
         pub(crate) fn pre(
-            p: wasmtime::component::InstancePre<crate::sandbox::StoreData>,
+            p: wasmtime::component::InstancePre<crate::store::StoreData>,
         ) -> wasmtime::Result<Pre> {
             Pre::new(p)
         }
 
         pub(crate) fn instantiate(
             p: &Pre,
-            store: &mut wasmtime::Store<crate::sandbox::StoreData>,
+            store: &mut wasmtime::Store<crate::store::StoreData>,
         ) -> wasmtime::Result<Bindings> {
             p.instantiate(store)
         }
 
         pub(crate) fn start(
             b: &Bindings,
-            store: &mut wasmtime::Store<crate::sandbox::StoreData>,
-            info: &crate::player::StartInfo,
+            store: &mut wasmtime::Store<crate::store::StoreData>,
+            info: &crate::start::StartInfo,
         ) -> wasmtime::Result<()> {
             b.$getter().call_start(store, &super::game_info(info))
         }

@@ -2,7 +2,7 @@
 
 use super::NONE_BYTE;
 use super::bindings::durak::croupier::agent::durak_types as wit;
-use crate::sandbox::StoreData;
+use crate::store::StoreData;
 use croupier_rules::durak::{Observation, Phase};
 
 impl wit::Host for StoreData {}

@@ -1,7 +1,7 @@
 //! Contract 0.1.0 (`wit/v0.1/`), frozen: every per-seat field of an observation is its own list, and `game-info` carries every rule option.
 
-use crate::loader::GameKind;
-use crate::player::StartInfo;
+use crate::kind::GameKind;
+use crate::start::StartInfo;
 
 /// This version and its games.
 pub const VERSION: super::Version = super::Version {
@@ -37,10 +37,10 @@ macro_rules! glue {
         /// The newest version's scratch record is not used: 0.1.0 builds its record anew.
         pub(crate) fn decide(
             b: &Bindings,
-            store: &mut wasmtime::Store<crate::sandbox::StoreData>,
+            store: &mut wasmtime::Store<crate::store::StoreData>,
             obs: Observation,
             legal: &[u32],
-            budget: crate::adapters::Budget,
+            budget: crate::contract::Budget,
             _scratch: &mut crate::contract::latest::$module::Scratch,
         ) -> wasmtime::Result<u32> {
             b.$getter()

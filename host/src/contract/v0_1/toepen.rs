@@ -1,7 +1,7 @@
 //! Toepen in contract 0.1.0: every per-seat field is its own list.
 
 use super::bindings::toepen::croupier::agent::toepen_types as wit;
-use crate::sandbox::StoreData;
+use crate::store::StoreData;
 use croupier_rules::toepen::{Decision, Observation};
 
 impl wit::Host for StoreData {}

@@ -1,7 +1,7 @@
 //! UNO in contract 0.1.0: every per-seat field is its own list.
 
 use super::bindings::uno::croupier::agent::uno_types as wit;
-use crate::sandbox::StoreData;
+use crate::store::StoreData;
 use croupier_rules::uno::{Color, Decision, Observation};
 
 impl wit::Host for StoreData {}

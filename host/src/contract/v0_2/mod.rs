@@ -1,7 +1,7 @@
 //! Contract 0.2.0 (`wit/v0.2/`), frozen: per-seat fields travel in one list of records, and `game-info` carries the closest preset and what differs from it.
 
-use crate::loader::GameKind;
-use crate::player::StartInfo;
+use crate::kind::GameKind;
+use crate::start::StartInfo;
 
 /// This version and its games.
 pub const VERSION: super::Version = super::Version {
@@ -38,10 +38,10 @@ macro_rules! glue {
 
         pub(crate) fn decide(
             b: &Bindings,
-            store: &mut wasmtime::Store<crate::sandbox::StoreData>,
+            store: &mut wasmtime::Store<crate::store::StoreData>,
             obs: Observation,
             legal: &[u32],
-            budget: crate::adapters::Budget,
+            budget: crate::contract::Budget,
             scratch: &mut Scratch,
         ) -> wasmtime::Result<u32> {
             let record = to_wit(obs, scratch.take());

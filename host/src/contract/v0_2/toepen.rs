@@ -1,7 +1,7 @@
 //! Toepen in contract 0.2.0: per-seat fields travel in one list of records.
 
 use super::bindings::toepen::croupier::agent::toepen_types as wit;
-use crate::sandbox::StoreData;
+use crate::store::StoreData;
 use croupier_rules::toepen::{Decision, Observation};
 
 impl wit::Host for StoreData {}
@@ -10,7 +10,7 @@ crate::contract::toepen_enums!();
 
 pub(crate) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
     let spare_seats = spare.map(|w| w.seats).unwrap_or_default();
-    let seats = crate::adapters::refill(
+    let seats = crate::contract::refill(
         spare_seats,
         (0..o.players as usize).map(|s| wit::SeatView {
             score: o.scores.get(s).copied().unwrap_or(0),

@@ -1,7 +1,7 @@
 //! UNO in contract 0.2.0: hand sizes, scores and colour caps travel in one list of per-seat records, and the known cards in one flat list.
 
 use super::bindings::uno::croupier::agent::uno_types as wit;
-use crate::sandbox::StoreData;
+use crate::store::StoreData;
 use croupier_rules::uno::{Color, Decision, Observation};
 
 impl wit::Host for StoreData {}
@@ -10,7 +10,7 @@ crate::contract::uno_enums!();
 
 pub(crate) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
     let spare_seats = spare.map(|w| w.seats).unwrap_or_default();
-    let seats = crate::adapters::refill(
+    let seats = crate::contract::refill(
         spare_seats,
         (0..o.players as usize).map(|s| {
             let [r, y, g, b] = o.color_caps.get(s).copied().unwrap_or([255; 4]);

@@ -1,0 +1,127 @@
+//! The JSON API's handlers (`/api/...`), thin over [`crate::views`] and [`crate::manage`];
+//! described in `assets/openapi.json`, served at `/api/openapi.json`.
+
+use crate::auth::Who;
+use crate::context::Arena;
+use crate::errors::AppError;
+use crate::identity::{require_admin, submitting_team};
+use crate::manage::{self, NewTeam, TeamToken, check_rate, read_capped};
+use crate::views::{LeaderboardJson, SeatQuery, TeamJson, board_rows, game_doc, team_json};
+use axum::Json;
+use axum::extract::{Path, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
+/// `GET /api/leaderboard`: the table, with the arena's title and totals.
+pub async fn leaderboard(
+    State(arena): State<Arc<Arena>>,
+) -> Result<Json<LeaderboardJson>, AppError> {
+    let rows = board_rows(&arena).await?;
+    let games = arena.board.read().map(|b| b.games).unwrap_or(0);
+    Ok(Json(LeaderboardJson {
+        title: arena.cfg.title.clone(),
+        game: arena.cfg.game.clone(),
+        rules: arena.cfg.rules.clone(),
+        games,
+        frozen: arena.is_frozen(),
+        rows,
+    }))
+}
+
+/// `GET /api/teams/{id}`: one team, with what the asker may see of it.
+pub async fn team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+) -> Result<Json<TeamJson>, AppError> {
+    Ok(Json(team_json(&arena, id, &who).await?))
+}
+
+/// `GET /api/games/{m}/{g}`: a stored game as the viewer takes it (`?seat=N` for a seat's view).
+pub async fn game(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path((m, g)): Path<(i64, i64)>,
+    axum::extract::Query(q): axum::extract::Query<SeatQuery>,
+) -> Result<Json<croupier_tournament::replay::ReplayDoc>, AppError> {
+    Ok(Json(game_doc(&arena, m, g, q.seat, &who).await?.0))
+}
+
+/// The game as a log file (`croupier replay FILE` opens it): a header line and the record,
+/// without private logs.
+pub async fn game_log(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path((m, g)): Path<(i64, i64)>,
+) -> Result<Response, AppError> {
+    let (_, header, rec) = game_doc(&arena, m, g, None, &who).await?;
+    let mut body = serde_json::to_string(&header).map_err(|e| AppError::Internal(e.to_string()))?;
+    body.push('\n');
+    let line = croupier_tournament::matches::game_line(&rec)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    body.push_str(&line);
+    body.push('\n');
+    let disposition = format!("attachment; filename=\"match{m}-game{g}.jsonl\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// `POST /api/submit`: an upload (the raw component as the body), checked at once.
+pub async fn submit(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    req: Request,
+) -> Result<Response, AppError> {
+    let team = submitting_team(&who)?;
+    if arena.is_frozen() {
+        return Err(AppError::Conflict(
+            "submissions are closed: the final has begun".into(),
+        ));
+    }
+    check_rate(&arena, team).await?;
+    let cap = arena.cfg.uploads.max_bytes;
+    let bytes = read_capped(req.into_body(), cap).await?;
+    let out = manage::submit(&arena, team, bytes).await?;
+    let status = if out.verdict.valid {
+        StatusCode::CREATED
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    Ok((status, Json(out)).into_response())
+}
+
+/// `POST /api/admin/teams`: a new team and its token, shown once (the organiser only).
+pub async fn add_team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Json(t): Json<NewTeam>,
+) -> Result<(StatusCode, Json<TeamToken>), AppError> {
+    require_admin(&who)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(manage::add_team(&arena, &t.name).await?),
+    ))
+}
+
+/// The API described (OpenAPI 3.1): every `/api/` route and what it answers.
+pub const OPENAPI: &str = include_str!("../assets/openapi.json");
+
+/// `GET /api/openapi.json`: this API described.
+pub async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+/// `GET /api/final`: the final tournament's table as JSON, once it has been played.
+pub async fn final_table(State(arena): State<Arc<Arena>>) -> Result<Response, AppError> {
+    match arena.db.meta("final_json").await? {
+        Some(j) => Ok(([(header::CONTENT_TYPE, "application/json")], j).into_response()),
+        None => Err(AppError::NotFound("the final has not been played".into())),
+    }
+}

@@ -1,0 +1,184 @@
+//! Who is asking: the token a request presents (bearer header or sign-in cookie), checked
+//! against the stored hashes, and the role checks the pages and the API share.
+//!
+//! Threat model: tokens are 256 random bits, stored only as SHA-256 and compared in constant
+//! time ([`crate::auth`]). A client that presents refused tokens in a loop is cut off per
+//! address ([`FAILED_TOKENS_PER_MINUTE`]) so that it cannot cost a database lookup per try.
+
+use crate::auth::{self, Claim, Who, hex_decode};
+use crate::context::Arena;
+use crate::errors::AppError;
+use axum::extract::FromRequestParts;
+use axum::http::{header, request::Parts};
+use std::sync::Arc;
+
+/// The name of the cookie a signed-in browser holds its token in.
+pub const COOKIE: &str = "croupier_token";
+
+/// The token a request presents: `Authorization: Bearer T`, or the sign-in cookie.
+fn presented(parts: &Parts) -> Option<String> {
+    if let Some(v) = parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        return Some(v.strip_prefix("Bearer ").unwrap_or(v).trim().to_string());
+    }
+    let cookies = parts.headers.get_all(header::COOKIE);
+    for c in cookies.iter().filter_map(|v| v.to_str().ok()) {
+        for kv in c.split(';') {
+            if let Some((k, v)) = kv.trim().split_once('=')
+                && k == COOKIE
+                && !v.is_empty()
+            {
+                return Some(v.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Refused tokens one client address may present per minute before every token it presents
+/// is refused unread (429). A token is 256 random bits, so this is not what keeps guessing
+/// out; it keeps a client that tries tokens in a loop from costing the database a lookup
+/// per try, and makes such a client visible. Behind a reverse proxy every client has the
+/// proxy's address: the limit is then shared, which only slows a flood further.
+pub const FAILED_TOKENS_PER_MINUTE: u32 = 20;
+
+/// The client's address, when the server was started with it (`serve` is).
+pub fn peer(parts: &Parts) -> Option<std::net::IpAddr> {
+    parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip())
+}
+
+/// The client's address as an extractor (`None` when the server runs without it).
+pub struct Peer(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Peer, Self::Rejection> {
+        Ok(Peer(peer(parts)))
+    }
+}
+
+/// Whom a checked token belongs to: a caller of the pages and API, or a worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// A team or the organiser.
+    Who(Who),
+    /// A worker, by id: the worker API only.
+    Worker(i64),
+}
+
+/// Checks a presented token, counting a refusal against the client's address.
+pub async fn identify_from(
+    arena: &Arena,
+    ip: Option<std::net::IpAddr>,
+    token: &str,
+) -> Result<Holder, AppError> {
+    let now = crate::now_ms();
+    if let (Some(ip), Ok(map)) = (ip, arena.failed_tokens.lock())
+        && let Some((start, n)) = map.get(&ip)
+        && now - start < 60_000
+        && *n >= FAILED_TOKENS_PER_MINUTE
+    {
+        let wait = ((start + 60_000 - now) as u64).div_ceil(1000).max(1);
+        return Err(AppError::TooMany {
+            message: format!(
+                "{FAILED_TOKENS_PER_MINUTE} refused tokens in a minute from this address: try again in {wait} s"
+            ),
+            retry_after: wait,
+        });
+    }
+    let who = identify_any(arena, token).await;
+    if let (Err(AppError::Unauthorized(_)), Some(ip)) = (&who, ip)
+        && let Ok(mut map) = arena.failed_tokens.lock()
+    {
+        // Old windows go when the map grows, so a spray of addresses cannot fill memory.
+        if map.len() > 10_000 {
+            map.retain(|_, (start, _)| now - *start < 60_000);
+        }
+        let e = map.entry(ip).or_insert((now, 0));
+        if now - e.0 >= 60_000 {
+            *e = (now, 0);
+        }
+        e.1 += 1;
+    }
+    who
+}
+
+/// A team's or the organiser's token: who it belongs to; 401 for a token that is not
+/// valid, 403 for a worker's (the worker API only).
+pub fn only_who(h: Holder) -> Result<Who, AppError> {
+    match h {
+        Holder::Who(w) => Ok(w),
+        Holder::Worker(_) => Err(AppError::Forbidden(
+            "a worker token is only for the worker API".into(),
+        )),
+    }
+}
+
+/// Checks a token: whom it belongs to, or 401.
+async fn identify_any(arena: &Arena, token: &str) -> Result<Holder, AppError> {
+    let bad = || AppError::Unauthorized("the token is not valid".into());
+    let (stored, holder) = match auth::claim(token).ok_or_else(bad)? {
+        Claim::Admin => {
+            let stored = arena.db.meta("admin_token_sha256").await?.ok_or_else(bad)?;
+            (
+                hex_decode(&stored).ok_or_else(bad)?,
+                Holder::Who(Who::Admin),
+            )
+        }
+        Claim::Worker(id) => {
+            let w = arena.db.worker(id).await?.ok_or_else(bad)?;
+            (w.token_hash, Holder::Worker(id))
+        }
+        Claim::Team(id) => {
+            let team = arena.db.team(id).await?.ok_or_else(bad)?;
+            (team.token_hash, Holder::Who(Who::Team(id)))
+        }
+    };
+    if auth::matches(token, &stored) {
+        Ok(holder)
+    } else {
+        Err(bad())
+    }
+}
+
+impl FromRequestParts<Arc<Arena>> for Who {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, arena: &Arc<Arena>) -> Result<Who, AppError> {
+        match presented(parts) {
+            None => Ok(Who::Public),
+            Some(t) => only_who(identify_from(arena, peer(parts), &t).await?),
+        }
+    }
+}
+
+/// The team a submission is for: 401 without a token, 403 for the organiser's.
+pub fn submitting_team(who: &Who) -> Result<i64, AppError> {
+    match who {
+        Who::Team(id) => Ok(*id),
+        Who::Admin => Err(AppError::Forbidden(
+            "uploads are made with a team's token".into(),
+        )),
+        Who::Public => Err(AppError::Unauthorized(
+            "a team token is needed to submit".into(),
+        )),
+    }
+}
+
+/// Organiser routes: 401 without a token, 403 with a team's.
+pub fn require_admin(who: &Who) -> Result<(), AppError> {
+    match who {
+        Who::Admin => Ok(()),
+        Who::Team(_) => Err(AppError::Forbidden("this is for the organiser".into())),
+        Who::Public => Err(AppError::Unauthorized(
+            "the organiser's token is needed".into(),
+        )),
+    }
+}

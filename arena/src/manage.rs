@@ -1,0 +1,189 @@
+//! What the pages and the JSON API change, done once for both: uploads (rate, size cap,
+//! store, check), and new teams and workers with their tokens.
+//!
+//! Limits and why: an upload's size is capped before its body is buffered (a hostile client
+//! cannot make the server hold more than the cap), uploads per team per hour are capped, and
+//! at most two checks run at once (each compiles untrusted code in a limited child process).
+
+use crate::auth::{self, hex};
+use crate::context::Arena;
+use crate::errors::AppError;
+use crate::validate;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The rate limit: 429 with the seconds until the oldest upload of the hour leaves it.
+pub async fn check_rate(arena: &Arena, team: i64) -> Result<(), AppError> {
+    let hour = 3_600_000;
+    let now = crate::now_ms();
+    let recent = arena.db.uploads_since(team, now - hour).await?;
+    let cap = arena.cfg.uploads.per_hour as usize;
+    if recent.len() >= cap {
+        let oldest = recent[recent.len() - cap];
+        let wait = ((oldest + hour - now).max(0) as u64).div_ceil(1000).max(1);
+        return Err(AppError::TooMany {
+            message: format!("{cap} submissions per hour: try again in {wait} s"),
+            retry_after: wait,
+        });
+    }
+    Ok(())
+}
+
+/// What a submission gives back.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SubmitJson {
+    /// The team.
+    pub team: i64,
+    /// The new version's number.
+    pub version: i64,
+    /// SHA-256 of the upload.
+    pub sha256: String,
+    /// The verdict.
+    pub verdict: validate::Verdict,
+}
+
+/// Stores, records and checks an upload for `team` (the API and the form share this).
+pub async fn submit(arena: &Arc<Arena>, team: i64, bytes: Vec<u8>) -> Result<SubmitJson, AppError> {
+    if bytes.is_empty() {
+        return Err(AppError::BadRequest("the upload is empty".into()));
+    }
+    let dir = arena.dir.join("agents");
+    let b = bytes;
+    let len = b.len() as i64;
+    let sha = tokio::task::spawn_blocking(move || validate::store_agent(&dir, &b))
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))?
+        .map_err(|e| AppError::Internal(format!("storing an upload: {e}")))?;
+    let (vid, number) = arena.db.add_version(team, &sha, len).await?;
+    let verdict = check_version(arena, vid, &sha, number).await?;
+    Ok(SubmitJson {
+        team,
+        version: number,
+        sha256: sha,
+        verdict,
+    })
+}
+
+/// Checks a stored version and records its verdict; at most two checks run at once.
+pub async fn check_version(
+    arena: &Arc<Arena>,
+    vid: i64,
+    sha: &str,
+    number: i64,
+) -> Result<validate::Verdict, AppError> {
+    let _turn = arena
+        .checks
+        .acquire()
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let a = arena.clone();
+    let sha2 = sha.to_string();
+    let label = format!("version {number}");
+    let verdict = tokio::task::spawn_blocking(move || {
+        croupier_tournament::with_game!(a.cfg.kind(), G => validate::check::<G>(&a, &sha2, &label))
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.to_string()))?;
+    let smoke = verdict
+        .smoke
+        .as_ref()
+        .and_then(|s| serde_json::to_string(s).ok());
+    arena
+        .db
+        .set_version_status(
+            vid,
+            if verdict.valid { "valid" } else { "refused" },
+            &verdict.message,
+            smoke.as_deref(),
+        )
+        .await?;
+    arena.changed.notify_waiters();
+    Ok(verdict)
+}
+
+/// Reads a body up to `cap` bytes; 413 past it, without buffering more than the cap.
+pub async fn read_capped(body: axum::body::Body, cap: u64) -> Result<Vec<u8>, AppError> {
+    match axum::body::to_bytes(body, cap as usize).await {
+        Ok(b) => Ok(b.to_vec()),
+        Err(e) => {
+            let too_large = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
+                || e.to_string().contains("length limit");
+            if too_large {
+                Err(AppError::TooLarge(cap))
+            } else {
+                Err(AppError::BadRequest(format!("reading the upload: {e}")))
+            }
+        }
+    }
+}
+
+/// A new team's name.
+#[derive(Debug, Deserialize)]
+pub struct NewTeam {
+    /// The name (1 to 64 characters, any text: it is escaped wherever shown).
+    pub name: String,
+}
+
+/// A new team or worker and its token, shown once.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TeamToken {
+    /// The team's id.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Its token: shown once, stored only as a hash.
+    pub token: String,
+}
+
+/// A name the organiser gives a team or a worker, trimmed, or why it is refused.
+fn checked_name<'a>(name: &'a str, what: &str) -> Result<&'a str, AppError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+        return Err(AppError::BadRequest(format!(
+            "a {what} name is 1 to 64 characters, without control characters"
+        )));
+    }
+    Ok(name)
+}
+
+/// A random hash to insert a row with before its token (which holds the row's id) exists.
+fn placeholder_hash() -> Result<Vec<u8>, AppError> {
+    let r = auth::random_u64().map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(auth::hash(&hex(&r.to_le_bytes())))
+}
+
+/// Adds a team (the organiser only).
+pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+    let name = checked_name(name, "team")?;
+    // The id is needed in the token, so insert with a placeholder hash, then set it.
+    let id = arena
+        .db
+        .add_team(name, &placeholder_hash()?)
+        .await?
+        .ok_or_else(|| AppError::Conflict(format!("a team named `{name}` exists")))?;
+    let token = auth::team_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
+    arena.db.set_team_token(id, &auth::hash(&token)).await?;
+    Ok(TeamToken {
+        id,
+        name: name.to_string(),
+        token,
+    })
+}
+
+/// Adds a worker (the organiser only): its token opens the worker API and nothing else.
+pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+    let name = checked_name(name, "worker")?;
+    let id = arena
+        .db
+        .add_worker(name, &placeholder_hash()?)
+        .await?
+        .ok_or_else(|| AppError::Conflict(format!("a worker named `{name}` exists")))?;
+    let token = auth::worker_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
+    arena.db.set_worker_token(id, &auth::hash(&token)).await?;
+    Ok(TeamToken {
+        id,
+        name: name.to_string(),
+        token,
+    })
+}

@@ -1,0 +1,352 @@
+//! What the pages and the JSON API show, computed once for both: the leaderboard rows, a
+//! team with what the asker may see of it, and a stored game as the viewer takes it.
+//! Private parts (a version's smoke log, a seat's view) are filtered here, by who asks.
+
+use crate::auth::Who;
+use crate::context::Arena;
+use crate::errors::AppError;
+use crate::validate;
+use croupier_rules::Rules;
+use serde::{Deserialize, Serialize};
+
+/// One row of the leaderboard.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardRow {
+    /// 1 for the top.
+    pub rank: usize,
+    /// The team's id.
+    pub team_id: i64,
+    /// The team's name.
+    pub team: String,
+    /// The version that plays (the team's latest valid one).
+    pub version: i64,
+    /// μ.
+    pub mu: f64,
+    /// σ.
+    pub sigma: f64,
+    /// μ − 3σ: what the table is sorted by.
+    pub conservative: f64,
+    /// Games played by this version.
+    pub games: u64,
+    /// Its win rate.
+    pub win_rate: f64,
+    /// The rate's 95% Wilson interval.
+    pub win_rate_ci95: (f64, f64),
+    /// Faulted games by verdict.
+    pub faults: std::collections::BTreeMap<String, u64>,
+    /// Why the version is out of matchmaking, if it is.
+    pub suspended: Option<String>,
+    /// When its rating last changed (ms since the epoch), 0 if never.
+    pub changed_ms: i64,
+}
+
+/// The leaderboard: each team's latest valid version, by μ − 3σ.
+pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
+    let teams = arena.db.teams().await?;
+    let versions = arena.db.versions().await?;
+    let mut latest = std::collections::BTreeMap::new();
+    for v in versions.iter().filter(|v| v.status == "valid") {
+        latest.insert(v.team_id, v.clone());
+    }
+    let board = arena
+        .board
+        .read()
+        .map_err(|_| AppError::Internal("board lock".into()))?;
+    let mut rows: Vec<BoardRow> = teams
+        .iter()
+        .filter_map(|t| {
+            let v = latest.get(&t.id)?;
+            let st = board.versions.get(&v.id);
+            let (mu, sigma) = st.map_or((25.0, 25.0 / 3.0), |s| (s.mu, s.sigma));
+            let (win_rate, ci) = st.map_or((0.0, (0.0, 1.0)), |s| s.win_rate());
+            Some(BoardRow {
+                rank: 0,
+                team_id: t.id,
+                team: t.name.clone(),
+                version: v.number,
+                mu,
+                sigma,
+                conservative: mu - 3.0 * sigma,
+                games: st.map_or(0, |s| s.games),
+                win_rate,
+                win_rate_ci95: ci,
+                faults: st.map(|s| s.faults.clone()).unwrap_or_default(),
+                suspended: st.and_then(|s| s.suspended.clone()),
+                changed_ms: st.map_or(0, |s| s.changed_ms),
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.conservative
+            .total_cmp(&a.conservative)
+            .then(a.team_id.cmp(&b.team_id))
+    });
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.rank = i + 1;
+    }
+    Ok(rows)
+}
+
+/// The leaderboard, with the arena's title and totals.
+#[derive(Serialize)]
+pub struct LeaderboardJson {
+    /// The arena's title.
+    pub title: String,
+    /// Game and rules.
+    pub game: String,
+    /// The rules preset.
+    pub rules: String,
+    /// Games stored.
+    pub games: u64,
+    /// Whether submissions are closed.
+    pub frozen: bool,
+    /// The rows.
+    pub rows: Vec<BoardRow>,
+}
+
+/// A version as the team page and API show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct VersionJson {
+    /// Its number within the team.
+    pub number: i64,
+    /// SHA-256 of the file.
+    pub sha256: String,
+    /// Size in bytes.
+    pub bytes: i64,
+    /// Uploaded at (ms).
+    pub uploaded_ms: i64,
+    /// `checking`, `valid` or `refused`.
+    pub status: String,
+    /// The verdict's message.
+    pub message: String,
+    /// The smoke match (team and organiser only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smoke: Option<validate::Smoke>,
+    /// Its rating and games, once it has played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<crate::ratings::VersionStats>,
+}
+
+/// One game in a team's list.
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamGame {
+    /// The match.
+    pub match_id: i64,
+    /// The game's index in it.
+    pub game: i64,
+    /// The team's version in it.
+    pub version: i64,
+    /// The team's result.
+    pub result: String,
+    /// The team's first fault's verdict.
+    pub fault: Option<String>,
+    /// The other teams in the game, by name.
+    pub opponents: Vec<String>,
+    /// Finished at (ms).
+    pub finished_ms: i64,
+}
+
+/// A team as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamJson {
+    /// Id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Versions, newest first.
+    pub versions: Vec<VersionJson>,
+    /// Latest games, newest first.
+    pub games: Vec<TeamGame>,
+    /// Against each opponent team: (opponent, wins, draws, losses).
+    pub head_to_head: Vec<(String, u64, u64, u64)>,
+    /// μ − 3σ over time of the team's versions: (ms, version, value).
+    pub history: Vec<(i64, i64, f64)>,
+}
+
+/// Everything about one team that `who` may see.
+pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, AppError> {
+    let team = arena
+        .db
+        .team(id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no team {id}")))?;
+    let private = who.may_see(id);
+    let versions = arena.db.versions_of(id).await?;
+    let names = arena.db.team_names().await?;
+    let number: std::collections::HashMap<i64, i64> = arena
+        .db
+        .versions()
+        .await?
+        .into_iter()
+        .map(|v| (v.id, v.number))
+        .collect();
+    let seats = arena.db.recent_games_of_team(id, 50).await?;
+    let mut games: Vec<TeamGame> = Vec::new();
+    for one in seats.chunk_by(|x, y| (x.match_id, x.game_index) == (y.match_id, y.game_index)) {
+        let Some(mine) = one.iter().find(|o| o.team_id == id) else {
+            continue;
+        };
+        let mut opponents: Vec<String> = one
+            .iter()
+            .filter(|o| o.team_id != id)
+            .map(|o| names.get(&o.team_id).cloned().unwrap_or_default())
+            .collect();
+        opponents.dedup();
+        games.push(TeamGame {
+            match_id: mine.match_id,
+            game: mine.game_index,
+            version: number.get(&mine.version_id).copied().unwrap_or(0),
+            result: mine.result.clone(),
+            fault: one
+                .iter()
+                .filter(|o| o.team_id == id)
+                .find_map(|o| o.fault.clone()),
+            opponents,
+            finished_ms: mine.finished_ms,
+        });
+    }
+    let board = arena
+        .board
+        .read()
+        .map_err(|_| AppError::Internal("board lock".into()))?;
+    let versions = versions
+        .into_iter()
+        .map(|v| VersionJson {
+            number: v.number,
+            sha256: v.sha256.clone(),
+            bytes: v.bytes,
+            uploaded_ms: v.uploaded_ms,
+            status: v.status.clone(),
+            message: v.message.clone(),
+            smoke: if private {
+                v.smoke
+                    .as_deref()
+                    .and_then(|s| serde_json::from_str(s).ok())
+            } else {
+                None
+            },
+            stats: board.versions.get(&v.id).cloned(),
+        })
+        .collect::<Vec<_>>();
+    let mut history: Vec<(i64, i64, f64)> = versions
+        .iter()
+        .flat_map(|v| {
+            v.stats
+                .iter()
+                .flat_map(move |s| s.history.iter().map(move |(t, r)| (*t, v.number, *r)))
+        })
+        .collect();
+    history.sort_by_key(|a| a.0);
+    let head_to_head = board
+        .head_to_head
+        .iter()
+        .filter(|((a, _), _)| *a == id)
+        .map(|((_, b), h)| {
+            (
+                names.get(b).cloned().unwrap_or_default(),
+                h.wins,
+                h.draws,
+                h.losses,
+            )
+        })
+        .collect();
+    Ok(TeamJson {
+        id,
+        name: team.name,
+        versions,
+        games,
+        head_to_head,
+        history,
+    })
+}
+
+/// A seat query: `?seat=N` asks for that seat's private view.
+#[derive(Debug, Deserialize)]
+pub struct SeatQuery {
+    /// The seat.
+    pub seat: Option<u8>,
+}
+
+/// A stored game as the viewer takes it, checked against who asks.
+pub async fn game_doc(
+    arena: &Arena,
+    m: i64,
+    g: i64,
+    seat: Option<u8>,
+    who: &Who,
+) -> Result<
+    (
+        croupier_tournament::replay::ReplayDoc,
+        croupier_tournament::matches::LogHeader,
+        croupier_tournament::runner::GameRecord,
+    ),
+    AppError,
+> {
+    let row = arena
+        .db
+        .game(m, g)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no game {g} in match {m}")))?;
+    let mrow = arena
+        .db
+        .match_row(m)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no match {m}")))?;
+    let mut rec: croupier_tournament::runner::GameRecord = serde_json::from_str(&row.record)
+        .map_err(|e| AppError::Internal(format!("match {m} game {g}: {e}")))?;
+    let seats = arena.db.seats_of_game(m, g).await?;
+    if let Some(s) = seat {
+        let owner = seats
+            .iter()
+            .find(|r| r.seat == i64::from(s))
+            .ok_or_else(|| AppError::NotFound(format!("no seat {s} in this game")))?;
+        if !who.may_see(owner.team_id) {
+            return Err(match who {
+                Who::Public => AppError::Unauthorized("sign in to see your seat's view".into()),
+                _ => AppError::Forbidden(format!("seat {s} is another team's")),
+            });
+        }
+        if let Some(logs) = &row.logs {
+            let all: Vec<(u8, Vec<croupier_host::sandbox::LogLine>)> =
+                serde_json::from_str(logs).unwrap_or_default();
+            rec.logs = all.into_iter().filter(|(x, _)| *x == s).collect();
+        }
+    }
+    let names = arena.db.team_names().await?;
+    let ids = mrow.entrant_ids()?;
+    let mut agents = Vec::new();
+    for id in &ids {
+        let v = arena.db.version(*id).await?;
+        agents.push(match v {
+            Some(v) => format!(
+                "{} v{}",
+                names.get(&v.team_id).cloned().unwrap_or_default(),
+                v.number
+            ),
+            None => format!("version {id}"),
+        });
+    }
+    let (preset, options) = croupier_tournament::with_game!(arena.cfg.kind(), G => {
+        let (p, o) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
+            .map_err(|e| AppError::Internal(format!("{e:#}")))?;
+        (p, o.option_pairs())
+    });
+    let header = croupier_tournament::matches::LogHeader {
+        kind: "match".into(),
+        game: arena.cfg.kind(),
+        rules: preset,
+        options,
+        seed: mrow.seed as u64,
+        deals: mrow.deals as u64,
+        duplicate: mrow.duplicate != 0,
+        agents,
+        limits: arena.cfg.limits.clone(),
+        policy: croupier_tournament::runner::FaultPolicy::Forfeit,
+        shard: None,
+    };
+    let doc = croupier_tournament::with_game!(arena.cfg.kind(), G => {
+        croupier_tournament::replay::replay_doc::<G>(&header, &rec, seat)
+            .map_err(|e| AppError::Internal(format!("match {m} game {g}: {e:#}")))
+    })?;
+    Ok((doc, header, rec))
+}
