@@ -169,8 +169,11 @@ pub struct GameRow {
     pub match_id: i64,
     /// The game's index in it.
     pub game_index: i64,
-    /// The record (JSON, without logs).
+    /// The record (JSON, without logs); empty when the game is stored compactly.
     pub record: String,
+    /// The record in compact form (`croupier_tournament::compact`), for games stored since
+    /// migration 0003.
+    pub compact: Option<Vec<u8>>,
     /// The logs (JSON), if any agent logged.
     pub logs: Option<String>,
     /// When it finished.
@@ -222,8 +225,10 @@ pub struct NewSeat {
 pub struct NewGame {
     /// Its index in the match.
     pub index: i64,
-    /// The record without logs (JSON).
+    /// The record without logs (JSON); empty when `compact` holds it.
     pub record: String,
+    /// The record in compact form (`croupier_tournament::compact`).
+    pub compact: Option<Vec<u8>>,
     /// The logs (JSON), if any.
     pub logs: Option<String>,
     /// Its seats.
@@ -605,8 +610,8 @@ impl Db {
         // connection thread, which cost more than the inserts themselves (perf: most of the
         // ladder's overhead was thread wake-ups).
         let game_q = multi_row(
-            "INSERT INTO games (match_id, game_index, record, logs, finished_ms) VALUES ",
-            5,
+            "INSERT INTO games (match_id, game_index, record, compact, logs, finished_ms) VALUES ",
+            6,
             games.len(),
             " ON CONFLICT (match_id, game_index) DO NOTHING",
         );
@@ -628,7 +633,7 @@ impl Db {
             if !games.is_empty() {
                 let mut q = sqlx::query(sqlx::AssertSqlSafe(game_q.as_str()));
                 for g in games {
-                    q = q.bind(match_id).bind(g.index).bind(&g.record).bind(g.logs.as_deref()).bind(now);
+                    q = q.bind(match_id).bind(g.index).bind(&g.record).bind(g.compact.as_deref()).bind(g.logs.as_deref()).bind(now);
                 }
                 q.execute(&mut *tx).await?;
             }
@@ -691,7 +696,7 @@ impl Db {
 
     /// One stored game.
     pub async fn game(&self, match_id: i64, index: i64) -> Result<Option<GameRow>, DbError> {
-        let q = "SELECT match_id, game_index, record, logs, finished_ms FROM games WHERE match_id = $1 AND game_index = $2";
+        let q = "SELECT match_id, game_index, record, compact, logs, finished_ms FROM games WHERE match_id = $1 AND game_index = $2";
         Ok(
             on_pool!(self, p => sqlx::query_as::<_, GameRow>(q).bind(match_id).bind(index).fetch_optional(p).await?),
         )
@@ -699,7 +704,7 @@ impl Db {
 
     /// Every game of a match.
     pub async fn games_of_match(&self, match_id: i64) -> Result<Vec<GameRow>, DbError> {
-        let q = "SELECT match_id, game_index, record, logs, finished_ms FROM games WHERE match_id = $1 ORDER BY game_index";
+        let q = "SELECT match_id, game_index, record, compact, logs, finished_ms FROM games WHERE match_id = $1 ORDER BY game_index";
         Ok(on_pool!(self, p => sqlx::query_as::<_, GameRow>(q).bind(match_id).fetch_all(p).await?))
     }
 

@@ -47,6 +47,15 @@ impl From<crate::db::DbError> for AppError {
     }
 }
 
+impl From<crate::jobs::JobError> for AppError {
+    fn from(e: crate::jobs::JobError) -> AppError {
+        match e {
+            crate::jobs::JobError::Bad(m) => AppError::BadRequest(m),
+            e => AppError::Internal(e.to_string()),
+        }
+    }
+}
+
 impl AppError {
     /// The status code.
     pub fn status(&self) -> StatusCode {

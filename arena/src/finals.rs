@@ -173,9 +173,10 @@ async fn on_workers(
         m.seed = *pseed;
         let header = croupier_tournament::with_game!(arena.cfg.kind(), G => matches::log_header::<G>(&arena.runtime.limits, &m))?;
         let mut records = Vec::new();
-        for g in arena.db.games_of_match(*id).await? {
-            let mut rec: GameRecord = serde_json::from_str(&g.record)
-                .with_context(|| format!("match {id} game {}: the stored record", g.game_index))?;
+        let rows = arena.db.games_of_match(*id).await?;
+        let info = crate::jobs::MatchInfo::load(arena, *id).await?;
+        let stored = info.records(&arena.cfg, &rows)?;
+        for (g, mut rec) in rows.iter().zip(stored) {
             if let Some(logs) = &g.logs {
                 rec.logs = serde_json::from_str(logs).with_context(|| {
                     format!("match {id} game {}: the stored logs", g.game_index)
@@ -277,11 +278,10 @@ pub async fn run(
             .map(|a| paths.iter().position(|p| p == a).map_or(-1, |i| i as i64))
             .collect();
         for rec in records {
-            let g = crate::ladder::to_new_game(rec, &ids, &ids);
-            for s in g.seats {
+            for s in crate::ladder::seats_of(rec, &ids, &ids) {
                 rows.push(crate::db::SeatRow {
                     match_id: match_no,
-                    game_index: g.index,
+                    game_index: rec.index as i64,
                     seat: s.seat,
                     version_id: s.version_id,
                     team_id: s.team_id,

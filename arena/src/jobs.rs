@@ -6,14 +6,18 @@
 //! stores it ([`crate::db::Db::store_games`]); a game already stored stays as it was; and a
 //! match is done only when every game of its schedule is stored. Every reported game is
 //! checked against the schedule the server derives from the match itself (index, deal,
-//! rotation, seed, seating, one result per seat), and its versions and teams come from the
-//! database, never from the worker.
+//! rotation, seed, seating, one result per seat) and replayed through the rules (every action
+//! legal, the rules' result unless a fault ended the game) as it is made compact
+//! ([`croupier_tournament::compact`]); its versions and teams come from the database, never
+//! from the worker.
 
+use crate::config::ArenaConfig;
 use crate::context::Arena;
-use crate::db::{DbError, MatchRow, Stored};
+use crate::db::{Db, DbError, GameRow, MatchRow, Stored};
 use crate::ladder::to_new_game;
-use croupier_rules::Rules;
-use croupier_tournament::runner::{GameRecord, Schedule, game_seed};
+use croupier_rules::{Game, Rules};
+use croupier_tournament::compact::{self, Frame};
+use croupier_tournament::runner::{GameRecord, Schedule};
 use serde::{Deserialize, Serialize};
 
 /// One leased match, as a worker receives it.
@@ -104,8 +108,8 @@ pub struct MatchInfo {
     pub deals: u64,
     /// Duplicate deals.
     pub duplicate: bool,
-    /// (version, team) per entrant, in schedule order.
-    pub entrants: Vec<(i64, i64)>,
+    /// The entrants (version, team, component hash), in schedule order.
+    pub entrants: Vec<JobEntrant>,
 }
 
 impl MatchInfo {
@@ -117,26 +121,38 @@ impl MatchInfo {
             seed: job.seed,
             deals: job.deals,
             duplicate: job.duplicate,
-            entrants: job.entrants.iter().map(|e| (e.version, e.team)).collect(),
+            entrants: job.entrants.clone(),
         }
     }
 
-    /// From the database (a report from another machine).
+    /// From the database (a report from another machine, a stored game to show).
     pub async fn load(arena: &Arena, id: i64) -> Result<MatchInfo, JobError> {
         let row = arena
             .db
             .match_row(id)
             .await?
             .ok_or_else(|| JobError::Bad(format!("there is no match {id}")))?;
-        let mut entrants = Vec::new();
-        for v in row.entrant_ids()? {
-            let team = arena.db.version(v).await?.map(|r| r.team_id).unwrap_or(0);
-            entrants.push((v, team));
-        }
-        Ok(Self::of_row(&row, entrants))
+        Self::of_stored(&arena.db, &row).await
     }
 
-    fn of_row(row: &MatchRow, entrants: Vec<(i64, i64)>) -> MatchInfo {
+    /// From a stored match row: its entrants' teams and hashes from the database.
+    pub async fn of_stored(db: &Db, row: &MatchRow) -> Result<MatchInfo, JobError> {
+        let mut entrants = Vec::new();
+        for id in row.entrant_ids()? {
+            let v = db
+                .version(id)
+                .await?
+                .ok_or_else(|| DbError::Corrupt(format!("match {}: no version {id}", row.id)))?;
+            entrants.push(JobEntrant {
+                version: id,
+                team: v.team_id,
+                sha256: v.sha256,
+            });
+        }
+        Ok(Self::of_row(row, entrants))
+    }
+
+    fn of_row(row: &MatchRow, entrants: Vec<JobEntrant>) -> MatchInfo {
         MatchInfo {
             id: row.id,
             seed: row.seed as u64,
@@ -149,11 +165,80 @@ impl MatchInfo {
     /// The match's schedule under the arena's rules.
     pub fn schedule(&self, arena: &Arena) -> Result<Schedule, JobError> {
         croupier_tournament::with_game!(arena.cfg.kind(), G => {
-            let (_, opts) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
-                .map_err(|e| JobError::Rules(format!("{e:#}")))?;
+            let opts = options::<G>(&arena.cfg)?;
             Ok(Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate))
         })
     }
+
+    /// Each entrant's build id as the runner records it: the first 12 hex digits of its
+    /// component's SHA-256 (the loader's `build`).
+    fn builds(&self) -> Vec<String> {
+        self.entrants
+            .iter()
+            .map(|e| e.sha256.get(..12).unwrap_or(&e.sha256).to_string())
+            .collect()
+    }
+
+    /// Each reported game in compact form, checked on the way against the match (index,
+    /// deal, rotation, seed, seating) and against the rules (every action legal where it
+    /// was played; a game no fault ended has the rules' result): a worker cannot report a
+    /// game that was not played.
+    pub fn compact(
+        &self,
+        cfg: &ArenaConfig,
+        games: &[GameRecord],
+    ) -> Result<Vec<Vec<u8>>, JobError> {
+        let builds = self.builds();
+        croupier_tournament::with_game!(cfg.kind(), G => {
+            let opts = options::<G>(cfg)?;
+            let schedule = Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate);
+            let frame = Frame { schedule: &schedule, seed: self.seed, builds: &builds };
+            games
+                .iter()
+                .map(|g| {
+                    compact::encode::<G>(&opts, &frame, g)
+                        .map_err(|e| JobError::Bad(format!("match {}: {e}", self.id)))
+                })
+                .collect()
+        })
+    }
+
+    /// The whole records of stored games of this match (without the agents' logs): decoded
+    /// from their compact form, or read from the JSON of rows stored before it existed.
+    pub fn records(
+        &self,
+        cfg: &ArenaConfig,
+        rows: &[GameRow],
+    ) -> Result<Vec<GameRecord>, JobError> {
+        let builds = self.builds();
+        croupier_tournament::with_game!(cfg.kind(), G => {
+            let opts = options::<G>(cfg)?;
+            let schedule = Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate);
+            let frame = Frame { schedule: &schedule, seed: self.seed, builds: &builds };
+            rows.iter()
+                .map(|r| {
+                    let corrupt = |e: String| {
+                        JobError::Db(DbError::Corrupt(format!(
+                            "match {} game {}: {e}",
+                            self.id, r.game_index
+                        )))
+                    };
+                    match &r.compact {
+                        Some(bytes) => compact::decode::<G>(&opts, &frame, r.game_index as u64, bytes)
+                            .map_err(|e| corrupt(e.to_string())),
+                        None => serde_json::from_str(&r.record).map_err(|e| corrupt(e.to_string())),
+                    }
+                })
+                .collect()
+        })
+    }
+}
+
+/// The arena's rule options for game `G`.
+fn options<G: Game>(cfg: &ArenaConfig) -> Result<G::Options, JobError> {
+    croupier_tournament::matches::options::<G>(&cfg.rules_args())
+        .map(|(_, o)| o)
+        .map_err(|e| JobError::Rules(format!("{e:#}")))
 }
 
 /// The lease a worker holds for this long without a heartbeat.
@@ -187,7 +272,7 @@ pub async fn lease(arena: &Arena, worker: &str) -> Result<Option<Job>, JobError>
             sha256: v.sha256,
         });
     }
-    let info = MatchInfo::of_row(&row, entrants.iter().map(|e| (e.version, e.team)).collect());
+    let info = MatchInfo::of_row(&row, entrants.clone());
     let games = info.schedule(arena)?.games();
     let stored = arena.db.stored_indices(row.id).await?;
     let todo = (0..games)
@@ -211,38 +296,6 @@ pub async fn heartbeat(arena: &Arena, id: i64, lease: &str) -> Result<bool, JobE
     Ok(arena.db.heartbeat(id, lease, until).await?)
 }
 
-/// Checks one reported game against the match's schedule.
-fn check_game(info: &MatchInfo, schedule: &Schedule, rec: &GameRecord) -> Result<(), JobError> {
-    let bad = |why: String| JobError::Bad(format!("match {} game {}: {why}", info.id, rec.index));
-    if rec.index >= schedule.games() {
-        return Err(bad(format!(
-            "the match has {} games, numbered from 0",
-            schedule.games()
-        )));
-    }
-    let (deal, rotation) = schedule.game(rec.index);
-    if rec.deal != deal || rec.rotation != rotation {
-        return Err(bad(format!(
-            "is deal {deal} rotation {rotation}, not deal {} rotation {}",
-            rec.deal, rec.rotation
-        )));
-    }
-    if rec.seed != game_seed(info.seed, deal) {
-        return Err(bad("was dealt from another seed".into()));
-    }
-    if Some(&rec.seats) != schedule.rotations.get(rotation) {
-        return Err(bad("its seating is not the schedule's".into()));
-    }
-    if rec.results.len() != rec.seats.len() {
-        return Err(bad(format!(
-            "{} results for {} seats",
-            rec.results.len(),
-            rec.seats.len()
-        )));
-    }
-    Ok(())
-}
-
 /// Stores reported games of match `info` under `lease`; with `done`, ends the match if all
 /// its games are stored. On the match's end the ratings catch up and the ladder is woken.
 pub async fn accept(
@@ -253,14 +306,13 @@ pub async fn accept(
     done: bool,
 ) -> Result<Stored, JobError> {
     let schedule = info.schedule(arena)?;
-    for rec in games {
-        check_game(info, &schedule, rec)?;
-    }
-    let versions: Vec<i64> = info.entrants.iter().map(|e| e.0).collect();
-    let teams: Vec<i64> = info.entrants.iter().map(|e| e.1).collect();
+    let compact = info.compact(&arena.cfg, games)?;
+    let versions: Vec<i64> = info.entrants.iter().map(|e| e.version).collect();
+    let teams: Vec<i64> = info.entrants.iter().map(|e| e.team).collect();
     let rows: Vec<_> = games
         .iter()
-        .map(|g| to_new_game(g, &versions, &teams))
+        .zip(compact)
+        .map(|(g, c)| to_new_game(g, &versions, &teams, Some(c)))
         .collect();
     let expected = done.then_some(schedule.games() as i64);
     let stored = arena

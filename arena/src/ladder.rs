@@ -31,7 +31,34 @@ fn result_name(r: SeatResult) -> &'static str {
 
 /// A finished game as rows: the record without logs, the logs apart (they are private),
 /// and one row per seat with its dense place (0 best: wins, then draws, then losses).
-pub fn to_new_game(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> NewGame {
+pub fn to_new_game(
+    rec: &GameRecord,
+    versions: &[i64],
+    teams: &[i64],
+    compact: Option<Vec<u8>>,
+) -> NewGame {
+    let seats = seats_of(rec, versions, teams);
+    let logs = &rec.logs;
+    // With the compact form the JSON is not stored at all: it is what made a game cost
+    // 1.4 KB on disk.
+    let record = if compact.is_some() {
+        String::new()
+    } else {
+        let mut public = rec.clone();
+        public.logs.clear();
+        serde_json::to_string(&public).unwrap_or_default()
+    };
+    NewGame {
+        index: rec.index as i64,
+        record,
+        compact,
+        logs: (!logs.is_empty()).then(|| serde_json::to_string(logs).unwrap_or_default()),
+        seats,
+    }
+}
+
+/// The seat rows of a game: version, team, result, place and first fault per seat.
+pub fn seats_of(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> Vec<NewSeat> {
     let order = |r: SeatResult| match r {
         SeatResult::Win => 0,
         SeatResult::Draw => 1,
@@ -40,8 +67,7 @@ pub fn to_new_game(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> NewGame
     let mut classes: Vec<i64> = rec.results.iter().map(|r| order(*r)).collect();
     classes.sort_unstable();
     classes.dedup();
-    let seats = rec
-        .results
+    rec.results
         .iter()
         .enumerate()
         .map(|(s, r)| {
@@ -59,15 +85,7 @@ pub fn to_new_game(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> NewGame
                     .map(|f| f.verdict.to_string()),
             }
         })
-        .collect();
-    let mut public = rec.clone();
-    let logs = std::mem::take(&mut public.logs);
-    NewGame {
-        index: rec.index as i64,
-        record: serde_json::to_string(&public).unwrap_or_default(),
-        logs: (!logs.is_empty()).then(|| serde_json::to_string(&logs).unwrap_or_default()),
-        seats,
-    }
+        .collect()
 }
 
 /// The schedule of a stored match.

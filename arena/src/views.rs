@@ -292,8 +292,11 @@ pub async fn game_doc(
         .match_row(m)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no match {m}")))?;
-    let mut rec: croupier_tournament::runner::GameRecord = serde_json::from_str(&row.record)
-        .map_err(|e| AppError::Internal(format!("match {m} game {g}: {e}")))?;
+    let info = crate::jobs::MatchInfo::of_stored(&arena.db, &mrow).await?;
+    let mut rec = info
+        .records(&arena.cfg, std::slice::from_ref(&row))?
+        .pop()
+        .ok_or_else(|| AppError::Internal(format!("match {m} game {g}: no record")))?;
     let seats = arena.db.seats_of_game(m, g).await?;
     if let Some(s) = seat {
         let owner = seats

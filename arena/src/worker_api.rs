@@ -18,7 +18,7 @@
 use crate::context::Arena;
 use crate::errors::AppError;
 use crate::identity::{self, Holder};
-use crate::jobs::{self, JobError, MatchInfo};
+use crate::jobs::{self, MatchInfo};
 use crate::jobs::{LeaseRef, Report};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
 use axum::http::request::Parts;
@@ -57,15 +57,6 @@ impl FromRequestParts<Arc<Arena>> for WorkerId {
             Holder::Who(_) => Err(AppError::Forbidden(
                 "this is the worker API: it takes a worker token".into(),
             )),
-        }
-    }
-}
-
-impl From<JobError> for AppError {
-    fn from(e: JobError) -> AppError {
-        match e {
-            JobError::Bad(m) => AppError::BadRequest(m),
-            e => AppError::Internal(e.to_string()),
         }
     }
 }

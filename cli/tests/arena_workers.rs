@@ -9,9 +9,9 @@
 //! and its table and log are byte-identical to the final played in one process.
 //!
 //! Also the worker API's edges, through real HTTP: which tokens open it (and what a worker
-//! token does not open), a report of a game that is not the match's (400), a report that
-//! says "done" early (the match stays open), and an agent asked for by a name that is not a
-//! content hash.
+//! token does not open), a report of a game that is not the match's or was not played by
+//! the rules (400), a report that says "done" early (the match stays open), and an agent
+//! asked for by a name that is not a content hash.
 
 #![cfg(unix)]
 
@@ -134,6 +134,21 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         &job.lease,
     );
     assert_eq!(past.status, 400, "{}", past.body);
+    // The right game, but not played: every report is replayed through the rules, so a
+    // result with no actions (and no fault to explain it) and an action that is not legal
+    // are refused, and nothing is stored.
+    let unplayed = report(
+        vec![game(0, serde_json::json!([0, 1, 0, 1]))],
+        false,
+        &job.lease,
+    );
+    assert_eq!(unplayed.status, 400, "{}", unplayed.body);
+    assert!(unplayed.body.contains("rules"), "{}", unplayed.body);
+    let mut illegal = game(0, serde_json::json!([0, 1, 0, 1]));
+    illegal["actions"] = serde_json::json!([u32::MAX]);
+    let illegal = report(vec![illegal], false, &job.lease);
+    assert_eq!(illegal.status, 400, "{}", illegal.body);
+    assert!(illegal.body.contains("not legal"), "{}", illegal.body);
     // "Done" with nothing stored: refused as incomplete, the match stays leased.
     let early = report(vec![], true, &job.lease);
     assert_eq!(early.status, 200, "{}", early.body);

@@ -13,6 +13,7 @@
 //! same log whatever the number of threads, and any subset of its games can be played apart.
 //! Agents run in `croupier-host`'s sandbox; nothing here prints.
 
+pub mod compact;
 pub mod matches;
 pub mod merge;
 pub mod replay;

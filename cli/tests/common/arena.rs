@@ -541,6 +541,7 @@ fn test_game(index: i64, record: &str) -> NewGame {
     NewGame {
         index,
         record: record.to_string(),
+        compact: None,
         logs: None,
         seats: (0..2)
             .map(|s| NewSeat {
@@ -744,8 +745,8 @@ pub async fn interrupted(db: &Db, cfg: &ArenaConfig) -> Option<(MatchRow, usize)
     None
 }
 
-/// Every stored game: (match, index) → (record, logs, finished).
-pub type Snapshot = BTreeMap<(i64, i64), (String, Option<String>, i64)>;
+/// Every stored game: (match, index) → (record, compact record, logs, finished).
+pub type Snapshot = BTreeMap<(i64, i64), (String, Option<Vec<u8>>, Option<String>, i64)>;
 
 pub async fn snapshot(db: &Db) -> Snapshot {
     let mut all = Snapshot::new();
@@ -753,7 +754,7 @@ pub async fn snapshot(db: &Db) -> Snapshot {
         for g in db.games_of_match(row.id).await.expect("games") {
             let old = all.insert(
                 (g.match_id, g.game_index),
-                (g.record, g.logs, g.finished_ms),
+                (g.record, g.compact, g.logs, g.finished_ms),
             );
             assert!(
                 old.is_none(),
@@ -768,13 +769,13 @@ pub async fn snapshot(db: &Db) -> Snapshot {
 
 /// The match `row` played in one go by the tournament library: the same agent files (by
 /// content hash in DIR/agents), rules, limits, schedule and seed as the ladder's `play`,
-/// turned into rows the way the ladder stores them. Returns (record, logs) per game.
+/// with the logs apart the way the ladder stores them. Returns (record, logs) per game.
 pub fn replay<G: Adapter>(
     dir: &Path,
     cfg: &ArenaConfig,
     row: &MatchRow,
     versions: &[(i64, String, i64)],
-) -> Vec<(String, Option<String>)> {
+) -> Vec<(GameRecord, Option<String>)> {
     let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
     let cache = tempfile::tempdir().expect("temp dir");
     let rt = croupier_host::Runtime::new(
@@ -816,8 +817,10 @@ pub fn replay<G: Adapter>(
     games
         .iter()
         .map(|rec| {
-            let g = croupier_arena::ladder::to_new_game(rec, &ids, &teams);
-            (g.record, g.logs)
+            let g = croupier_arena::ladder::to_new_game(rec, &ids, &teams, None);
+            let mut public = rec.clone();
+            public.logs.clear();
+            (public, g.logs)
         })
         .collect()
 }
@@ -916,29 +919,27 @@ pub fn assert_nothing_lost(
     let fresh =
         croupier_tournament::with_game!(cfg.kind(), G => replay::<G>(dir, cfg, row, &versions));
     assert_eq!(fresh.len() as i64, n);
-    for (i, (record, logs)) in fresh.iter().enumerate() {
-        let (stored, stored_logs, _) = &now[&(row.id, i as i64)];
-        let (a, b): (serde_json::Value, serde_json::Value) = (
-            serde_json::from_str(stored).expect("stored record"),
-            serde_json::from_str(record).expect("fresh record"),
+    let rows = rt.block_on(db.games_of_match(row.id)).expect("games");
+    let info = rt
+        .block_on(croupier_arena::jobs::MatchInfo::of_stored(db, row))
+        .expect("match info");
+    let stored = info.records(cfg, &rows).expect("stored records decode");
+    for (i, ((record, logs), (g, a))) in fresh.iter().zip(rows.iter().zip(&stored)).enumerate() {
+        // Stored compactly: no JSON record beside it.
+        assert!(
+            g.compact.is_some() && g.record.is_empty(),
+            "match {} game {i} is not stored compactly",
+            row.id
         );
         // The actions and results first, so a different game says so in one line.
         assert!(
-            a["actions"] == b["actions"] && a["results"] == b["results"],
-            "match {} game {i}: the stored game is not the one its seed gives: results {} and {}",
+            a.actions == record.actions && a.results == record.results,
+            "match {} game {i}: the stored game is not the one its seed gives: results {:?} and {:?}",
             row.id,
-            a["results"],
-            b["results"]
+            a.results,
+            record.results
         );
-        assert_eq!(
-            stored, record,
-            "match {} game {i}: the records differ",
-            row.id
-        );
-        assert_eq!(
-            stored_logs, logs,
-            "match {} game {i}: the logs differ",
-            row.id
-        );
+        assert_eq!(a, record, "match {} game {i}: the records differ", row.id);
+        assert_eq!(&g.logs, logs, "match {} game {i}: the logs differ", row.id);
     }
 }
