@@ -166,8 +166,18 @@ impl MatchInfo {
     pub fn schedule(&self, arena: &Arena) -> Result<Schedule, JobError> {
         croupier_tournament::with_game!(arena.cfg.kind(), G => {
             let opts = options::<G>(&arena.cfg)?;
-            Ok(Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate))
+            Ok(self.schedule_of(&opts))
         })
+    }
+
+    /// The match's schedule under options `opts`.
+    fn schedule_of<O: Rules>(&self, opts: &O) -> Schedule {
+        Schedule::new(
+            self.entrants.len(),
+            opts.seats(),
+            self.deals,
+            self.duplicate,
+        )
     }
 
     /// Each entrant's build id as the runner records it: the first 12 hex digits of its
@@ -191,7 +201,7 @@ impl MatchInfo {
         let builds = self.builds();
         croupier_tournament::with_game!(cfg.kind(), G => {
             let opts = options::<G>(cfg)?;
-            let schedule = Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate);
+            let schedule = self.schedule_of(&opts);
             let frame = Frame { schedule: &schedule, seed: self.seed, builds: &builds };
             games
                 .iter()
@@ -213,7 +223,7 @@ impl MatchInfo {
         let builds = self.builds();
         croupier_tournament::with_game!(cfg.kind(), G => {
             let opts = options::<G>(cfg)?;
-            let schedule = Schedule::new(self.entrants.len(), opts.seats(), self.deals, self.duplicate);
+            let schedule = self.schedule_of(&opts);
             let frame = Frame { schedule: &schedule, seed: self.seed, builds: &builds };
             rows.iter()
                 .map(|r| {
@@ -259,20 +269,7 @@ pub async fn lease(arena: &Arena, worker: &str) -> Result<Option<Job>, JobError>
     let Some(row) = arena.db.claim(&lease, crate::now_ms() + ms as i64).await? else {
         return Ok(None);
     };
-    let mut entrants = Vec::new();
-    for id in row.entrant_ids()? {
-        let v = arena
-            .db
-            .version(id)
-            .await?
-            .ok_or_else(|| DbError::Corrupt(format!("match {}: no version {id}", row.id)))?;
-        entrants.push(JobEntrant {
-            version: id,
-            team: v.team_id,
-            sha256: v.sha256,
-        });
-    }
-    let info = MatchInfo::of_row(&row, entrants.clone());
+    let info = MatchInfo::of_stored(&arena.db, &row).await?;
     let games = info.schedule(arena)?.games();
     let stored = arena.db.stored_indices(row.id).await?;
     let todo = (0..games)
@@ -285,7 +282,7 @@ pub async fn lease(arena: &Arena, worker: &str) -> Result<Option<Job>, JobError>
         seed: info.seed,
         deals: info.deals,
         duplicate: info.duplicate,
-        entrants,
+        entrants: info.entrants,
         todo,
     }))
 }
@@ -326,4 +323,94 @@ pub async fn accept(
         arena.changed.notify_waiters();
     }
     Ok(stored)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use croupier_host::kind::GameKind;
+    use croupier_rules::GameRng;
+    use croupier_rules::durak::Durak;
+
+    /// Game `index` of `info`'s match, played by random legal moves as the runner records it.
+    fn played(cfg: &ArenaConfig, info: &MatchInfo, index: u64) -> GameRecord {
+        let opts = options::<Durak>(cfg).expect("rules");
+        let schedule = info.schedule_of(&opts);
+        let (deal, rotation) = schedule.game(index);
+        let seats = schedule.rotations[rotation].clone();
+        let seed = croupier_tournament::runner::game_seed(info.seed, deal);
+        let mut game = Durak::new(&opts, seed).expect("deal");
+        let (mut rng, mut legal, mut actions) = (GameRng::new(index), Vec::new(), Vec::new());
+        while game.to_act().is_some() {
+            game.legal_actions(&mut legal);
+            let a = legal[rng.below(legal.len())];
+            game.apply(a).expect("legal");
+            actions.push(Durak::encode_action(a));
+        }
+        let o = game.outcome().expect("over").clone();
+        GameRecord {
+            index,
+            deal,
+            rotation,
+            seed,
+            builds: seats
+                .iter()
+                .map(|&e| info.entrants[e].sha256[..12].to_string())
+                .collect(),
+            seats,
+            actions,
+            results: o.results,
+            scores: o.scores,
+            summary: o.summary,
+            aborted: o.aborted,
+            faults: Vec::new(),
+            forfeit: None,
+            decisions: 0,
+            teams: Some(vec![0, 1, 0, 1]),
+            logs: Vec::new(),
+            calls: vec![Default::default(); 4],
+        }
+    }
+
+    /// A game stored compactly and a game stored as JSON before migration 0003 read back
+    /// as the same record.
+    #[test]
+    fn compact_rows_and_json_rows_read_back_alike() {
+        let cfg = ArenaConfig::new(GameKind::Durak, "teams");
+        let entrant = |v: i64, c: char| JobEntrant {
+            version: v,
+            team: v,
+            sha256: std::iter::repeat_n(c, 64).collect(),
+        };
+        let info = MatchInfo {
+            id: 3,
+            seed: 11,
+            deals: 2,
+            duplicate: true,
+            entrants: vec![entrant(1, 'a'), entrant(2, 'b')],
+        };
+        let recs: Vec<GameRecord> = (0..4).map(|i| played(&cfg, &info, i)).collect();
+        let compact = info.compact(&cfg, &recs).expect("compact");
+        let row = |i: usize, record: String, compact: Option<Vec<u8>>| GameRow {
+            match_id: 3,
+            game_index: i as i64,
+            record,
+            compact,
+            logs: None,
+            finished_ms: 0,
+        };
+        let rows: Vec<GameRow> = recs
+            .iter()
+            .zip(compact)
+            .enumerate()
+            .map(|(i, (r, c))| {
+                if i % 2 == 0 {
+                    row(i, String::new(), Some(c))
+                } else {
+                    row(i, serde_json::to_string(r).expect("json"), None)
+                }
+            })
+            .collect();
+        assert_eq!(info.records(&cfg, &rows).expect("records"), recs);
+    }
 }

@@ -5,7 +5,8 @@
 //! the arena call directly: schedules with seat rotation and duplicate deals, the parallel
 //! runner ([`runner`]), game records and the log format with resume, and the match builder
 //! [`matches::Match`] ([`matches`]), shards of a match and putting them back together
-//! ([`merge`]), replay documents for each viewer and the browser viewer ([`replay`]), hot
+//! ([`merge`]), a compact form of a game record for stores of millions of games
+//! ([`compact`]), replay documents for each viewer and the browser viewer ([`replay`]), hot
 //! swap ([`watch`]), and honest statistics ([`stats`]).
 //!
 //! Determinism: game `i` of a match depends only on the master seed and `i` (its deal, its
