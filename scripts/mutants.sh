@@ -79,14 +79,18 @@ group_args() {
         args=(--package croupier-rules -f rules/src/uno/engine.rs --re 'why_illegal|check_card'
             "${uno_tests[@]}" -C --test=golden) ;;
     runner)
-        # Scoring (`tally`), the forfeit policy and one game's play loop (their unit tests;
-        # the sandbox and hardening tests that make agents fault are croupier-cli's).
+        # Scoring (`tally`), the forfeit policy and one game's play loop. Their end-to-end
+        # tests are croupier-cli's (agents that fault, in the sandbox), so those run: each
+        # mutant relinks the CLI's test binaries against wasmtime (minutes per mutant).
         args=(--package croupier-tournament -f tournament/src/runner.rs
-            --re 'tally|forfeit|play_game' -C --lib) ;;
+            --re 'tally|forfeit|play_game' --test-package croupier-cli
+            -C --test=sandbox -C --test=hardening -C --test=cli) ;;
     driver)
-        # Replay's per-viewer filtering, the log reader and resuming from a log.
-        args=(--package croupier-tournament -f tournament/src/matches.rs
-            --re 'replay|read_log|read_resume' -C --lib) ;;
+        # Replay's per-viewer filtering, the log reader and resuming from a log: tested end
+        # to end by croupier-cli's `cli` and `play` tests, which run here.
+        args=(--package croupier-tournament -f tournament/src/matches.rs -f tournament/src/replay.rs
+            --re 'replay|read_log|read_resume' --test-package croupier-cli
+            -C --test=cli -C --test=play) ;;
     *)
         echo "unknown group: $1 (groups: ${groups[*]})" >&2
         exit 2 ;;
@@ -128,7 +132,7 @@ restore() {
     if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
         echo "restoring mutated files:" >&2
         git status --porcelain --untracked-files=no >&2
-        git checkout -- rules/src host/src
+        git checkout -- rules/src host/src tournament/src
     fi
 }
 trap restore EXIT INT TERM
