@@ -176,9 +176,17 @@ impl Toepen {
 
     /// Deals `pool` into the emptied hidden places: `hand_need[c]` cards to hand `c`
     /// (respecting its voids), 4 to each aside of `aside_hidden`, 4 to each stock block of
-    /// `stock_hidden`. The most constrained hands are dealt first, at random, with retries;
-    /// a max-flow assignment by suit is the fallback that always finds a valid deal when one
-    /// exists.
+    /// `stock_hidden`; uniformly among every deal that respects the voids.
+    ///
+    /// Why it is exactly uniform: the hands with a void ("constrained") are dealt first by
+    /// `deal_constrained`, which gives every consistent choice of their cards the same
+    /// probability; whatever they leave has the same size in every such choice, and is
+    /// shuffled and dealt to the unconstrained places, where every split is equally likely.
+    /// So each consistent deal has probability 1 / (choices × splits).
+    ///
+    /// Random stream: nothing is drawn for the constrained hands when there are none (then
+    /// the deal is one shuffle, as it always was); otherwise one uniform 128-bit draw per
+    /// constrained hand (its suit counts) and one draw per card (which cards of each suit).
     fn fill_hidden(
         &mut self,
         pool: CardSet,
@@ -188,43 +196,17 @@ impl Toepen {
         rng: &mut GameRng,
     ) {
         let n = self.n as usize;
-        // Constrained hands, fewest allowed cards first.
-        let mut cons: [(usize, usize); MAXP] = [(0, 0); MAXP];
+        let mut cons = [0usize; MAXP];
         let mut ncons = 0;
         for c in 0..n {
             if hand_need[c] > 0 && self.voids[c] != 0 {
-                let allowed = pool.minus(suits_set(self.voids[c])).len();
-                cons[ncons] = (allowed, c);
+                cons[ncons] = c;
                 ncons += 1;
             }
         }
-        cons[..ncons].sort_unstable();
         let mut rest = pool;
-        let mut done = false;
         if ncons > 0 {
-            'attempt: for _ in 0..12 {
-                let mut rem = pool;
-                let mut picks = [CardSet::EMPTY; MAXP];
-                for &(_, c) in &cons[..ncons] {
-                    let allowed = rem.minus(suits_set(self.voids[c]));
-                    let need = hand_need[c] as usize;
-                    if allowed.len() < need {
-                        continue 'attempt;
-                    }
-                    let got = pick_random(allowed, need, rng);
-                    picks[c] = got;
-                    rem = rem.minus(got);
-                }
-                for &(_, c) in &cons[..ncons] {
-                    self.hands[c] = picks[c];
-                }
-                rest = rem;
-                done = true;
-                break;
-            }
-            if !done {
-                rest = self.fill_by_flow(pool, &hand_need, &cons[..ncons], rng);
-            }
+            rest = self.deal_constrained(pool, &hand_need, &cons[..ncons], rng);
         }
         // Everything else is unconstrained: shuffle and deal in seat / block order.
         let mut cards = [Card::new(7, crate::cards::Suit::Clubs); 32];
@@ -262,84 +244,55 @@ impl Toepen {
         }
     }
 
-    /// Fallback of `fill_hidden`: how many cards of each suit each constrained hand gets, by a
-    /// max flow (source → suit → hand / free slots → sink), then random cards of those suits.
-    /// Returns the cards left for the unconstrained places.
-    fn fill_by_flow(
+    /// Deals `hand_need[c]` cards of `pool` to each hand `c` of `cons` (hands with a void),
+    /// uniformly among the choices that respect every void; returns what is left.
+    ///
+    /// Only suits matter to a void, so a choice is first a table of suit counts: `x[c][s]`
+    /// cards of suit `s` for hand `c`, and the number of choices with that table is
+    /// `Π_c Π_s C(left_s, x[c][s])`, `left_s` being what the hands before `c` left of suit
+    /// `s`. `Ways::of(i, left)` counts (exactly, in `u128`) the choices for the hands from the
+    /// `i`-th on. Hand `i`'s counts are drawn with probability
+    /// `Π_s C(left_s, x_s) · ways(i + 1, left − x) / ways(i, left)`, then its cards of each
+    /// suit uniformly: the probabilities multiply to `1 / ways(0, pool)` for every choice.
+    ///
+    /// (This replaces a sampler that dealt the most constrained hand first, uniformly among
+    /// its allowed cards, with a max-flow fallback: that is not uniform when two hands' voids
+    /// interact, and no fallback is needed here since the counts find a deal whenever one
+    /// exists.) A pool with no consistent deal (only a forged observation) is dealt ignoring
+    /// the voids, keeping the counts.
+    fn deal_constrained(
         &mut self,
         pool: CardSet,
         hand_need: &[u8; MAXP],
-        cons: &[(usize, usize)],
+        cons: &[usize],
         rng: &mut GameRng,
     ) -> CardSet {
-        // Nodes: 0 source, 1..=4 suits, 5..5+k constrained hands, F = free, T = sink.
-        let k = cons.len();
-        let free_node = 5 + k;
-        let sink = free_node + 1;
-        let size = sink + 1;
-        let mut cap = [[0i32; 16]; 16];
-        let cons_need: i32 = cons.iter().map(|(_, c)| hand_need[*c] as i32).sum();
-        for su in 0..4u8 {
-            let cnt = pool.intersect(suits_set(1 << su)).len() as i32;
-            cap[0][1 + su as usize] = cnt;
-            cap[1 + su as usize][free_node] = 32;
-            for (i, (_, c)) in cons.iter().enumerate() {
-                if self.voids[*c] & (1 << su) == 0 {
-                    cap[1 + su as usize][5 + i] = 32;
-                }
-            }
-        }
-        for (i, (_, c)) in cons.iter().enumerate() {
-            cap[5 + i][sink] = hand_need[*c] as i32;
-        }
-        cap[free_node][sink] = pool.len() as i32 - cons_need;
-        let orig = cap;
-        // Ford–Fulkerson with DFS augmenting paths (total flow <= 32).
-        loop {
-            let mut prev = [usize::MAX; 16];
-            prev[0] = 0;
-            let mut stack = [0usize; 16];
-            let mut sp = 1;
-            while sp > 0 && prev[sink] == usize::MAX {
-                sp -= 1;
-                let u = stack[sp];
-                for v in 0..size {
-                    if prev[v] == usize::MAX && cap[u][v] > 0 {
-                        prev[v] = u;
-                        stack[sp] = v;
-                        sp += 1;
-                    }
-                }
-            }
-            if prev[sink] == usize::MAX {
-                break;
-            }
-            let mut v = sink;
-            let mut f = i32::MAX;
-            while v != 0 {
-                let u = prev[v];
-                f = f.min(cap[u][v]);
-                v = u;
-            }
-            let mut v = sink;
-            while v != 0 {
-                let u = prev[v];
-                cap[u][v] -= f;
-                cap[v][u] += f;
-                v = u;
-            }
-        }
+        let hands: Vec<(u8, u8)> = cons
+            .iter()
+            .map(|&c| (hand_need[c], !self.voids[c] & 0xF))
+            .collect();
+        let mut ways = Ways::new(&hands);
         let mut rem = pool;
-        for (i, (_, c)) in cons.iter().enumerate() {
-            let mut got = CardSet::EMPTY;
-            for su in 0..4usize {
-                let flow = (orig[1 + su][5 + i] - cap[1 + su][5 + i]).max(0) as usize;
-                let avail = rem.intersect(suits_set(1 << su));
-                let take = pick_random(avail, flow.min(avail.len()), rng);
-                got = got.union(take);
-                rem = rem.minus(take);
+        let mut left = suit_counts(pool);
+        if ways.of(0, left) == 0 {
+            for &c in cons {
+                let got = pick_random(rem, hand_need[c] as usize, rng);
+                self.hands[c] = self.hands[c].union(got);
+                rem = rem.minus(got);
             }
-            self.hands[*c] = got;
+            return rem;
+        }
+        for (i, &c) in cons.iter().enumerate() {
+            let r = below_u128(ways.of(i, left), rng);
+            let pick = ways.split(i, left, r);
+            let mut got = CardSet::EMPTY;
+            for su in 0..4 {
+                let of_suit = rem.intersect(suits_set(1 << su));
+                got = got.union(pick_random(of_suit, pick[su] as usize, rng));
+            }
+            self.hands[c] = self.hands[c].union(got);
+            rem = rem.minus(got);
+            left = sub(left, pick);
         }
         rem
     }
@@ -502,6 +455,128 @@ fn nth(set: CardSet, i: usize) -> Option<Card> {
     }
 }
 
+/// How many cards of each suit `set` holds.
+fn suit_counts(set: CardSet) -> [u8; 4] {
+    let mut n = [0u8; 4];
+    for su in 0..4u8 {
+        n[su as usize] = set.intersect(suits_set(1 << su)).len() as u8;
+    }
+    n
+}
+
+fn sub(a: [u8; 4], b: [u8; 4]) -> [u8; 4] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
+}
+
+/// `C(n, k)`, exact.
+fn binom(n: u8, k: u8) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let mut r: u128 = 1;
+    for i in 0..k as u128 {
+        r = r * (n as u128 - i) / (i + 1);
+    }
+    r
+}
+
+/// How many ways to take `x[s]` cards of each suit `s` from `left[s]`.
+fn choose_product(left: [u8; 4], x: [u8; 4]) -> u128 {
+    (0..4).map(|s| binom(left[s], x[s])).product()
+}
+
+/// Every way to split `need` cards over the `allowed` suits (bit `s`) with at most `left[s]`
+/// of suit `s`, in a fixed order.
+fn splits(need: u8, allowed: u8, left: [u8; 4]) -> Vec<[u8; 4]> {
+    let cap = |s: usize| {
+        if allowed & (1 << s) != 0 {
+            left[s].min(need)
+        } else {
+            0
+        }
+    };
+    let mut out = Vec::new();
+    for a in 0..=cap(0) {
+        for b in 0..=cap(1).min(need - a) {
+            for c in 0..=cap(2).min(need - a - b) {
+                let d = need - a - b - c;
+                if d <= cap(3) {
+                    out.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Counts of consistent choices for the constrained hands `hands[i..]` (`(need, allowed
+/// suits)` each) from `left` cards per suit, memoized. At most 8^32 = 2^96 (each of at most
+/// 32 cards goes to one of at most 7 hands or stays), so `u128` never overflows.
+struct Ways<'a> {
+    hands: &'a [(u8, u8)],
+    memo: std::collections::HashMap<(usize, [u8; 4]), u128>,
+}
+
+impl<'a> Ways<'a> {
+    fn new(hands: &'a [(u8, u8)]) -> Self {
+        Ways {
+            hands,
+            memo: std::collections::HashMap::new(),
+        }
+    }
+
+    fn of(&mut self, i: usize, left: [u8; 4]) -> u128 {
+        let Some(&(need, allowed)) = self.hands.get(i) else {
+            return 1;
+        };
+        if i + 1 == self.hands.len() {
+            // Vandermonde: any `need` of the cards of the allowed suits.
+            let avail = (0..4)
+                .filter(|s| allowed & (1 << s) != 0)
+                .map(|s| left[s])
+                .sum();
+            return binom(avail, need);
+        }
+        if let Some(&w) = self.memo.get(&(i, left)) {
+            return w;
+        }
+        let mut w = 0;
+        for x in splits(need, allowed, left) {
+            w += choose_product(left, x) * self.of(i + 1, sub(left, x));
+        }
+        self.memo.insert((i, left), w);
+        w
+    }
+}
+
+impl Ways<'_> {
+    /// The suit counts of hand `i` for the draw `r` in `0..self.of(i, left)`: the splits in
+    /// their fixed order, each taking as many values of `r` as it has completions.
+    fn split(&mut self, i: usize, left: [u8; 4], mut r: u128) -> [u8; 4] {
+        let (need, allowed) = self.hands[i];
+        for x in splits(need, allowed, left) {
+            let w = choose_product(left, x) * self.of(i + 1, sub(left, x));
+            if r < w {
+                return x;
+            }
+            r -= w;
+        }
+        unreachable!("a draw beyond the number of choices")
+    }
+}
+
+/// A uniform draw from `0..n` (`n > 0`): 128 random bits, rejected in the top `2^128 mod n`
+/// values so that every residue is equally likely.
+fn below_u128(n: u128, rng: &mut GameRng) -> u128 {
+    let skip = (u128::MAX % n + 1) % n; // 2^128 mod n
+    loop {
+        let r = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
+        if r <= u128::MAX - skip {
+            return r % n;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,10 +588,11 @@ mod tests {
             .collect()
     }
 
-    /// Non-nested void patterns where a greedy deal can fail: the flow fallback (and
-    /// `fill_hidden` as a whole) must always find a void-respecting deal.
+    /// Non-nested void patterns where a greedy deal (most constrained hand first) can fail:
+    /// `fill_hidden` must always find a void-respecting deal, with every hand full and every
+    /// card placed once.
     #[test]
-    fn flow_fallback_respects_voids() {
+    fn redeal_respects_non_nested_voids() {
         let opts = Options::default();
         let hands = [
             set("JC QC KC AC"),
@@ -538,7 +614,7 @@ mod tests {
         let base = Toepen::from_setup(&opts, setup).unwrap();
         let voids = [0u8, 0b0011, 0b1100, 0b0101]; // P1 no C/D, P2 no H/S, P3 no C/H
         let mut rng = GameRng::new(3);
-        for round in 0..300 {
+        for _ in 0..300 {
             let mut g = base.clone();
             g.voids[..4].copy_from_slice(&voids);
             let mut pool = CardSet::EMPTY;
@@ -548,14 +624,7 @@ mod tests {
                 need[c] = 4;
                 g.hands[c] = CardSet::EMPTY;
             }
-            let cons: Vec<(usize, usize)> = (1..4).map(|c| (0, c)).collect();
-            let rest = if round % 2 == 0 {
-                g.fill_by_flow(pool, &need, &cons, &mut rng)
-            } else {
-                g.fill_hidden(pool, need, 0, 0, &mut rng);
-                CardSet::EMPTY
-            };
-            assert!(rest.is_empty());
+            g.fill_hidden(pool, need, 0, 0, &mut rng);
             for c in 1..4 {
                 assert_eq!(g.hands[c].len(), 4, "{:?}", g.hands);
                 for su in Suit::ALL {
@@ -566,6 +635,95 @@ mod tests {
             }
             g.invariants().unwrap();
         }
+    }
+
+    /// `Ways` against brute force: every way to send each card of a small pool to one of the
+    /// hands or leave it, counted when the hand sizes are right and no void is broken.
+    #[test]
+    fn ways_counts_every_consistent_choice() {
+        let pool = set("7C 8C 9C 7D 8D 7H 8H 7S 8S");
+        let cards: Vec<Card> = pool.iter().collect();
+        // (need, allowed suits) per hand: bit 0 clubs, 1 diamonds, 2 hearts, 3 spades.
+        let cases: [&[(u8, u8)]; 5] = [
+            &[(2, 0b0011), (2, 0b0110)],
+            &[(3, 0b1100), (1, 0b0001), (2, 0b0111)],
+            &[(2, 0b0001), (2, 0b0001)],
+            &[(4, 0b0001)],
+            &[(1, 0b1000), (1, 0b1000), (1, 0b1000)],
+        ];
+        for hands in cases {
+            let k = hands.len();
+            let mut brute = 0u128;
+            let mut code = vec![0usize; cards.len()];
+            'all: loop {
+                let mut sizes = vec![0u8; k];
+                let mut ok = true;
+                for (card, &h) in cards.iter().zip(&code) {
+                    if h < k {
+                        sizes[h] += 1;
+                        ok &= hands[h].1 & (1 << card.suit() as u8) != 0;
+                    }
+                }
+                if ok && (0..k).all(|h| sizes[h] == hands[h].0) {
+                    brute += 1;
+                }
+                for d in code.iter_mut() {
+                    *d += 1;
+                    if *d <= k {
+                        continue 'all;
+                    }
+                    *d = 0;
+                }
+                break;
+            }
+            assert_eq!(
+                Ways::new(hands).of(0, suit_counts(pool)),
+                brute,
+                "{hands:?}"
+            );
+        }
+    }
+
+    /// Each split takes exactly as many draws as it has completions, so a uniform draw picks
+    /// every consistent choice with the same probability.
+    #[test]
+    fn every_draw_maps_to_a_split_by_its_weight() {
+        let hands = [(2u8, 0b0011u8), (2, 0b0110), (1, 0b1001)];
+        let left = suit_counts(set("7C 8C 9C 7D 8D 7H 8H 7S 8S"));
+        let mut ways = Ways::new(&hands);
+        let total = ways.of(0, left);
+        let mut hits = std::collections::HashMap::new();
+        for r in 0..total {
+            *hits.entry(ways.split(0, left, r)).or_insert(0u128) += 1;
+        }
+        let mut sum = 0;
+        for x in splits(2, 0b0011, left) {
+            let w = choose_product(left, x) * ways.of(1, sub(left, x));
+            assert_eq!(hits.get(&x).copied().unwrap_or(0), w, "split {x:?}");
+            sum += w;
+        }
+        assert_eq!(sum, total);
+        assert!(hits.len() > 2, "{hits:?}");
+    }
+
+    /// `below_u128` stays below its bound and reaches every value of a small one about equally
+    /// often, also past 64 bits.
+    #[test]
+    fn below_u128_is_in_range_and_spread() {
+        let mut rng = GameRng::new(7);
+        let mut hits = [0u32; 6];
+        for _ in 0..6000 {
+            hits[below_u128(6, &mut rng) as usize] += 1;
+        }
+        assert!(hits.iter().all(|&h| (850..1150).contains(&h)), "{hits:?}");
+        let big = 3u128 << 100;
+        let mut high = 0;
+        for _ in 0..200 {
+            let r = below_u128(big, &mut rng);
+            assert!(r < big);
+            high += (r >= big / 2) as u32;
+        }
+        assert!((70..130).contains(&high), "{high} of 200 in the upper half");
     }
 
     #[test]
