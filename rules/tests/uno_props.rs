@@ -637,3 +637,39 @@ fn illegal_input_never_panics_and_changes_nothing() {
     let mut rng = GameRng::new(1);
     g.shuffle_hidden(9, &mut rng);
 }
+
+/// In `AfterDraw` of another seat, `determinize` gives the drawer a drawn card chosen among
+/// every playable card of the pool that fits its caps (`pick_drawn`), not only among the
+/// wilds: most playable cards are coloured.
+#[test]
+fn determinize_draws_a_coloured_card_for_another_seat_too() {
+    let opts = preset("house");
+    let mut legal = Vec::new();
+    let (mut worlds, mut coloured) = (0u32, 0u32);
+    for g in 0..40 {
+        let mut game = Uno::new(&opts, GameRng::derive(91, g)).unwrap();
+        let mut rng = GameRng::new(g);
+        while let Some(a) = game.to_act() {
+            if game.observe(a).decision == Decision::AfterDraw {
+                let s = (a + 1) % game.num_players() as u8;
+                let obs = game.observe(s);
+                for _ in 0..10 {
+                    let det = Uno::determinize(&opts, &obs, &mut rng);
+                    let drawn = det
+                        .observe(a)
+                        .drawn
+                        .expect("the drawer sees its drawn card");
+                    worlds += 1;
+                    coloured += drawn.color().is_some() as u32;
+                }
+            }
+            game.legal_actions(&mut legal);
+            game.apply(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+    assert!(worlds >= 100, "only {worlds} AfterDraw worlds");
+    assert!(
+        coloured * 2 > worlds,
+        "only {coloured} of {worlds} drawn cards are coloured"
+    );
+}
