@@ -345,6 +345,9 @@ fn u09_wd4_challenge_guilty() {
     assert_eq!(g.to_act(), Some(2));
     assert_eq!(legal_set(&g), set(&["challenge", "accept"]));
     assert_eq!(legal(&g).len(), 2);
+    // The challenger's observation names whom it may challenge (mutation `77:13`: without
+    // the `Wd4Challenge` arm it was `None`).
+    assert_eq!(g.observe(2).offender, Some(1));
     g.apply(Action::Challenge).unwrap();
     // The hand is shown to P2 alone.
     let shown: Vec<_> = g
