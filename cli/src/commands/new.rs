@@ -10,7 +10,7 @@ use clap::Args;
 pub struct NewCommand {
     /// durak, toepen or uno.
     game: String,
-    /// The crate's name (lower-case, digits, dashes).
+    /// The project's name (lower-case, digits, dashes).
     name: String,
     /// The language of the project.
     #[arg(long, value_enum, default_value_t)]
