@@ -301,6 +301,8 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     );
     put("teardown (slot reset): median", median(teardown), "µs");
 
+    language_figures(&mut put, &host, &points, &info, rounds)?;
+
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
     let spec = croupier_host::registry::resolve("durak/cheapest")
         .map_err(|e| matches::user(e.to_string()))?;
@@ -531,4 +533,49 @@ fn rules_rates(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) 
     each::<croupier_rules::durak::Durak>(put, games, rounds);
     each::<croupier_rules::toepen::Toepen>(put, games, rounds);
     each::<croupier_rules::uno::Uno>(put, games, rounds);
+}
+
+/// Trivial agents (the first legal action) of other languages, when they are built: size,
+/// instantiation per game and decisions per second (issue #18's per-language figures).
+fn language_figures(
+    put: &mut dyn FnMut(&str, f64, &str),
+    host: &Host,
+    points: &[(<Durak as Game>::Observation, Vec<<Durak as Game>::Action>)],
+    info: &StartInfo,
+    rounds: usize,
+) -> Result<()> {
+    println!("\nother languages: trivial agents (first legal action), when built");
+    for (lang, spec) in [
+        ("Python", "durak/python-first"),
+        ("JavaScript", "durak/js-first"),
+    ] {
+        let Ok(agent) = croupier_host::registry::resolve(spec) else {
+            println!("  ({lang}: {spec} is not built; run `croupier build`)");
+            continue;
+        };
+        let size = std::fs::metadata(&agent.path).map(|m| m.len()).unwrap_or(0);
+        put(&format!("{lang}: component size"), size as f64 / 1e6, "MB");
+        let factory = wasm_factory::<Durak>(host, spec)?;
+        let mut inst = Vec::new();
+        for i in 0..rounds.max(5) * 4 {
+            let t = Instant::now();
+            let mut p = factory.make(i as u64).map_err(|f| anyhow::anyhow!("{f}"))?;
+            p.start(info).map_err(|f| anyhow::anyhow!("{f}"))?;
+            inst.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        put(
+            &format!("{lang}: instantiate + start, median"),
+            median(inst),
+            "ms",
+        );
+        let mut p = factory.make(1).map_err(|f| anyhow::anyhow!("{f}"))?;
+        p.start(info).map_err(|f| anyhow::anyhow!("{f}"))?;
+        let ns = ns_per_decision(p.as_mut(), points, rounds)?;
+        put(
+            &format!("{lang}: decisions per second"),
+            1e9 / ns.max(1.0),
+            "/s",
+        );
+    }
+    Ok(())
 }

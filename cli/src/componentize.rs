@@ -295,11 +295,17 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let path = out_dir.join(format!("{}.wasm", agent.name));
-    let status = Command::new("componentize-py")
-        .arg("-d")
+    let mut cmd = Command::new("componentize-py");
+    cmd.arg("-d")
         .arg(wit_dir())
         .args(["-w", agent.game.name(), "componentize", &agent.module, "-p"])
-        .arg(&agent.dir)
+        .arg(&agent.dir);
+    // The `croupier` module: the agent's own copy if it has one, else this binary's.
+    if !crate::scaffold::python::has_own_sdk(&agent.dir) {
+        let sdk = crate::scaffold::python::write_sdk(&out.join(".python-sdk"))?;
+        cmd.arg("-p").arg(sdk);
+    }
+    let status = cmd
         .arg("-o")
         .arg(&path)
         .arg("--stub-wasi")

@@ -67,7 +67,7 @@ enum Command {
     Bench(BenchCommand),
     /// Play a game yourself in the terminal against agents.
     Play(PlayCommand),
-    /// Create a ready agent crate in ./NAME: a simple legal strategy to start from.
+    /// Create a ready agent project in ./NAME (Rust, or Python with --lang python).
     New(NewCommand),
     /// Internal: validate and compile a component read from stdin, in a child process under
     /// resource limits.

@@ -4,6 +4,30 @@ use anyhow::{Context, Result};
 use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 
+pub mod python;
+
+/// The language of a new agent project (`croupier new --lang`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// A Rust crate on croupier-sdk.
+    #[default]
+    Rust,
+    /// A Python project on the `croupier` module (built with componentize-py).
+    Python,
+}
+
+/// Creates an agent project in `lang`; returns its directory.
+pub fn create_lang(lang: Lang, game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
+    match lang {
+        Lang::Rust => create(game, name, parent),
+        Lang::Python => {
+            let dir = new_dir(name, parent)?;
+            python::create(game, name, &dir)?;
+            Ok(dir)
+        }
+    }
+}
+
 /// The SDK this binary was built with (agents must speak the same contract).
 fn sdk_path() -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk");
@@ -188,6 +212,15 @@ croupier_sdk::export_uno!(MyAgent);
 
 /// Creates the crate; returns its directory.
 pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
+    let dir = new_dir(name, parent)?;
+    std::fs::create_dir_all(dir.join("src"))
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    write_crate(game, name, &dir)?;
+    Ok(dir)
+}
+
+/// Checks the name and that `parent/name` does not exist yet, then creates it.
+fn new_dir(name: &str, parent: &Path) -> Result<PathBuf> {
     if !valid_name(name) {
         anyhow::bail!(croupier_tournament::matches::user(format!(
             "agent name `{name}`: use lower-case letters, digits and dashes, starting with a letter"
@@ -200,8 +233,11 @@ pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir.join("src"))
-        .with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
+}
+
+fn write_crate(game: GameKind, name: &str, dir: &Path) -> Result<()> {
     let cargo = format!(
         r#"[package]
 name = "{name}"
@@ -261,5 +297,5 @@ may know (`Observation`) and the legal actions, and returns one of them.
     std::fs::write(dir.join("src/lib.rs"), lib_rs(game))?;
     std::fs::write(dir.join("README.md"), readme)?;
     std::fs::write(dir.join(".gitignore"), "/target\n")?;
-    Ok(dir)
+    Ok(())
 }

@@ -8,7 +8,8 @@
 
 mod common;
 
-use common::{croupier, hostile_as, repo, test_agents_dir};
+use common::{croupier, hostile, hostile_as, repo, test_agents_dir};
+use std::path::{Path, PathBuf};
 /// The componentize-py that `scripts/setup.sh` installs (cli/src/componentize.rs pins it).
 const COMPONENTIZE_PY: &str = "componentize-py==0.25.1";
 
@@ -34,16 +35,25 @@ fn only_an_explicit_zero_lets_the_python_test_skip() {
     assert!(!python_required(Some("0".as_ref())));
 }
 
+/// False (after saying so loudly) when componentize-py is missing and the skip was asked
+/// for; panics when it is missing otherwise.
+fn can_run(test: &str) -> bool {
+    if have_componentize_py() {
+        return true;
+    }
+    let msg = format!(
+        "componentize-py is not installed, so {test} cannot run: install it with `pip install {COMPONENTIZE_PY}` (or run scripts/setup.sh)"
+    );
+    if python_required(std::env::var_os("CROUPIER_REQUIRE_PYTHON").as_deref()) {
+        panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_PYTHON=0");
+    }
+    eprintln!("SKIPPED (CROUPIER_REQUIRE_PYTHON=0): {msg}. {test} did NOT run.");
+    false
+}
+
 #[test]
 fn python_agent_builds_validates_and_plays() {
-    if !have_componentize_py() {
-        let msg = format!(
-            "componentize-py is not installed, so the Python agent test cannot run: install it with `pip install {COMPONENTIZE_PY}` (or run scripts/setup.sh)"
-        );
-        if python_required(std::env::var_os("CROUPIER_REQUIRE_PYTHON").as_deref()) {
-            panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_PYTHON=0");
-        }
-        eprintln!("SKIPPED (CROUPIER_REQUIRE_PYTHON=0): {msg}. The Python agent test did NOT run.");
+    if !can_run("the Python agent test") {
         return;
     }
     let out = test_agents_dir();
@@ -88,4 +98,201 @@ fn python_agent_builds_validates_and_plays() {
         v["agents"][0]["wins"].as_u64().unwrap_or(0) > v["agents"][1]["wins"].as_u64().unwrap_or(0),
         "{text}"
     );
+}
+
+/// What a game record says about play: everything but the agents' names, build hashes, logs
+/// and fuel (which differ between languages by nature), as canonical JSON text.
+fn play_of(record: &serde_json::Value) -> String {
+    const PLAY: [&str; 14] = [
+        "index",
+        "deal",
+        "rotation",
+        "seed",
+        "seats",
+        "actions",
+        "results",
+        "scores",
+        "summary",
+        "aborted",
+        "faults",
+        "forfeit",
+        "decisions",
+        "teams",
+    ];
+    let play: serde_json::Map<String, serde_json::Value> = PLAY
+        .iter()
+        .map(|k| (k.to_string(), record[*k].clone()))
+        .collect();
+    serde_json::to_string(&play).expect("json")
+}
+
+/// Plays `agent` against `opponent` with `--log` and returns each game's play.
+fn records(game: &str, agent: &Path, opponent: &str, games: u32, log: &Path) -> Vec<String> {
+    let _ = std::fs::remove_file(log);
+    let out = croupier()
+        .args(["match", game])
+        .arg(agent)
+        .arg(opponent)
+        .args([
+            "--games",
+            &games.to_string(),
+            "--seed",
+            "7",
+            "--quiet",
+            "--log",
+        ])
+        .arg(log)
+        .output()
+        .expect("match");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(log).expect("log");
+    let plays: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+        .filter(|v| v["type"] == "game")
+        .map(|v| play_of(&v))
+        .collect();
+    assert_eq!(plays.len(), games as usize, "{text}");
+    plays
+}
+
+/// One Python agent per game plays the strategy of a Rust example agent; against the same
+/// fixed opponents under the same seed, the two must play byte-identical games (the same
+/// actions, results and scores, game by game). The Python port draws its random numbers from
+/// the SDK's port of the Rust generator, so throw-ins (Durak) and colours (UNO) match too.
+#[test]
+fn python_agents_play_the_same_games_as_their_rust_twins() {
+    if !can_run("the Python conformance test") {
+        return;
+    }
+    let out = test_agents_dir();
+    let mut cmd = croupier();
+    cmd.arg("build");
+    for dir in [
+        "python-agents/durak-lowest",
+        "python-agents/toepen-reasoning",
+        "python-agents/uno-primary",
+        "example-agents/durak-cheapest",
+        "example-agents/toepen-reasoning",
+        "example-agents/toepen-random",
+        "example-agents/uno-primary",
+        "example-agents/uno-greedy",
+    ] {
+        cmd.arg(repo().join(dir));
+    }
+    let status = cmd.arg("--out").arg(&out).status().expect("build");
+    assert!(status.success());
+    let wasm = |id: &str| -> PathBuf { out.join(format!("{id}.wasm")) };
+    let logs = tempfile::tempdir().expect("tempdir");
+    let durak_opponent = format!("{}#random", hostile().display());
+    let cases: [(&str, &str, &str, String, u32); 3] = [
+        ("durak", "cheapest", "python-lowest", durak_opponent, 20),
+        (
+            "toepen",
+            "reasoning",
+            "python-reasoning",
+            wasm("toepen/random").display().to_string(),
+            8,
+        ),
+        (
+            "uno",
+            "primary",
+            "python-primary",
+            wasm("uno/greedy").display().to_string(),
+            8,
+        ),
+    ];
+    for (game, rust, python, opponent, games) in cases {
+        let r = records(
+            game,
+            &wasm(&format!("{game}/{rust}")),
+            &opponent,
+            games,
+            &logs.path().join("rust.jsonl"),
+        );
+        let p = records(
+            game,
+            &wasm(&format!("{game}/{python}")),
+            &opponent,
+            games,
+            &logs.path().join("python.jsonl"),
+        );
+        for (i, (r, p)) in r.iter().zip(&p).enumerate() {
+            assert_eq!(
+                r, p,
+                "{game}: game {i} differs between {rust} (Rust) and {python} (Python)"
+            );
+        }
+    }
+}
+
+/// `croupier new GAME NAME --lang python` writes a project whose README's first command
+/// builds it, whose unit tests pass with plain Python, and whose agent plays legally.
+#[test]
+fn new_python_project_tests_builds_and_plays() {
+    if !can_run("the `croupier new --lang python` test") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    for game in ["durak", "toepen", "uno"] {
+        let name = format!("my-{game}");
+        let out = croupier()
+            .args(["new", game, &name, "--lang", "python"])
+            .current_dir(dir.path())
+            .output()
+            .expect("new");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let project = dir.path().join(&name);
+        let readme = std::fs::read_to_string(project.join("README.md")).expect("readme");
+        let first = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("```"))
+            .nth(1)
+            .expect("a code line");
+        assert_eq!(first, "croupier build . --out agents");
+        let test = std::process::Command::new("python3")
+            .args(["-m", "unittest", "-q"])
+            .current_dir(&project)
+            .output()
+            .expect("python3");
+        assert!(
+            test.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&test.stderr)
+        );
+        let status = croupier()
+            .args(["build", ".", "--out", "agents"])
+            .current_dir(&project)
+            .status()
+            .expect("build");
+        assert!(status.success(), "the new project must build unchanged");
+        let wasm = project.join(format!("agents/{game}/{name}.wasm"));
+        let opponent = if game == "durak" {
+            hostile_as("random")
+        } else {
+            // Against itself: the hostile agent is a Durak agent.
+            wasm.display().to_string()
+        };
+        let m = croupier()
+            .args(["match", game])
+            .arg(&wasm)
+            .arg(&opponent)
+            .args(["--games", "4", "--quiet", "--json", "-"])
+            .output()
+            .expect("match");
+        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+        let text = String::from_utf8_lossy(&m.stdout);
+        let v: serde_json::Value =
+            serde_json::from_str(&text[text.find('{').expect("json")..]).expect("json");
+        assert_eq!(v["games"], 4);
+        assert_eq!(v["agents"][0]["faults"], 0, "{game}: {text}");
+    }
 }

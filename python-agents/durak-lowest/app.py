@@ -1,48 +1,63 @@
-"""durak/python-lowest: a Durak agent in Python.
+"""durak/python-lowest: the Rust `durak/cheapest` strategy, written in Python on the SDK.
 
-Plays the cheapest card it can (any plain card is cheaper than any trump), never throws in
-trumps, never transfers, and takes or passes when no card fits. It runs in the same sandbox
-as the Rust agents, under the same limits, with nothing but the game world: componentize-py
-builds it with --stub-wasi, so the component imports no WASI at all.
+* Lead: the cheapest card (any plain card is cheaper than any trump; then rank; then suit).
+* Defend: plan the whole table, each unbeaten card in slot order: a trump by the cheapest
+  higher trump, a plain card by the cheapest higher card of its suit, else the cheapest
+  trump. Play the plan's first step; if some card cannot be beaten, transfer (only before
+  anything is beaten, with the cheapest plain card of the led rank) or take.
+* Throw in: a random plain card of a table rank, drawn from the seeded generator.
 
-Cards are bytes: suit * 13 + (rank - 2), suits clubs, diamonds, hearts, spades. Actions are
-u32 codes: kind | a << 8 | b << 16 (see wit/durak.wit).
+It plays exactly the games the Rust agent plays (cli/tests/python.rs checks the records).
 """
 
-from wit_world import exports
-from wit_world.imports import common, durak_types, host
-
-LEAD, BEAT, TRANSFER, THROW_IN, PASS, TAKE = 1, 3, 4, 7, 8, 6
+from croupier import CardSet, durak
+from croupier.durak import Action, Decision, cheap_key, cheapest, choose
 
 
-def rank(card: int) -> int:
-    return card % 13 + 2
+def cover(hand, trump, attack):
+    """The cheapest card of `hand` that beats `attack`, as the base defence chooses it."""
+    higher = [c for c in hand.of_suit(attack.suit) if c.rank > attack.rank]
+    if higher or attack.suit == trump:
+        return min(higher, key=lambda c: c.rank, default=None)
+    return cheapest(hand.of_suit(trump), trump)
 
 
-def suit(card: int) -> int:
-    return card // 13
+def defend(obs, legal):
+    hand, trump = obs.hand, obs.trump_suit
+    first = None
+    for slot, bout in enumerate(obs.table):
+        if bout.defence is not None:
+            continue
+        card = cover(hand, trump, bout.attack)
+        if card is None:
+            first = None
+            break
+        hand = hand.without(card)
+        if first is None:
+            first = Action.beat(slot, card)
+    else:
+        if first is not None:
+            return choose(legal, first)
+    # The plan failed (or nothing is left to beat): transfer with a plain card, else take.
+    if not any(b.defence is not None for b in obs.table):
+        transfers = [a.card for a in legal if a.kind == Action.TRANSFER and a.card.suit != trump]
+        if transfers:
+            return Action.transfer(min(transfers, key=lambda c: cheap_key(c, trump)))
+    return choose(legal, Action.TAKE)
 
 
-class DurakAgent(exports.DurakAgent):
-    def start(self, info: common.GameInfo) -> None:
-        self.seat = info.seat
-        host.log(host.Level.INFO, f"python-lowest in seat {info.seat} of {info.players}")
+class Lowest(durak.Agent):
+    def decide(self, obs, legal, ctx):
+        kind = durak.decision(legal)
+        if kind == Decision.LEAD:
+            card = cheapest(obs.hand, obs.trump_suit)
+            return choose(legal, Action.lead(card) if card is not None else None)
+        if kind == Decision.DEFEND:
+            return defend(obs, legal)
+        plain = durak.plain(durak.cards_of(legal, Action.THROW_IN), obs.trump_suit)
+        if not plain:
+            return choose(legal, Action.PASS)
+        return Action.throw_in(plain.cards()[ctx.rng.below(len(plain))])
 
-    def decide(self, obs: durak_types.Observation, legal: list[int], budget: common.Budget) -> int:
-        trump = suit(obs.trump)
 
-        def cost(card: int) -> int:
-            return rank(card) + (20 if suit(card) == trump else 0)
-
-        best = None
-        for code in legal:
-            kind, card = code & 0xFF, (code >> 8) & 0xFF
-            if kind in (LEAD, BEAT) or (kind == THROW_IN and suit(card) != trump):
-                if best is None or cost(card) < best[0]:
-                    best = (cost(card), code)
-        if best is not None:
-            return best[1]
-        for wanted in (PASS, TAKE):
-            if wanted in legal:
-                return wanted
-        return legal[0]
+DurakAgent = durak.export(Lowest)

@@ -4,20 +4,28 @@ use super::game;
 use anyhow::Result;
 use clap::Args;
 
-/// Create a ready agent crate in ./NAME: a simple legal strategy to start from.
+/// Create a ready agent project in ./NAME (a Rust crate, or with --lang python a Python
+/// project): a simple legal strategy to start from, a README and a test.
 #[derive(Args)]
 pub struct NewCommand {
     /// durak, toepen or uno.
     game: String,
-    /// The crate's name (lower-case, digits, dashes).
+    /// The project's name (lower-case, digits, dashes).
     name: String,
+    /// The language of the project.
+    #[arg(long, value_enum, default_value_t)]
+    lang: crate::scaffold::Lang,
 }
 
 impl NewCommand {
     /// Writes the crate and says what to do next.
     pub fn execute(&self) -> Result<()> {
-        let dir =
-            crate::scaffold::create(game(&self.game)?, &self.name, std::path::Path::new("."))?;
+        let dir = crate::scaffold::create_lang(
+            self.lang,
+            game(&self.game)?,
+            &self.name,
+            std::path::Path::new("."),
+        )?;
         println!("created {}", dir.display());
         println!(
             "next: cd {} && croupier build .   (see its README.md)",
