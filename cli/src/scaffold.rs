@@ -4,13 +4,15 @@ use anyhow::{Context, Result};
 use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 
+pub mod c;
+
 /// The SDK this binary was built with (agents must speak the same contract).
 fn sdk_path() -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk");
     p.canonicalize().unwrap_or(p)
 }
 
-fn valid_name(name: &str) -> bool {
+pub(crate) fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
