@@ -81,18 +81,75 @@ fn play(
     play_record(&log)
 }
 
+/// False (after saying so) when the tools are missing and `CROUPIER_REQUIRE_C=0`; panics
+/// when they are missing otherwise.
+fn tools_or_skip() -> bool {
+    let missing = missing_tools();
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!(
+        "{} not installed, so the C agent test cannot run (scripts/setup.sh installs them)",
+        missing.join(", ")
+    );
+    if c_required(std::env::var_os("CROUPIER_REQUIRE_C").as_deref()) {
+        panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_C=0");
+    }
+    eprintln!("SKIPPED (CROUPIER_REQUIRE_C=0): {msg}. The C agent test did NOT run.");
+    false
+}
+
+/// `croupier new GAME NAME --lang c` writes a project that builds as it is and plays every
+/// game without a fault.
+#[test]
+fn c_template_builds_and_plays_every_game() {
+    if !tools_or_skip() {
+        return;
+    }
+    let root = test_agents_dir().join("c-new");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("mkdir");
+    for game in ["durak", "toepen", "uno"] {
+        let name = format!("my-{game}");
+        let n = croupier()
+            .args(["new", game, &name, "--lang", "c"])
+            .current_dir(&root)
+            .output()
+            .expect("new");
+        assert!(n.status.success(), "{}", String::from_utf8_lossy(&n.stderr));
+        let dir = root.join(&name);
+        for f in ["agent.toml", "agent.c", "Makefile", "README.md"] {
+            assert!(dir.join(f).is_file(), "{game}: no {f}");
+        }
+        let b = croupier()
+            .arg("build")
+            .arg(&dir)
+            .arg("--out")
+            .arg(dir.join("build"))
+            .output()
+            .expect("build");
+        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+        let wasm = dir.join(format!("build/{game}/{name}.wasm"));
+        let m = croupier()
+            .args(["match", game])
+            .arg(&wasm)
+            .arg(&wasm)
+            .args(["--games", "20", "--quiet", "--json", "-"])
+            .output()
+            .expect("match");
+        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+        let text = String::from_utf8_lossy(&m.stdout);
+        let v: serde_json::Value =
+            serde_json::from_str(&text[text.find('{').expect("json")..]).expect("json");
+        for a in v["agents"].as_array().expect("agents") {
+            assert_eq!(a["faults"], 0, "{game}: {text}");
+        }
+    }
+}
+
 #[test]
 fn c_cheapest_plays_the_same_games_as_rust_cheapest() {
-    let missing = missing_tools();
-    if !missing.is_empty() {
-        let msg = format!(
-            "{} not installed, so the C agent test cannot run (scripts/setup.sh installs them)",
-            missing.join(", ")
-        );
-        if c_required(std::env::var_os("CROUPIER_REQUIRE_C").as_deref()) {
-            panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_C=0");
-        }
-        eprintln!("SKIPPED (CROUPIER_REQUIRE_C=0): {msg}. The C agent test did NOT run.");
+    if !tools_or_skip() {
         return;
     }
     let out = test_agents_dir().join("c-conformance");

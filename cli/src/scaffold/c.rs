@@ -193,8 +193,9 @@ pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
          build:\n\tcroupier build . --out build\n\n\
          test: build\n\tcroupier validate $(AGENT)\n\
          \tcroupier match {game} $(AGENT) {opponent} --games 50 --quiet --json build/test.json\n\
-         \t@grep -q '\"faults\": *0' build/test.json && echo 'test passed: 50 games, no fault' \\\n\
-         \t  || (cat build/test.json; echo 'test FAILED: the agent faulted'; exit 1)\n\n\
+         \t@if grep -Eq '\"faults\": *[1-9]' build/test.json; then cat build/test.json; \\\n\
+         \t  echo 'test FAILED: a fault (see build/test.json)'; exit 1; \\\n\
+         \telse echo 'test passed: 50 games, no fault'; fi\n\n\
          clean:\n\trm -rf build\n\n\
          .PHONY: build test clean\n"
     );
