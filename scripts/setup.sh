@@ -14,6 +14,38 @@ if command -v python3 >/dev/null 2>&1 && ! command -v componentize-py >/dev/null
   python3 -m pip install --quiet --disable-pip-version-check componentize-py==0.25.1 \
     || echo "warning: could not install componentize-py; the Python example agent will be skipped"
 fi
+# C agents (c-agents/, `croupier new --lang c`): Debian's clang and lld for wasm32, its
+# wasi-libc (malloc for the bindings' lists) and compiler-rt builtins, then wit-bindgen-cli
+# and wasm-tools from crates.io, pinned to the versions this host's Cargo.lock uses
+# (wit-bindgen 0.63, wasm-tools 1.243 = wit-component 0.243), with only the features the C
+# route needs. Best effort: the first install compiles both, about 6 minutes on 2 busy
+# cores; a failure only skips C, and says so.
+c_skipped=""
+c_debs=(clang lld wasi-libc libclang-rt-dev-wasm32)
+if ! { command -v clang >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1 \
+    && [ -f /usr/lib/wasm32-wasi/libc.a ]; }; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing ${c_debs[*]} (C agents)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${c_debs[@]}" >/dev/null; } \
+      || c_skipped="apt-get install ${c_debs[*]} failed"
+  else
+    c_skipped="needs root for apt-get install ${c_debs[*]}"
+  fi
+fi
+if [ -z "$c_skipped" ] && ! command -v wit-bindgen >/dev/null 2>&1; then
+  echo "== cargo install wit-bindgen-cli 0.63.0 (C bindings; a few minutes)"
+  cargo install --quiet --locked wit-bindgen-cli@0.63.0 --no-default-features --features c \
+    || c_skipped="cargo install wit-bindgen-cli failed"
+fi
+if [ -z "$c_skipped" ] && ! command -v wasm-tools >/dev/null 2>&1; then
+  echo "== cargo install wasm-tools 1.243.0 (components from C modules; a few minutes)"
+  cargo install --quiet --locked wasm-tools@1.243.0 --no-default-features \
+    --features component,validate,print,metadata,parse \
+    || c_skipped="cargo install wasm-tools failed"
+fi
+if [ -n "$c_skipped" ]; then
+  echo "warning: C skipped ($c_skipped): the C agents are not built and cli/tests/c.rs fails unless CROUPIER_REQUIRE_C=0"
+fi
 # Debian packages some tests drive for real, installed only when missing, with one
 # `apt-get update` (never a password prompt: as root, or through sudo -n; otherwise only
 # named, and those tests fail until they are there or are skipped on purpose):

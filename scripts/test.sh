@@ -10,6 +10,9 @@ scripts/setup.sh --no-run
 # componentize-py (setup.sh installs it). CROUPIER_REQUIRE_PYTHON=0 scripts/test.sh skips that
 # one test on purpose, with a note on stderr, where componentize-py cannot be installed.
 export CROUPIER_REQUIRE_PYTHON="${CROUPIER_REQUIRE_PYTHON:-1}"
+# Likewise cli/tests/c.rs needs clang, wit-bindgen and wasm-tools (setup.sh installs them);
+# CROUPIER_REQUIRE_C=0 skips it on purpose.
+export CROUPIER_REQUIRE_C="${CROUPIER_REQUIRE_C:-1}"
 # Likewise the arena's PostgreSQL tests (cli/tests/arena_postgres.rs, arena_crash.rs) need
 # PostgreSQL installed (setup.sh installs it); CROUPIER_REQUIRE_POSTGRES=0 skips them.
 export CROUPIER_REQUIRE_POSTGRES="${CROUPIER_REQUIRE_POSTGRES:-1}"

@@ -240,6 +240,12 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
             wasm_factory::<Durak>(&host, "durak/cheapest").ok(),
             native_cheapest.clone(),
         ),
+        (
+            // The same strategy in C (c-agents/durak-cheapest): the "C within 1.5x".
+            "realistic in C (durak/c-cheapest)",
+            wasm_factory::<Durak>(&host, "durak/c-cheapest").ok(),
+            native_cheapest.clone(),
+        ),
     ];
     for (label, wasm, native) in pairs {
         let mut n = native.make(1).map_err(|f| anyhow::anyhow!("{f}"))?;
@@ -299,6 +305,21 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         percentile(with_start, 0.99),
         "µs",
     );
+    // The same for the C agent, when built (croupier build c-agents/durak-cheapest).
+    if let Ok(c) = wasm_factory::<Durak>(&host, "durak/c-cheapest") {
+        let mut times = Vec::with_capacity(n);
+        for i in 0..n {
+            let t = Instant::now();
+            let mut p = c.make(i as u64).map_err(|f| anyhow::anyhow!("{f}"))?;
+            p.start(&info).map_err(|f| anyhow::anyhow!("{f}"))?;
+            times.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+        put(
+            "instantiate + start, C (durak/c-cheapest): median",
+            median(times),
+            "µs",
+        );
+    }
     put("teardown (slot reset): median", median(teardown), "µs");
 
     language_figures(&mut put, &host, &points, &info, rounds)?;

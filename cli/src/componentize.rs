@@ -350,7 +350,12 @@ pub fn build_any(
     let mut rust = Vec::new();
     let mut built = Vec::new();
     let mut python = Vec::new();
+    let mut c = Vec::new();
     for d in dirs {
+        if let Some(a) = crate::c_agent::read_c(d)? {
+            c.push(a);
+            continue;
+        }
         match read_python(d)? {
             Some(p) => python.push(p),
             None => rust.push(d.clone()),
@@ -358,6 +363,20 @@ pub fn build_any(
     }
     if !rust.is_empty() {
         built.extend(build(&rust, out, verbose)?);
+    }
+    let default = out.map(Path::to_path_buf).unwrap_or_else(default_out);
+    // As for Python: building every example tolerates missing C tools, naming one does not.
+    let c_missing = crate::c_agent::missing_tools();
+    if !c.is_empty() && skip_python_if_missing && !c_missing.is_empty() {
+        eprintln!(
+            "warning: skipping {} C agent(s): missing {} (scripts/setup.sh installs them)",
+            c.len(),
+            c_missing.iter().map(|m| m.0).collect::<Vec<_>>().join(", ")
+        );
+    } else {
+        for a in &c {
+            built.push(crate::c_agent::build_c(a, &default)?);
+        }
     }
     if !python.is_empty() && skip_python_if_missing && !have_componentize_py() {
         eprintln!(
@@ -374,7 +393,7 @@ pub fn build_any(
 }
 
 /// Every crate directory under `example-agents/` of this source tree, then every Python
-/// agent under `python-agents/`.
+/// agent under `python-agents/`, then every C agent under `c-agents/`.
 pub fn example_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-agents");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -397,6 +416,7 @@ pub fn example_dirs() -> Vec<PathBuf> {
         .unwrap_or_default();
     py.sort();
     dirs.extend(py);
+    dirs.extend(crate::c_agent::example_dirs());
     dirs
 }
 

@@ -5,6 +5,7 @@
 //! matches and statistics live in `croupier-host`.
 
 mod bench;
+mod c_agent;
 mod commands;
 mod componentize;
 mod ledger;

@@ -4,6 +4,7 @@ use anyhow::{Context, Result};
 use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 
+pub mod c;
 pub mod python;
 
 /// The language of a new agent project (`croupier new --lang`).
@@ -14,6 +15,8 @@ pub enum Lang {
     Rust,
     /// A Python project on the `croupier` module (built with componentize-py).
     Python,
+    /// A C project (clang, wit-bindgen c, wasm-tools; see scripts/setup.sh).
+    C,
 }
 
 /// Creates an agent project in `lang`; returns its directory.
@@ -25,6 +28,7 @@ pub fn create_lang(lang: Lang, game: GameKind, name: &str, parent: &Path) -> Res
             python::create(game, name, &dir)?;
             Ok(dir)
         }
+        Lang::C => c::create(game, name, parent),
     }
 }
 
@@ -34,7 +38,7 @@ fn sdk_path() -> PathBuf {
     p.canonicalize().unwrap_or(p)
 }
 
-fn valid_name(name: &str) -> bool {
+pub(crate) fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
