@@ -40,39 +40,13 @@ pub struct CAgent {
 
 /// Reads `agent.toml` if it declares a C agent (`[agent] language = "c"`).
 pub fn read_c(dir: &Path) -> Result<Option<CAgent>> {
-    let manifest = dir.join("agent.toml");
-    if !manifest.is_file() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(&manifest)
-        .with_context(|| format!("{}: cannot read", manifest.display()))?;
-    let value: toml::Value =
-        toml::from_str(&text).with_context(|| format!("{}: not valid TOML", manifest.display()))?;
-    let field = |k: &str| {
-        value
-            .get("agent")
-            .and_then(|a| a.get(k))
-            .and_then(|v| v.as_str())
-            .map(str::to_string)
-    };
-    if !field("language").is_some_and(|l| l.eq_ignore_ascii_case("c")) {
-        return Ok(None);
-    }
-    let game = field("game")
-        .and_then(|g| GameKind::parse(&g))
-        .with_context(|| {
-            format!(
-                "{}: [agent] game must be durak, toepen or uno",
-                manifest.display()
-            )
-        })?;
-    let name = field("name")
-        .with_context(|| format!("{}: [agent] name is missing", manifest.display()))?;
-    Ok(Some(CAgent {
-        dir: dir.to_path_buf(),
-        game,
-        name,
-    }))
+    Ok(crate::componentize::read_manifest(dir)?
+        .filter(|m| m.language.as_deref() == Some("c"))
+        .map(|m| CAgent {
+            dir: m.dir,
+            game: m.game,
+            name: m.name,
+        }))
 }
 
 fn tool(name: &str) -> Command {

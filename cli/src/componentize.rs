@@ -233,8 +233,21 @@ pub struct PythonAgent {
 /// The componentize-py release this host is tested with.
 pub const COMPONENTIZE_PY: &str = "componentize-py==0.25.1";
 
-/// Reads `agent.toml` of a Python agent, if the directory has one.
-pub fn read_python(dir: &Path) -> Result<Option<PythonAgent>> {
+/// What an agent directory's `agent.toml` declares (Python and C agents have one; a Rust
+/// agent is a crate).
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    pub dir: PathBuf,
+    pub game: GameKind,
+    pub name: String,
+    /// `[agent] language`, lower-cased; absent in the first Python agents.
+    pub language: Option<String>,
+    /// `[agent] module` (Python).
+    pub module: Option<String>,
+}
+
+/// Reads `agent.toml`, if the directory has one.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
     let manifest = dir.join("agent.toml");
     if !manifest.is_file() {
         return Ok(None);
@@ -260,12 +273,25 @@ pub fn read_python(dir: &Path) -> Result<Option<PythonAgent>> {
         })?;
     let name = field("name")
         .with_context(|| format!("{}: [agent] name is missing", manifest.display()))?;
-    Ok(Some(PythonAgent {
+    Ok(Some(Manifest {
         dir: dir.to_path_buf(),
         game,
         name,
-        module: field("module").unwrap_or_else(|| "app".into()),
+        language: field("language").map(|l| l.to_ascii_lowercase()),
+        module: field("module"),
     }))
+}
+
+/// Reads `agent.toml` of a Python agent, if the directory has one.
+pub fn read_python(dir: &Path) -> Result<Option<PythonAgent>> {
+    Ok(read_manifest(dir)?
+        .filter(|m| m.language.as_deref().is_none_or(|l| l == "python"))
+        .map(|m| PythonAgent {
+            dir: m.dir,
+            game: m.game,
+            name: m.name,
+            module: m.module.unwrap_or_else(|| "app".into()),
+        }))
 }
 
 /// Whether componentize-py can be run.
