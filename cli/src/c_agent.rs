@@ -155,20 +155,7 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
         .arg(&path);
     run(new, "encoding the component", &module)?;
 
-    // The language goes into the producers section, where `croupier agents` reads it.
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut producers = wasm_metadata::Producers::empty();
-    producers.add("language", "C", "");
-    let bytes = producers
-        .add_to_wasm(&bytes)
-        .with_context(|| format!("{}: cannot record the language", path.display()))?;
-    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(Built {
-        game: agent.game,
-        name: agent.name.clone(),
-        path,
-        size: bytes.len(),
-    })
+    crate::componentize::with_language(path, agent.game, &agent.name, "C")
 }
 
 /// Every C agent under `c-agents/` of this source tree.

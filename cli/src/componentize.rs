@@ -343,16 +343,22 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
             agent.dir.display()
         );
     }
+    with_language(path, agent.game, &agent.name, "Python")
+}
+
+/// Records `language` in a built component's producers section (where `croupier agents`
+/// and `validate` read it), and describes the result.
+pub fn with_language(path: PathBuf, game: GameKind, name: &str, language: &str) -> Result<Built> {
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut producers = wasm_metadata::Producers::empty();
-    producers.add("language", "Python", "");
+    producers.add("language", language, "");
     let bytes = producers
         .add_to_wasm(&bytes)
         .with_context(|| format!("{}: cannot record the language", path.display()))?;
     std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(Built {
-        game: agent.game,
-        name: agent.name.clone(),
+        game,
+        name: name.to_string(),
         path,
         size: bytes.len(),
     })
