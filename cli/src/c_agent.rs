@@ -161,14 +161,5 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
 /// Every C agent under `c-agents/` of this source tree.
 pub fn example_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../c-agents");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.join("agent.toml").is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    dirs.sort();
-    dirs
+    crate::componentize::sorted_dirs(&root, |p| p.join("agent.toml").is_file())
 }

@@ -427,28 +427,21 @@ pub fn build_any(
 /// Every crate directory under `example-agents/` of this source tree, then every Python
 /// agent under `python-agents/`, then every C agent under `c-agents/`.
 pub fn example_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-agents");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| is_agent_crate(p))
-                .collect()
-        })
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = sorted_dirs(&here.join("../example-agents"), is_agent_crate);
+    dirs.extend(sorted_dirs(&here.join("../python-agents"), |p| {
+        p.join("agent.toml").is_file()
+    }));
+    dirs.extend(crate::c_agent::example_dirs());
+    dirs
+}
+
+/// The directories in `root` that `keep` accepts, sorted; none if `root` cannot be read.
+pub fn sorted_dirs(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| keep(p)).collect())
         .unwrap_or_default();
     dirs.sort();
-    let py_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../python-agents");
-    let mut py: Vec<PathBuf> = std::fs::read_dir(&py_root)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.join("agent.toml").is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    py.sort();
-    dirs.extend(py);
-    dirs.extend(crate::c_agent::example_dirs());
     dirs
 }
 
