@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::arena::{ArenaDir, Server, get, post, submit, uploads_then_ladder, wait_until};
+use common::arena::{ArenaDir, Server, forged, get, post, submit, uploads_then_ladder, wait_until};
 use common::example_agent;
 use std::time::Duration;
 
@@ -64,9 +64,7 @@ fn tokens_decide_who_sees_what() {
     // Missing, malformed, wrong and forged tokens: 401, nothing stored.
     assert_eq!(up(None).status, 401);
     assert_eq!(up(Some("hello")).status, 401);
-    let mut wrong = t.a.clone();
-    wrong.replace_range(wrong.len() - 4.., "0000");
-    assert_eq!(up(Some(&wrong)).status, 401);
+    assert_eq!(up(Some(&forged(&t.a))).status, 401);
     assert_eq!(up(Some("team-99-00")).status, 401);
     assert_eq!(up(Some(&format!("admin-{}", "0".repeat(64)))).status, 401);
     // The organiser does not upload for a team.
@@ -243,12 +241,7 @@ fn submissions_past_the_hourly_rate_get_429_with_retry_after() {
 fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
     let t = two(|_| {});
     let url = &t.server.url;
-    let forged = format!("{}0", &t.a[..t.a.len() - 1]);
-    let forged = if forged == t.a {
-        format!("{}1", &t.a[..t.a.len() - 1])
-    } else {
-        forged
-    };
+    let forged = forged(&t.a);
     let limit = croupier_arena::identity::FAILED_TOKENS_PER_MINUTE;
     for i in 0..limit {
         let r = get(&format!("{url}/api/teams/1"), Some(&forged));

@@ -18,8 +18,8 @@
 mod common;
 
 use common::arena::{
-    ArenaDir, CRASH_TEAMS, Server, WorkerProc, all_matches, assert_nothing_lost, get, interrupted,
-    post, runtime, snapshot, submit, wait_until,
+    ArenaDir, CRASH_TEAMS, Server, WorkerProc, all_matches, assert_nothing_lost, forged, get,
+    interrupted, post, runtime, snapshot, submit, wait_until,
 };
 use common::example_agent;
 use common::postgres::Postgres;
@@ -49,7 +49,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         get(&format!("{url}/api/worker/config"), Some(admin)).status,
         403
     );
-    let forged = format!("{}0", &worker[..worker.len() - 1]);
+    let forged = forged(worker);
     assert_eq!(
         get(&format!("{url}/api/worker/config"), Some(&forged)).status,
         401,
