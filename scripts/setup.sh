@@ -46,6 +46,40 @@ fi
 if [ -n "$c_skipped" ]; then
   echo "warning: C skipped ($c_skipped): the C agents are not built and cli/tests/c.rs fails unless CROUPIER_REQUIRE_C=0"
 fi
+# JavaScript and TypeScript agents (js-agents/, `croupier new --lang js|ts`): Debian's nodejs
+# and npm, then these npm packages, pinned (cli/src/js_agent.rs names the same versions):
+# componentize-qjs (QuickJS in a component, the default engine), esbuild (bundles an agent
+# with the SDK and strips TypeScript), typescript (tsc type-checks TypeScript agents),
+# componentize-js (SpiderMonkey, `engine = "spidermonkey"`; it imports preview2-shim without
+# declaring it, so that is named too) and jco 1.34 (`jco types`; 1.35 cannot read files). Installed
+# globally so that the tools are on the PATH; about 15 s and 400 MB. Best effort: a failure
+# only skips JavaScript, and says so.
+js_skipped=""
+js_npm=(componentize-qjs@0.4.5 esbuild@0.28.2 typescript@5.9.3 @bytecodealliance/componentize-js@0.23.0 @bytecodealliance/jco@1.34.0 @bytecodealliance/preview2-shim@0.25.0)
+if ! { command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; }; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing nodejs npm (JavaScript agents)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } \
+      || js_skipped="apt-get install nodejs npm failed"
+  else
+    js_skipped="needs root for apt-get install nodejs npm"
+  fi
+fi
+if [ -z "$js_skipped" ]; then
+  js_have=$(npm ls -g --depth=0 2>/dev/null || true)
+  js_need=()
+  for p in "${js_npm[@]}"; do
+    grep -q -- " ${p}\$" <<<"$js_have" || js_need+=("$p")
+  done
+  if [ ${#js_need[@]} -gt 0 ]; then
+    echo "== npm install -g ${js_need[*]} (JavaScript agents)"
+    npm install -g --silent --no-audit --no-fund "${js_need[@]}" \
+      || js_skipped="npm install -g ${js_need[*]} failed"
+  fi
+fi
+if [ -n "$js_skipped" ]; then
+  echo "warning: JavaScript skipped ($js_skipped): the JS agents are not built and cli/tests/js.rs fails unless CROUPIER_REQUIRE_JS=0"
+fi
 # Debian packages some tests drive for real, installed only when missing, with one
 # `apt-get update` (never a password prompt: as root, or through sudo -n; otherwise only
 # named, and those tests fail until they are there or are skipped on purpose):

@@ -242,8 +242,10 @@ pub struct Manifest {
     pub name: String,
     /// `[agent] language`, lower-cased; absent in the first Python agents.
     pub language: Option<String>,
-    /// `[agent] module` (Python).
+    /// `[agent] module`: Python's module name, JavaScript's entry file.
     pub module: Option<String>,
+    /// `[agent] engine` (JavaScript: quickjs or spidermonkey).
+    pub engine: Option<String>,
 }
 
 /// Reads `agent.toml`, if the directory has one.
@@ -279,6 +281,7 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
         name,
         language: field("language").map(|l| l.to_ascii_lowercase()),
         module: field("module"),
+        engine: field("engine").map(|e| e.to_ascii_lowercase()),
     }))
 }
 
@@ -372,7 +375,7 @@ pub fn default_out() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("target/agents"))
 }
 
-/// Builds Rust crates and Python agents alike.
+/// Builds Rust crates and Python, C, JavaScript and TypeScript agents alike.
 pub fn build_any(
     dirs: &[PathBuf],
     out: Option<&Path>,
@@ -383,9 +386,14 @@ pub fn build_any(
     let mut built = Vec::new();
     let mut python = Vec::new();
     let mut c = Vec::new();
+    let mut js = Vec::new();
     for d in dirs {
         if let Some(a) = crate::c_agent::read_c(d)? {
             c.push(a);
+            continue;
+        }
+        if let Some(a) = crate::js_agent::read_js(d)? {
+            js.push(a);
             continue;
         }
         match read_python(d)? {
@@ -410,6 +418,19 @@ pub fn build_any(
             built.push(crate::c_agent::build_c(a, &default)?);
         }
     }
+    for a in &js {
+        let missing = crate::js_agent::missing_for(a);
+        if skip_python_if_missing && !missing.is_empty() {
+            eprintln!(
+                "warning: skipping the {} agent {}: missing {} (scripts/setup.sh installs them)",
+                a.language(),
+                a.dir.display(),
+                missing.join(", ")
+            );
+        } else {
+            built.push(crate::js_agent::build_js(a, &default)?);
+        }
+    }
     if !python.is_empty() && skip_python_if_missing && !have_componentize_py() {
         eprintln!(
             "warning: skipping {} Python agent(s): componentize-py is not installed (pip install {COMPONENTIZE_PY})",
@@ -425,7 +446,8 @@ pub fn build_any(
 }
 
 /// Every crate directory under `example-agents/` of this source tree, then every Python
-/// agent under `python-agents/`, then every C agent under `c-agents/`.
+/// agent under `python-agents/`, then every C agent under `c-agents/`, then every
+/// JavaScript and TypeScript agent under `js-agents/`.
 pub fn example_dirs() -> Vec<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = sorted_dirs(&here.join("../example-agents"), is_agent_crate);
@@ -433,6 +455,7 @@ pub fn example_dirs() -> Vec<PathBuf> {
         p.join("agent.toml").is_file()
     }));
     dirs.extend(crate::c_agent::example_dirs());
+    dirs.extend(crate::js_agent::example_dirs());
     dirs
 }
 

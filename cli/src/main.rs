@@ -8,6 +8,7 @@ mod bench;
 mod c_agent;
 mod commands;
 mod componentize;
+mod js_agent;
 mod ledger;
 mod native;
 mod play;

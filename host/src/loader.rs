@@ -279,7 +279,10 @@ fn outline(bytes: &[u8]) -> Result<Outline, String> {
                         .push(export.map_err(|e| e.to_string())?.name.0.to_string());
                 }
             }
-            Payload::CustomSection(reader) if out.language.is_none() => {
+            // The component's own producers section (where `croupier build` records the
+            // source language) wins over a nested module's: an interpreter's engine module
+            // says `Rust` (QuickJS) or `C11` (SpiderMonkey), not the agent's language.
+            Payload::CustomSection(reader) if out.language.is_none() || depth == 0 => {
                 if let KnownCustom::Producers(fields) = reader.as_known() {
                     for field in fields.into_iter().flatten() {
                         if field.name == "language"
@@ -743,8 +746,8 @@ fn import_allowed(game: GameKind, name: &str) -> bool {
         || (iface == types && crate::contract::has(game, version))
 }
 
-/// The `language` field of the first producers section, if any (nested modules included),
-/// escaped; `None` also for a file that does not parse.
+/// The `language` field of the component's own producers section, else of the first nested
+/// one, escaped; `None` also for a file that does not parse.
 pub fn producers_language(bytes: &[u8]) -> Option<String> {
     outline(bytes).ok()?.language
 }
@@ -752,6 +755,39 @@ pub fn producers_language(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A custom section `producers` with one `language` value (names under 128 bytes).
+    fn producers(language: &str) -> Vec<u8> {
+        let mut payload = vec![1u8, 8];
+        payload.extend(b"language");
+        payload.push(1);
+        payload.push(language.len() as u8);
+        payload.extend(language.as_bytes());
+        payload.push(0); // an empty version
+        let mut section = vec![0u8, (1 + 9 + payload.len()) as u8, 9];
+        section.extend(b"producers");
+        section.extend(payload);
+        section
+    }
+
+    /// Regression: a JavaScript component's nested engine module says `Rust` (QuickJS) or
+    /// `C11` (SpiderMonkey); the language `croupier build` records on the component is the
+    /// one shown.
+    #[test]
+    fn the_components_own_language_wins_over_a_nested_modules() {
+        let mut module = b"\0asm\x01\0\0\0".to_vec();
+        module.extend(producers("Rust"));
+        let mut component = b"\0asm\x0d\0\x01\0".to_vec();
+        component.push(1); // a core module section
+        component.push(module.len() as u8);
+        component.extend(&module);
+        assert_eq!(producers_language(&component).as_deref(), Some("Rust"));
+        component.extend(producers("JavaScript"));
+        assert_eq!(
+            producers_language(&component).as_deref(),
+            Some("JavaScript")
+        );
+    }
 
     #[test]
     fn agent_exports_parse() {

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod arena;
+pub mod conformance;
 #[cfg(unix)]
 pub mod postgres;
 

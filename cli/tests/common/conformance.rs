@@ -1,0 +1,65 @@
+//! Conformance of agents written in other languages: the same strategy, under the same seed
+//! against the same opponents, must play byte-identical games to its Rust twin.
+
+use super::croupier;
+use std::path::Path;
+
+/// What a game record says about play: everything but the agents' names, build hashes, logs
+/// and fuel (which differ between languages by nature), as canonical JSON text.
+pub fn play_of(record: &serde_json::Value) -> String {
+    const PLAY: [&str; 14] = [
+        "index",
+        "deal",
+        "rotation",
+        "seed",
+        "seats",
+        "actions",
+        "results",
+        "scores",
+        "summary",
+        "aborted",
+        "faults",
+        "forfeit",
+        "decisions",
+        "teams",
+    ];
+    let play: serde_json::Map<String, serde_json::Value> = PLAY
+        .iter()
+        .map(|k| (k.to_string(), record[*k].clone()))
+        .collect();
+    serde_json::to_string(&play).expect("json")
+}
+
+/// Plays `agent` against `opponent` with `--log` and returns each game's play.
+pub fn records(game: &str, agent: &Path, opponent: &str, games: u32, log: &Path) -> Vec<String> {
+    let _ = std::fs::remove_file(log);
+    let out = croupier()
+        .args(["match", game])
+        .arg(agent)
+        .arg(opponent)
+        .args([
+            "--games",
+            &games.to_string(),
+            "--seed",
+            "7",
+            "--quiet",
+            "--log",
+        ])
+        .arg(log)
+        .output()
+        .expect("match");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(log).expect("log");
+    let plays: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+        .filter(|v| v["type"] == "game")
+        .map(|v| play_of(&v))
+        .collect();
+    assert_eq!(plays.len(), games as usize, "{text}");
+    plays
+}
