@@ -5,7 +5,7 @@
 // Cards are bytes: suit * 13 + (rank - 2); a set of cards is a u64 with bit `card` set.
 // Actions are u32: kind | a << 8 | b << 16 (wit/v0.2/durak.wit).
 #include "durak.h"
-#include "rng.h"
+#include "croupier_rng.h" // written beside the bindings by `croupier build` (sdk/c/)
 
 enum { LEAD = 1, LEAD_MANY = 2, BEAT = 3, TRANSFER = 4, TAKE = 6, THROW_IN = 7, PASS = 8 };
 

@@ -14,6 +14,9 @@ use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The C SDK: the Rust SDK's random stream (`sdk/c/croupier_rng.h`), compiled into the binary.
+const RNG_H: &str = include_str!("../../sdk/c/croupier_rng.h");
+
 /// The tools `scripts/setup.sh` installs, with where each comes from.
 pub const TOOLS: [(&str, &str); 3] = [
     (
@@ -113,6 +116,10 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
         .arg(&bindings)
         .arg(wit_dir());
     run(bindgen, "generating the C bindings", &wit_dir())?;
+    // The SDK's one header sits beside the bindings, so it is on the include path of every
+    // build, in this tree or in a project far from it.
+    let rng = bindings.join("croupier_rng.h");
+    std::fs::write(&rng, RNG_H).with_context(|| format!("cannot write {}", rng.display()))?;
 
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&agent.dir)
         .with_context(|| format!("cannot read {}", agent.dir.display()))?

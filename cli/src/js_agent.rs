@@ -222,8 +222,6 @@ fn type_check(agent: &JsAgent) -> Result<()> {
             "bundler",
             "--lib",
             "es2022",
-            "--types",
-            "",
         ])
         .arg(&agent.module);
     }

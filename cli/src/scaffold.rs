@@ -5,6 +5,7 @@ use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 
 pub mod c;
+pub mod js;
 pub mod python;
 
 /// The language of a new agent project (`croupier new --lang`).
@@ -17,6 +18,10 @@ pub enum Lang {
     Python,
     /// A C project (clang, wit-bindgen c, wasm-tools; see scripts/setup.sh).
     C,
+    /// A JavaScript project on the `croupier` SDK module (esbuild, componentize-qjs).
+    Js,
+    /// A TypeScript project on the same SDK (tsc first).
+    Ts,
 }
 
 /// Creates an agent project in `lang`; returns its directory.
@@ -29,6 +34,11 @@ pub fn create_lang(lang: Lang, game: GameKind, name: &str, parent: &Path) -> Res
             Ok(dir)
         }
         Lang::C => c::create(game, name, parent),
+        Lang::Js | Lang::Ts => {
+            let dir = new_dir(name, parent)?;
+            js::create(game, name, &dir, lang == Lang::Ts)?;
+            Ok(dir)
+        }
     }
 }
 

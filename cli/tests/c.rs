@@ -1,6 +1,7 @@
-//! An agent written in C (`c-agents/durak-cheapest`, clang + wit-bindgen c + wasm-tools) plays
-//! exactly the games the Rust `durak/cheapest` plays: under the same seed, against the same
-//! fixed opponents, the game records agree byte for byte in everything they say about play.
+//! Agents written in C (`c-agents/`, clang + wit-bindgen c + wasm-tools) play exactly the
+//! games their Rust twins play (`durak/cheapest`, `toepen/reasoning`, `uno/primary`): under
+//! the same seed, against the same fixed opponents, the game records agree byte for byte in
+//! everything they say about play.
 //!
 //! The test needs clang (wasm32), wit-bindgen and wasm-tools (`scripts/setup.sh` installs
 //! them). Without them it FAILS, naming what is missing: a test that did not run must not
@@ -9,7 +10,8 @@
 
 mod common;
 
-use common::{croupier, repo, test_agents_dir};
+use common::conformance::assert_twins;
+use common::{croupier, example_agent, repo, test_agents_dir};
 use std::path::{Path, PathBuf};
 
 /// The tools `croupier build` runs for a C agent (cli/src/c_agent.rs).
@@ -206,6 +208,38 @@ fn c_cheapest_plays_the_same_games_as_rust_cheapest() {
             from_c.len(),
             from_rust.len(),
             "{tag}: record lengths differ"
+        );
+    }
+}
+
+/// The Toepen and UNO twins, against the Python and JavaScript tests' opponents and seed.
+/// `uno/c-primary` draws its wild colours from `croupier_rng.h`, the Rust SDK's stream.
+#[test]
+fn c_reasoning_and_primary_play_the_same_games_as_their_rust_twins() {
+    if !tools_or_skip() {
+        return;
+    }
+    let out = test_agents_dir().join("c-twins");
+    let b = croupier()
+        .arg("build")
+        .arg(repo().join("c-agents/toepen-reasoning"))
+        .arg(repo().join("c-agents/uno-primary"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("build");
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    for (game, rust, c, opponent) in [
+        ("toepen", "reasoning", "c-reasoning", "toepen/random"),
+        ("uno", "primary", "c-primary", "uno/greedy"),
+    ] {
+        assert_twins(
+            game,
+            &example_agent(&format!("{game}/{rust}")),
+            &out.join(format!("{game}/{c}.wasm")),
+            &example_agent(opponent).display().to_string(),
+            30,
+            c,
         );
     }
 }

@@ -9,7 +9,8 @@
 
 mod common;
 
-use common::{croupier, hostile_as, repo, test_agents_dir};
+use common::conformance::assert_twins;
+use common::{croupier, example_agent, hostile_as, repo, test_agents_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -267,5 +268,120 @@ fn shipped_wit_types_are_jco_types_of_the_contract() {
             "sdk/js/croupier/wit/{} is stale: run scripts/js-types.sh",
             rel.display()
         );
+    }
+}
+
+/// One JavaScript or TypeScript agent per game plays the strategy of a Rust example agent;
+/// against the same fixed opponents under the same seed, the two must play byte-identical
+/// games. Durak's throw-ins and UNO's colours are random: those two run on SpiderMonkey, which
+/// passes the 64-bit seed exactly, and draw from the SDK's port of the Rust generator. The
+/// Toepen twin draws nothing and runs on QuickJS; the Durak twin is TypeScript.
+#[test]
+fn js_agents_play_the_same_games_as_their_rust_twins() {
+    if !can_run("the JavaScript conformance test") {
+        return;
+    }
+    let out = test_agents_dir().join("js-twins");
+    let dirs: Vec<PathBuf> = ["durak-cheapest", "toepen-reasoning", "uno-primary"]
+        .iter()
+        .map(|d| repo().join("js-agents").join(d))
+        .collect();
+    ok(&build(&dirs, &out), "build");
+    let cases = [
+        ("durak", "cheapest", "ts-cheapest", hostile_as("random"), 20),
+        (
+            "toepen",
+            "reasoning",
+            "js-reasoning",
+            example_agent("toepen/random").display().to_string(),
+            8,
+        ),
+        (
+            "uno",
+            "primary",
+            "js-primary",
+            example_agent("uno/greedy").display().to_string(),
+            8,
+        ),
+    ];
+    for (game, rust, js, opponent, games) in cases {
+        assert_twins(
+            game,
+            &example_agent(&format!("{game}/{rust}")),
+            &out.join(format!("{game}/{js}.wasm")),
+            &opponent,
+            games,
+            js,
+        );
+    }
+}
+
+/// `croupier new GAME NAME --lang js|ts` writes a project whose README's first command builds
+/// it, whose `npm test` passes with nothing installed, and whose agent plays legally.
+#[test]
+fn new_js_and_ts_projects_test_build_and_play() {
+    if !can_run("the `croupier new --lang js|ts` test") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    for lang in ["js", "ts"] {
+        for game in ["durak", "toepen", "uno"] {
+            let name = format!("my-{game}-{lang}");
+            ok(
+                &croupier()
+                    .args(["new", game, &name, "--lang", lang])
+                    .current_dir(dir.path())
+                    .output()
+                    .expect("new"),
+                "new",
+            );
+            let project = dir.path().join(&name);
+            let readme = std::fs::read_to_string(project.join("README.md")).expect("readme");
+            let first = readme
+                .lines()
+                .skip_while(|l| !l.starts_with("```"))
+                .nth(1)
+                .expect("a code line");
+            assert_eq!(first, "croupier build . --out agents");
+            let test = Command::new("npm")
+                .args(["test", "--silent"])
+                .current_dir(&project)
+                .output()
+                .expect("npm test");
+            let text = ok(&test, &format!("{name}: npm test"));
+            assert!(text.contains("# fail 0"), "{name}: {text}");
+            ok(
+                &croupier()
+                    .args(["build", ".", "--out", "agents"])
+                    .current_dir(&project)
+                    .output()
+                    .expect("build"),
+                &format!("{name}: the new project must build unchanged"),
+            );
+            let wasm = project.join(format!("agents/{game}/{name}.wasm"));
+            let language = if lang == "ts" {
+                "TypeScript"
+            } else {
+                "JavaScript"
+            };
+            let v = ok(
+                &croupier()
+                    .arg("validate")
+                    .arg(&wasm)
+                    .output()
+                    .expect("validate"),
+                "validate",
+            );
+            assert!(v.contains(language), "{name}: {v}");
+            // Against itself, but for Durak: the hostile agent is a Durak agent.
+            let opponent = if game == "durak" {
+                hostile_as("random")
+            } else {
+                wasm.display().to_string()
+            };
+            let s = summary(game, &wasm, &opponent, 4);
+            assert_eq!(s["games"], 4);
+            assert_eq!(s["agents"][0]["faults"], 0, "{name}: {s}");
+        }
     }
 }

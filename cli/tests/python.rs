@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::conformance::records;
+use common::conformance::assert_twins;
 use common::{croupier, hostile, hostile_as, repo, test_agents_dir};
 use std::path::PathBuf;
 /// The componentize-py that `scripts/setup.sh` installs (cli/src/componentize.rs pins it).
@@ -128,7 +128,6 @@ fn python_agents_play_the_same_games_as_their_rust_twins() {
     let status = cmd.arg("--out").arg(&out).status().expect("build");
     assert!(status.success());
     let wasm = |id: &str| -> PathBuf { out.join(format!("{id}.wasm")) };
-    let logs = tempfile::tempdir().expect("tempdir");
     let durak_opponent = format!("{}#random", hostile().display());
     let cases: [(&str, &str, &str, String, u32); 3] = [
         ("durak", "cheapest", "python-lowest", durak_opponent, 20),
@@ -148,26 +147,14 @@ fn python_agents_play_the_same_games_as_their_rust_twins() {
         ),
     ];
     for (game, rust, python, opponent, games) in cases {
-        let r = records(
+        assert_twins(
             game,
             &wasm(&format!("{game}/{rust}")),
-            &opponent,
-            games,
-            &logs.path().join("rust.jsonl"),
-        );
-        let p = records(
-            game,
             &wasm(&format!("{game}/{python}")),
             &opponent,
             games,
-            &logs.path().join("python.jsonl"),
+            python,
         );
-        for (i, (r, p)) in r.iter().zip(&p).enumerate() {
-            assert_eq!(
-                r, p,
-                "{game}: game {i} differs between {rust} (Rust) and {python} (Python)"
-            );
-        }
     }
 }
 

@@ -4,8 +4,8 @@ use super::game;
 use anyhow::Result;
 use clap::Args;
 
-/// Create a ready agent project in ./NAME (a Rust crate, or with --lang python or c a
-/// Python or C project): a simple legal strategy to start from, a README and a test.
+/// Create a ready agent project in ./NAME (a Rust crate, or with --lang python, c, js or ts
+/// a Python, C, JavaScript or TypeScript project): a simple legal strategy to start from, a README and a test.
 #[derive(Args)]
 pub struct NewCommand {
     /// durak, toepen or uno.

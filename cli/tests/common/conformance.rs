@@ -63,3 +63,26 @@ pub fn records(game: &str, agent: &Path, opponent: &str, games: u32, log: &Path)
     assert_eq!(plays.len(), games as usize, "{text}");
     plays
 }
+
+/// Plays `rust` and then `twin` against `opponent` (`games` games, seed 7) and requires the
+/// same play, game by game; `twin_name` names the twin in the failure.
+pub fn assert_twins(
+    game: &str,
+    rust: &Path,
+    twin: &Path,
+    opponent: &str,
+    games: u32,
+    twin_name: &str,
+) {
+    let logs = tempfile::tempdir().expect("tempdir");
+    let r = records(game, rust, opponent, games, &logs.path().join("rust.jsonl"));
+    let t = records(game, twin, opponent, games, &logs.path().join("twin.jsonl"));
+    for (i, (r, t)) in r.iter().zip(&t).enumerate() {
+        assert_eq!(
+            r,
+            t,
+            "{game}: game {i} differs between {} (Rust) and {twin_name}",
+            rust.display()
+        );
+    }
+}

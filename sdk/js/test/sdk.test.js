@@ -74,3 +74,91 @@ test('an exported agent plays raw host values and logs its exceptions', () => {
     delete globalThis.croupierHost;
   }
 });
+
+test('toepen actions, helpers and observations read as the Python SDK does', async () => {
+  const toepen = await import('../croupier/toepen.js');
+  const { Action, Decision } = toepen;
+  const c = (/** @type {string} */ t) => Card.parse(t);
+  assert.deepEqual(
+    [Action.play(c('10H')), Action.NO_KNOCK, Action.CLAIM_WHITE_LAUNDRY, Action.NO_CHALLENGE].map(String),
+    ['play 10H', 'no-knock', 'white-laundry', 'no-challenge'],
+  );
+  // J < Q < K < A < 7 < 8 < 9 < 10; ties to the lower code.
+  assert.equal(String(toepen.lowest(['JC', '10C', 'AC', '7C', 'JH'].map(c))), 'JC');
+  assert.equal(String(toepen.highest(['JC', '10C', 'AC', '7C', '10H'].map(c))), '10H');
+  const legal = [Action.play(c('JC')), Action.KNOCK, Action.play(c('9D'))];
+  assert.equal(String(toepen.legalCards(legal)), 'JC 9D');
+  // The raw shape the host sends: trick as (seat, card) byte pairs, past tricks as triples.
+  const raw = {
+    seat: 1, players: 4, decision: 'play', round: 2, dealer: 0, hand: CardSet.of(['JC', '9D']).mask(),
+    eliminated: 0, live: 0b1111, stake: 2, lastKnocker: 3, stock: 8, trickNo: 2, leader: 0,
+    trick: Uint8Array.from([0, c('8D').code, 3, c('10D').code]), trickWinners: Uint8Array.from([0]),
+    unseen: 0, ownLaundry: 0, revealed: 0, toAct: 1, dealt: 0b1111, dead: 0b1000,
+    pastTricks: Uint8Array.from([0, 0, c('AC').code, 0, 1, c('KC').code]), poor: 0, laundryDone: 0,
+    claimed: 0, whiteClaims: 0, challenged: 0, returned: 0, claimant: undefined, povertyDone: 0,
+    knockWindow: undefined, stockKnowers: Uint8Array.from([1, 0b11]), knownStock: [[1, CardSet.of(['QS']).mask()]],
+    seats: Array.from({ length: 4 }, () => ({ score: 0, played: 0, handCount: 3, voids: 0, foldStake: 0, revealedBy: 0, handKnowers: 0, knownCards: 0, eliminatedAt: 0 })),
+  };
+  const obs = toepen.Observation.fromWit(raw);
+  assert.equal(obs.decision, Decision.PLAY);
+  assert.equal(String(obs), 'P1 play: hand JC 9D; trick 2 P0:8D P3:10D; stake 2');
+  assert.deepEqual(obs.pastTricks[0].map((p) => `${p.seat}:${p.card}`), ['0:AC', '1:KC']);
+  assert.deepEqual(obs.stockKnowers, [[1, 3]]);
+  assert.equal(String(obs.knownStock[0][1]), 'QS');
+  assert.equal(obs.claimant, null);
+  // Seat 3's 10D is dead (it folded), so 8D is the card to beat; seat 2 still plays.
+  const trick = new toepen.Trick(obs);
+  assert.equal(String(trick.best), '8D');
+  assert.equal(trick.stillToPlay, 1);
+  assert.ok(trick.winsNow(c('9D')) && !trick.winsNow(c('JD')) && !trick.winsNow(c('10C')));
+  // The cautious answers.
+  const answer = (/** @type {string} */ d, /** @type {any[]} */ l) => String(toepen.defaultAnswer(new toepen.Observation({ decision: d }), l));
+  assert.equal(answer(Decision.KNOCK_WINDOW, [Action.KNOCK, Action.NO_KNOCK]), 'no-knock');
+  assert.equal(answer(Decision.KNOCK_RESPONSE, [Action.FOLD, Action.STAY]), 'stay');
+  assert.equal(answer(Decision.LAUNDRY, [Action.CLAIM_LAUNDRY, Action.NO_CLAIM]), 'no-claim');
+  assert.equal(answer(Decision.LAUNDRY_CHALLENGE, [Action.CHALLENGE, Action.NO_CHALLENGE]), 'no-challenge');
+  assert.equal(toepen.defaultAnswer(new toepen.Observation({ decision: Decision.PLAY }), legal), null);
+});
+
+test('uno cards, actions, helpers and observations read as the Python SDK does', async () => {
+  const uno = await import('../croupier/uno.js');
+  const { Action, Color, Decision, UnoCard } = uno;
+  const wildGreen = Action.play(UnoCard.WILD, Color.GREEN, true);
+  assert.equal(wildGreen.code, 16987138);
+  assert.deepEqual(
+    [wildGreen, Action.chooseColor(Color.BLUE), new Action(uno.STACK | (12 << 8)), new Action(uno.PLAY_DRAWN), Action.CATCH, Action.ACCEPT_PENALTY].map(String),
+    ['play W green uno', 'color blue', 'stack RD2', 'play-drawn', 'catch', 'accept-penalty'],
+  );
+  assert.deepEqual([23, 38, 53].map((n) => String(UnoCard.of(n))), ['YSkip', 'GD2', 'W4']);
+  assert.equal(UnoCard.of(23).color, Color.YELLOW);
+  assert.equal(UnoCard.of(23).points(), 20);
+  assert.equal(UnoCard.WILD.color, null);
+  const raw = {
+    seat: 0, players: 2, decision: 'turn', handNo: 1, dealer: 1, hand: Uint8Array.from([3, 16, 52]), top: 29,
+    color: 'green', direction: 1, pending: 0, drawPile: 80, discardPile: 1, drawn: undefined,
+    unseen: new Uint8Array(54), toAct: 0, discard: Uint8Array.from([29]), turns: 0, known: [[1, 5]],
+    kindCaps: new Uint8Array(26), offender: undefined, wd4: undefined,
+    seats: [{ handSize: 3, score: 10n, colorCaps: [255, 255, 255, 255] }, { handSize: 7, score: 0, colorCaps: [255, 1, 255, 255] }],
+  };
+  const obs = uno.Observation.fromWit(raw);
+  assert.equal(String(obs), 'P0 turn: hand R3 Y3 W; top G3 (green); pending 0');
+  assert.equal(obs.color, Color.GREEN);
+  assert.equal(obs.seats[0].score, 10);
+  assert.equal(String(obs.known[0][1]), 'R5');
+  // A wild may name any colour: the wanted colour with UNO wins over another colour.
+  const legal = [
+    Action.play(UnoCard.of(3)),
+    Action.play(UnoCard.WILD, Color.RED),
+    Action.play(UnoCard.WILD, Color.BLUE),
+    Action.play(UnoCard.WILD, Color.BLUE, true),
+    Action.DRAW,
+  ];
+  assert.deepEqual(uno.playable(obs, legal).map(String), ['R3', 'W']);
+  assert.equal(String(uno.playAction(obs, legal, UnoCard.WILD, Color.BLUE)), 'play W blue uno');
+  // Green is not offered: any colour, and UNO when that is an option.
+  assert.equal(String(uno.playAction(obs, legal, UnoCard.WILD, Color.GREEN)), 'play W blue uno');
+  assert.equal(uno.playAction(obs, legal, UnoCard.of(16), Color.RED), null);
+  assert.equal(uno.mostHeldColor(obs), Color.RED); // a tie between red and yellow: colour order
+  assert.equal(uno.mostHeldColor(obs, UnoCard.of(3)), Color.YELLOW);
+  assert.equal(obs.decision, Decision.TURN);
+});

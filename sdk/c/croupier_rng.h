@@ -1,7 +1,10 @@
 // The Rust SDK's per-agent random stream (`Ctx::rng`), bit for bit: ChaCha8 seeded through
-// rand_core's `seed_from_u64` (PCG32 expansion) from `derive(seed, 0xA6E7)`. A C agent that
-// only needs *some* randomness should call the host's `random` import instead; this exists
-// so that the C and Rust `cheapest` agents throw in the very same cards.
+// rand_core's `seed_from_u64` (PCG32 expansion) from `derive(seed, 0xA6E7)`. `croupier build`
+// writes this header beside the generated bindings, so any C agent can `#include
+// "croupier_rng.h"`: seed it in `start` with `rng_seed(&rng, info->seed)` and draw with
+// `rng_below`. It is what lets the C twins of `durak/cheapest` and `uno/primary` draw the
+// very numbers the Rust agents draw; an agent that only needs *some* randomness can call
+// the host's `random` import instead.
 #ifndef CROUPIER_RNG_H
 #define CROUPIER_RNG_H
 #include <stdint.h>
