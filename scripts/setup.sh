@@ -15,15 +15,15 @@ if command -v python3 >/dev/null 2>&1 && ! command -v componentize-py >/dev/null
     || echo "warning: could not install componentize-py; the Python example agent will be skipped"
 fi
 # C agents (c-agents/, `croupier new --lang c`): Debian's clang and lld for wasm32, its
-# wasi-libc (malloc for the bindings' lists) and compiler-rt builtins, then wit-bindgen-cli
-# and wasm-tools from crates.io, pinned to the versions this host's Cargo.lock uses
+# wasi-libc (malloc for the bindings' lists), compiler-rt builtins and libc++ for WASI (C++
+# agents), then wit-bindgen-cli and wasm-tools from crates.io, pinned to the versions this host's Cargo.lock uses
 # (wit-bindgen 0.63, wasm-tools 1.243 = wit-component 0.243), with only the features the C
 # route needs. Best effort: the first install compiles both, about 6 minutes on 2 busy
 # cores; a failure only skips C, and says so.
 c_skipped=""
-c_debs=(clang lld wasi-libc libclang-rt-dev-wasm32)
+c_debs=(clang lld wasi-libc libclang-rt-dev-wasm32 libc++-dev-wasm32)
 if ! { command -v clang >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1 \
-    && [ -f /usr/lib/wasm32-wasi/libc.a ]; }; then
+    && [ -f /usr/lib/wasm32-wasi/libc.a ] && [ -f /usr/lib/wasm32-wasi/libc++.a ]; }; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "== installing ${c_debs[*]} (C agents)"
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${c_debs[@]}" >/dev/null; } \

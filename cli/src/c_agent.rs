@@ -1,12 +1,15 @@
-//! C agents: a directory whose `agent.toml` says `language = "c"`, built by `croupier build`.
+//! C and C++ agents: a directory whose `agent.toml` says `language = "c"` (or `"c++"`),
+//! built by `croupier build`.
 //!
 //! The route: `wit-bindgen c` writes the game world's bindings, Debian's clang compiles every
-//! `*.c` of the directory with them for `wasm32-wasi` against Debian's wasi-libc (for `malloc`,
-//! which the bindings need for the lists the host passes in), linked without the WASI start
-//! files, and `wasm-tools component new` encodes the module as a component. No adapter: the
-//! module imports nothing but the world (wasi-libc's allocator and string functions import no
-//! WASI), and a module that does reach for WASI fails here, naming it, before the host's
-//! capability check would refuse it.
+//! `*.c` (and clang++ every `*.cpp`, `*.cc`, `*.cxx`, against Debian's libc++ for WASI) of the
+//! directory with them for `wasm32-wasi`, against Debian's wasi-libc, linked as a reactor
+//! (its `_initialize` runs the static constructors when the component starts), and `wasm-tools component new` encodes the module as a component. No adapter:
+//! the module imports nothing but the world. wasi-libc's stdio, clock, environment and files
+//! would import WASI; `sdk/c/croupier_wasi.c`, compiled into every agent, answers those calls
+//! inside the agent instead (stdout and stderr into the agent's log; no clock, files or
+//! entropy). A module that still reaches for WASI fails here, naming the function, before
+//! the host's capability check would refuse it.
 
 use crate::componentize::{Built, wit_dir};
 use anyhow::{Context, Result, bail};
@@ -17,11 +20,18 @@ use std::process::Command;
 /// The C SDK: the Rust SDK's random stream (`sdk/c/croupier_rng.h`), compiled into the binary.
 const RNG_H: &str = include_str!("../../sdk/c/croupier_rng.h");
 
+/// The WASI functions libc and libc++ reach for, answered inside the agent so that the
+/// component imports no WASI (`sdk/c/croupier_wasi.c` says how each behaves, and why).
+const WASI_C: &str = include_str!("../../sdk/c/croupier_wasi.c");
+
+/// What C++ needs beyond C.
+const LIBCXX: &str = "apt-get install libc++-dev-wasm32";
+
 /// The tools `scripts/setup.sh` installs, with where each comes from.
 pub const TOOLS: [(&str, &str); 3] = [
     (
         "clang",
-        "apt-get install clang lld wasi-libc libclang-rt-dev-wasm32",
+        "apt-get install clang lld wasi-libc libclang-rt-dev-wasm32 libc++-dev-wasm32",
     ),
     (
         "wit-bindgen",
@@ -41,10 +51,11 @@ pub struct CAgent {
     pub name: String,
 }
 
-/// Reads `agent.toml` if it declares a C agent (`[agent] language = "c"`).
+/// Reads `agent.toml` if it declares a C or C++ agent (`[agent] language = "c"`, or `"c++"`,
+/// `"cpp"`; the sources decide which compiler runs).
 pub fn read_c(dir: &Path) -> Result<Option<CAgent>> {
     Ok(crate::componentize::read_manifest(dir)?
-        .filter(|m| m.language.as_deref() == Some("c"))
+        .filter(|m| matches!(m.language.as_deref(), Some("c" | "c++" | "cpp")))
         .map(|m| CAgent {
             dir: m.dir,
             game: m.game,
@@ -121,35 +132,68 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
     let rng = bindings.join("croupier_rng.h");
     std::fs::write(&rng, RNG_H).with_context(|| format!("cannot write {}", rng.display()))?;
 
+    let wasi = bindings.join("croupier_wasi.c");
+    std::fs::write(&wasi, WASI_C).with_context(|| format!("cannot write {}", wasi.display()))?;
+
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&agent.dir)
         .with_context(|| format!("cannot read {}", agent.dir.display()))?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .filter(|p| is_c(p) || is_cpp(p))
         .collect();
     if sources.is_empty() {
-        bail!("{}: no .c file to build", agent.dir.display());
+        bail!("{}: no .c or .cpp file to build", agent.dir.display());
     }
     sources.sort();
+    let cpp = sources.iter().any(|p| is_cpp(p));
+    sources.push(bindings.join(format!("{world}.c")));
+    sources.push(wasi);
+
+    // Each file compiles on its own (C with clang, C++ with clang++), so an error names it.
+    let objects = build.join("obj");
+    std::fs::create_dir_all(&objects)
+        .with_context(|| format!("cannot create {}", objects.display()))?;
+    let mut linked = Vec::new();
+    for (i, src) in sources.iter().enumerate() {
+        let stem = src.file_stem().unwrap_or_default().to_string_lossy();
+        let obj = objects.join(format!("{i}-{stem}.o"));
+        let mut cc = tool(if is_cpp(src) { "clang++" } else { "clang" });
+        cc.args(["--target=wasm32-wasi", "-O2", "-Wall", "-c"]);
+        if is_cpp(src) {
+            // libc++ for WASI is built without exceptions (WebAssembly exception handling is
+            // not in this clang); RTTI stays.
+            cc.args(["-std=c++20", "-fno-exceptions"]);
+        }
+        cc.arg(format!("-DCROUPIER_WORLD_H=\"{world}.h\""))
+            .arg(format!("-DCROUPIER_STRING_T={world}_string_t"))
+            .arg("-I")
+            .arg(&bindings)
+            .arg(src)
+            .arg("-o")
+            .arg(&obj);
+        run(cc, "compiling", src).map_err(|e| {
+            if is_cpp(src) && e.to_string().contains("file not found") {
+                e.context(format!("C++ needs libc++ for WASI: {LIBCXX}"))
+            } else {
+                e
+            }
+        })?;
+        linked.push(obj);
+    }
     let module = build.join(format!("{}.core.wasm", agent.name));
-    let mut cc = tool("clang");
-    cc.args([
+    let mut ld = tool(if cpp { "clang++" } else { "clang" });
+    ld.args([
         "--target=wasm32-wasi",
-        "-O2",
-        "-Wall",
-        // No WASI start files: the component's exports are the entry points.
-        "-nostartfiles",
-        "-Wl,--no-entry",
+        // A reactor: no `main`, and an `_initialize` (static constructors, which C++'s
+        // iostreams need) that the component runs once when it is instantiated.
+        "-mexec-model=reactor",
         "-Wl,--strip-debug",
     ])
-    .arg("-I")
-    .arg(&bindings)
-    .args(&sources)
-    .arg(bindings.join(format!("{world}.c")))
+    .args(&linked)
     .arg(bindings.join(format!("{world}_component_type.o")))
     .arg("-o")
     .arg(&module);
-    run(cc, "compiling and linking", &agent.dir)?;
+    run(ld, "linking", &agent.dir)?;
 
     let out_dir = out.join(world);
     std::fs::create_dir_all(&out_dir)
@@ -162,7 +206,17 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
         .arg(&path);
     run(new, "encoding the component", &module)?;
 
-    crate::componentize::with_language(path, agent.game, &agent.name, "C")
+    let language = if cpp { "C++" } else { "C" };
+    crate::componentize::with_language(path, agent.game, &agent.name, language)
+}
+
+fn is_c(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "c")
+}
+
+fn is_cpp(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e == "cpp" || e == "cc" || e == "cxx")
 }
 
 /// Every C agent under `c-agents/` of this source tree.

@@ -212,8 +212,9 @@ fn c_cheapest_plays_the_same_games_as_rust_cheapest() {
     }
 }
 
-/// The Toepen and UNO twins, against the Python and JavaScript tests' opponents and seed.
-/// `uno/c-primary` draws its wild colours from `croupier_rng.h`, the Rust SDK's stream.
+/// The Toepen and UNO twins, against the Python and JavaScript tests' opponents and seed,
+/// and the C++ twin of `durak/cheapest` (libc++ containers and algorithms). `uno/c-primary`
+/// and `durak/cpp-cheapest` draw from `croupier_rng.h`, the Rust SDK's stream.
 #[test]
 fn c_reasoning_and_primary_play_the_same_games_as_their_rust_twins() {
     if !tools_or_skip() {
@@ -224,6 +225,7 @@ fn c_reasoning_and_primary_play_the_same_games_as_their_rust_twins() {
         .arg("build")
         .arg(repo().join("c-agents/toepen-reasoning"))
         .arg(repo().join("c-agents/uno-primary"))
+        .arg(repo().join("c-agents/durak-cheapest-cpp"))
         .arg("--out")
         .arg(&out)
         .output()
@@ -232,6 +234,7 @@ fn c_reasoning_and_primary_play_the_same_games_as_their_rust_twins() {
     for (game, rust, c, opponent) in [
         ("toepen", "reasoning", "c-reasoning", "toepen/random"),
         ("uno", "primary", "c-primary", "uno/greedy"),
+        ("durak", "cheapest", "cpp-cheapest", "durak/random-lead"),
     ] {
         assert_twins(
             game,
@@ -241,5 +244,141 @@ fn c_reasoning_and_primary_play_the_same_games_as_their_rust_twins() {
             30,
             c,
         );
+    }
+}
+
+/// A one-file Durak agent in C or C++ whose first decision writes to stdout and stderr and
+/// tries the clock, a file and the environment.
+const STDIO_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "durak.h"
+static int n;
+void exports_croupier_agent_durak_agent_start(exports_croupier_agent_durak_agent_game_info_t *info) {
+    exports_croupier_agent_durak_agent_game_info_free(info);
+}
+exports_croupier_agent_durak_agent_action_t exports_croupier_agent_durak_agent_decide(
+    exports_croupier_agent_durak_agent_observation_t *obs, exports_croupier_agent_durak_agent_list_action_t *legal,
+    exports_croupier_agent_durak_agent_budget_t *budget) {
+    (void)budget;
+    if (n++ == 0) {
+        FILE *f = fopen("/etc/passwd", "r");
+        printf("first: %zu legal, file %s, HOME %s\n", legal->len, f ? "open" : "refused",
+               getenv("HOME") ? getenv("HOME") : "unset");
+        fprintf(stderr, "clock %s\n", time(NULL) > 1000 ? "read" : "absent");
+    }
+    uint32_t a = legal->ptr[0];
+    exports_croupier_agent_durak_agent_observation_free(obs);
+    exports_croupier_agent_durak_agent_list_action_free(legal);
+    return a;
+}
+"#;
+
+const STDIO_CPP: &str = r#"#include <iostream>
+#include <string>
+#include <vector>
+#include "durak.h"
+// A static constructor: it runs only if the component calls `_initialize`.
+static std::vector<std::string> greetings{"hello", "from", "C++"};
+extern "C" {
+void exports_croupier_agent_durak_agent_start(exports_croupier_agent_durak_agent_game_info_t *info) {
+    exports_croupier_agent_durak_agent_game_info_free(info);
+}
+exports_croupier_agent_durak_agent_action_t exports_croupier_agent_durak_agent_decide(
+    exports_croupier_agent_durak_agent_observation_t *obs, exports_croupier_agent_durak_agent_list_action_t *legal,
+    exports_croupier_agent_durak_agent_budget_t *budget) {
+    (void)budget;
+    std::cout << greetings[0] << " " << greetings[2] << ": " << legal->len << " legal" << std::endl;
+    std::cerr << "cerr " << std::string("in") << " one line" << "\n";
+    uint32_t a = legal->ptr[0];
+    exports_croupier_agent_durak_agent_observation_free(obs);
+    exports_croupier_agent_durak_agent_list_action_free(legal);
+    return a;
+}
+}
+"#;
+
+/// C's stdio and C++'s iostreams work in the sandbox without a WASI import: stdout and
+/// stderr become log lines (a line written in pieces stays one line), and the clock, the
+/// files and the environment are simply absent. C++ static constructors run.
+#[test]
+fn c_and_cpp_stdio_reach_the_log_without_wasi() {
+    if !tools_or_skip() {
+        return;
+    }
+    let root = tempfile::tempdir().expect("tempdir");
+    let out = root.path().join("agents");
+    for (name, language, file, text, needles) in [
+        (
+            "stdio-c",
+            "c",
+            "agent.c",
+            STDIO_C,
+            &[
+                r#"{"level":"info","text":"first: 4 legal, file refused, HOME unset""#,
+                r#"{"level":"warn","text":"clock absent""#,
+            ][..],
+        ),
+        (
+            "stdio-cpp",
+            "c++",
+            "agent.cpp",
+            STDIO_CPP,
+            &[
+                r#"{"level":"info","text":"hello C++: 4 legal""#,
+                r#"{"level":"warn","text":"cerr in one line""#,
+            ][..],
+        ),
+    ] {
+        let dir = root.path().join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("agent.toml"),
+            format!("[agent]\ngame = \"durak\"\nname = \"{name}\"\nlanguage = \"{language}\"\n"),
+        )
+        .expect("write");
+        std::fs::write(dir.join(file), text).expect("write");
+        let b = croupier()
+            .arg("build")
+            .arg(&dir)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("build");
+        assert!(
+            b.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&b.stderr)
+        );
+        let wasm = out.join(format!("durak/{name}.wasm"));
+        let v = croupier()
+            .arg("validate")
+            .arg(&wasm)
+            .output()
+            .expect("validate");
+        let shown = String::from_utf8_lossy(&v.stdout);
+        let lang = if language == "c" { "(C," } else { "(C++," };
+        assert!(
+            v.status.success() && shown.contains(lang),
+            "{name}: {shown}"
+        );
+        let log = root.path().join(format!("{name}.jsonl"));
+        let m = croupier()
+            .args(["match", "durak"])
+            .arg(&wasm)
+            .arg(example_agent("durak/cheapest"))
+            .args(["--games", "1", "--seed", "1", "--quiet", "--log"])
+            .arg(&log)
+            .output()
+            .expect("match");
+        assert!(
+            m.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&m.stderr)
+        );
+        let text = std::fs::read_to_string(&log).expect("log");
+        for needle in needles {
+            assert!(text.contains(needle), "{name}: no {needle} in {text}");
+        }
     }
 }
