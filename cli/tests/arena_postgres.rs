@@ -11,16 +11,8 @@
 mod common;
 
 use common::arena::{ArenaDir, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
-use common::postgres::{Postgres, required};
+use common::postgres::Postgres;
 use croupier_arena::db::Db;
-
-#[test]
-fn only_an_explicit_zero_lets_the_postgres_tests_skip() {
-    assert!(required(None));
-    assert!(required(Some("1".as_ref())));
-    assert!(required(Some("".as_ref())));
-    assert!(!required(Some("0".as_ref())));
-}
 
 #[test]
 fn uploads_ladder_and_admin_on_postgres() {

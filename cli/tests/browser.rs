@@ -40,20 +40,6 @@ const VERDICT: Duration = Duration::from_secs(120);
 /// The ladder playing enough games for the leaderboard and the team page to have content.
 const LADDER: Duration = Duration::from_secs(180);
 
-/// Whether a missing browser fails the test: always, unless `CROUPIER_REQUIRE_BROWSER=0`
-/// opts out.
-fn browser_required(var: Option<&std::ffi::OsStr>) -> bool {
-    var.is_none_or(|v| v != "0")
-}
-
-#[test]
-fn only_an_explicit_zero_lets_the_browser_test_skip() {
-    assert!(browser_required(None));
-    assert!(browser_required(Some("1".as_ref())));
-    assert!(browser_required(Some("".as_ref())));
-    assert!(!browser_required(Some("0".as_ref())));
-}
-
 /// Whether both programs can be run.
 fn have_browser() -> bool {
     let runs = |p: &str| {
@@ -204,14 +190,12 @@ struct Walk {
 
 #[test]
 fn a_team_uploads_watches_and_replays_in_a_real_browser() {
-    if !have_browser() {
-        let msg = format!(
-            "{CHROMIUM} or {CHROMEDRIVER} cannot be run, so the browser test cannot run: install Debian's chromium and chromium-driver (`apt-get install chromium chromium-driver`, or run scripts/setup.sh)"
-        );
-        if browser_required(std::env::var_os("CROUPIER_REQUIRE_BROWSER").as_deref()) {
-            panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_BROWSER=0");
-        }
-        eprintln!("SKIPPED (CROUPIER_REQUIRE_BROWSER=0): {msg}. The browser test did NOT run.");
+    let missing = (!have_browser()).then(|| {
+        format!(
+            "{CHROMIUM} or {CHROMEDRIVER} cannot be run (`apt-get install chromium chromium-driver`, or scripts/setup.sh)"
+        )
+    });
+    if !common::require::or_skip("CROUPIER_REQUIRE_BROWSER", missing, "the browser test") {
         return;
     }
 

@@ -29,19 +29,6 @@ fn missing_tools() -> Vec<&'static str> {
         .collect()
 }
 
-/// Whether missing tools fail the test: always, unless `CROUPIER_REQUIRE_C=0` opts out.
-fn c_required(var: Option<&std::ffi::OsStr>) -> bool {
-    var.is_none_or(|v| v != "0")
-}
-
-#[test]
-fn only_an_explicit_zero_lets_the_c_test_skip() {
-    assert!(c_required(None));
-    assert!(c_required(Some("1".as_ref())));
-    assert!(c_required(Some("".as_ref())));
-    assert!(!c_required(Some("0".as_ref())));
-}
-
 /// What a game record says about play: every line but the agents' files, build hashes and
 /// the fuel they burnt (a C and a Rust build of one strategy differ there, and only there).
 fn play_record(log: &Path) -> Vec<String> {
@@ -83,22 +70,28 @@ fn play(
     play_record(&log)
 }
 
-/// False (after saying so) when the tools are missing and `CROUPIER_REQUIRE_C=0`; panics
-/// when they are missing otherwise.
+/// Whether the C tests can run: the tools are installed, or their absence fails the test
+/// unless `CROUPIER_REQUIRE_C=0` (common/require.rs).
 fn tools_or_skip() -> bool {
     let missing = missing_tools();
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!(
-        "{} not installed, so the C agent test cannot run (scripts/setup.sh installs them)",
-        missing.join(", ")
-    );
-    if c_required(std::env::var_os("CROUPIER_REQUIRE_C").as_deref()) {
-        panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_C=0");
-    }
-    eprintln!("SKIPPED (CROUPIER_REQUIRE_C=0): {msg}. The C agent test did NOT run.");
-    false
+    let missing = (!missing.is_empty()).then(|| {
+        format!(
+            "{} not installed (scripts/setup.sh installs them)",
+            missing.join(", ")
+        )
+    });
+    common::require::or_skip("CROUPIER_REQUIRE_C", missing, "the C agent test")
+}
+
+/// One rule for every tool-dependent test (python, js, c, browser, postgres): only an
+/// explicit `0` lets a missing tool pass as skipped.
+#[test]
+fn only_an_explicit_zero_lets_a_test_skip() {
+    use common::require::required;
+    assert!(required(None));
+    assert!(required(Some("1".as_ref())));
+    assert!(required(Some("".as_ref())));
+    assert!(!required(Some("0".as_ref())));
 }
 
 /// `croupier new GAME NAME --lang c` writes a project that builds as it is and plays every

@@ -46,35 +46,17 @@ fn missing_tools() -> Vec<&'static str> {
     missing
 }
 
-/// Whether missing tools fail the test: always, unless `CROUPIER_REQUIRE_JS=0` opts out.
-fn js_required(var: Option<&std::ffi::OsStr>) -> bool {
-    var.is_none_or(|v| v != "0")
-}
-
-#[test]
-fn only_an_explicit_zero_lets_the_js_tests_skip() {
-    assert!(js_required(None));
-    assert!(js_required(Some("1".as_ref())));
-    assert!(js_required(Some("".as_ref())));
-    assert!(!js_required(Some("0".as_ref())));
-}
-
-/// False (after saying so loudly) when tools are missing and the skip was asked for; panics
-/// when they are missing otherwise.
+/// Whether `test` can run: the tools are installed, or their absence fails the test unless
+/// `CROUPIER_REQUIRE_JS=0` (common/require.rs).
 fn can_run(test: &str) -> bool {
     let missing = missing_tools();
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!(
-        "{} not installed, so {test} cannot run (scripts/setup.sh installs them)",
-        missing.join(", ")
-    );
-    if js_required(std::env::var_os("CROUPIER_REQUIRE_JS").as_deref()) {
-        panic!("{msg}; to skip the JavaScript tests on purpose set CROUPIER_REQUIRE_JS=0");
-    }
-    eprintln!("SKIPPED (CROUPIER_REQUIRE_JS=0): {msg}. {test} did NOT run.");
-    false
+    let missing = (!missing.is_empty()).then(|| {
+        format!(
+            "{} not installed (scripts/setup.sh installs them)",
+            missing.join(", ")
+        )
+    });
+    common::require::or_skip("CROUPIER_REQUIRE_JS", missing, test)
 }
 
 fn build(dirs: &[PathBuf], out: &Path) -> std::process::Output {

@@ -22,34 +22,13 @@ fn have_componentize_py() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Whether a missing componentize-py fails the test: always, unless
-/// `CROUPIER_REQUIRE_PYTHON=0` opts out.
-fn python_required(var: Option<&std::ffi::OsStr>) -> bool {
-    var.is_none_or(|v| v != "0")
-}
-
-#[test]
-fn only_an_explicit_zero_lets_the_python_test_skip() {
-    assert!(python_required(None));
-    assert!(python_required(Some("1".as_ref())));
-    assert!(python_required(Some("".as_ref())));
-    assert!(!python_required(Some("0".as_ref())));
-}
-
-/// False (after saying so loudly) when componentize-py is missing and the skip was asked
-/// for; panics when it is missing otherwise.
+/// Whether `test` can run: componentize-py is installed, or its absence fails the test
+/// unless `CROUPIER_REQUIRE_PYTHON=0` (common/require.rs).
 fn can_run(test: &str) -> bool {
-    if have_componentize_py() {
-        return true;
-    }
-    let msg = format!(
-        "componentize-py is not installed, so {test} cannot run: install it with `pip install {COMPONENTIZE_PY}` (or run scripts/setup.sh)"
-    );
-    if python_required(std::env::var_os("CROUPIER_REQUIRE_PYTHON").as_deref()) {
-        panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_PYTHON=0");
-    }
-    eprintln!("SKIPPED (CROUPIER_REQUIRE_PYTHON=0): {msg}. {test} did NOT run.");
-    false
+    let missing = (!have_componentize_py()).then(|| {
+        format!("componentize-py is not installed (`pip install {COMPONENTIZE_PY}`, or scripts/setup.sh)")
+    });
+    common::require::or_skip("CROUPIER_REQUIRE_PYTHON", missing, test)
 }
 
 #[test]

@@ -7,6 +7,7 @@ pub mod arena;
 pub mod conformance;
 #[cfg(unix)]
 pub mod postgres;
+pub mod require;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

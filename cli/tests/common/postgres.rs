@@ -30,11 +30,6 @@ pub struct Postgres {
     _tmp: tempfile::TempDir,
 }
 
-/// Whether a missing PostgreSQL fails the test: always, unless `CROUPIER_REQUIRE_POSTGRES=0`.
-pub fn required(var: Option<&std::ffi::OsStr>) -> bool {
-    var.is_none_or(|v| v != "0")
-}
-
 /// The directory holding `initdb` and `pg_ctl`: `$CROUPIER_PG_BIN`, else the newest
 /// `/usr/lib/postgresql/<version>/bin` (Debian and Ubuntu keep them off the PATH), else
 /// the PATH's.
@@ -107,16 +102,14 @@ impl Postgres {
     /// Starts a server, or returns `None` when PostgreSQL is not installed and
     /// `CROUPIER_REQUIRE_POSTGRES=0` allows the caller to skip; panics otherwise.
     pub fn start_or_skip(what: &str) -> Option<Postgres> {
-        let Some(bin) = bin_dir().filter(|b| b.join("initdb").exists()) else {
-            let msg = format!(
-                "PostgreSQL is not installed, so {what} cannot run: install it with `apt-get install postgresql` (or run scripts/setup.sh), or point CROUPIER_PG_BIN at the folder holding initdb and pg_ctl"
-            );
-            if required(std::env::var_os("CROUPIER_REQUIRE_POSTGRES").as_deref()) {
-                panic!("{msg}; to skip this test on purpose set CROUPIER_REQUIRE_POSTGRES=0");
-            }
-            eprintln!("SKIPPED (CROUPIER_REQUIRE_POSTGRES=0): {msg}. {what} did NOT run.");
+        let bin = bin_dir().filter(|b| b.join("initdb").exists());
+        let missing = bin.is_none().then(|| {
+            "PostgreSQL is not installed (`apt-get install postgresql`, or scripts/setup.sh; or point CROUPIER_PG_BIN at the folder holding initdb and pg_ctl)".to_string()
+        });
+        if !super::require::or_skip("CROUPIER_REQUIRE_POSTGRES", missing, what) {
             return None;
-        };
+        }
+        let bin = bin?;
         Some(Postgres::start(bin))
     }
 
