@@ -353,7 +353,18 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
 /// and `validate` read it), and describes the result.
 pub fn with_language(path: PathBuf, game: GameKind, name: &str, language: &str) -> Result<Built> {
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Replaced, not merged: componentize-js already says `JavaScript` at the top, and a merge
+    // would list a TypeScript agent as `JavaScript, TypeScript`.
+    let (bytes, old) = without_own_producers(&bytes)
+        .with_context(|| format!("{}: cannot read its producers section", path.display()))?;
     let mut producers = wasm_metadata::Producers::empty();
+    for (field, values) in old.iter().flat_map(|p| p.iter()) {
+        if field != "language" {
+            for (n, v) in values.iter() {
+                producers.add(field, n, v);
+            }
+        }
+    }
     producers.add("language", language, "");
     let bytes = producers
         .add_to_wasm(&bytes)
@@ -365,6 +376,49 @@ pub fn with_language(path: PathBuf, game: GameKind, name: &str, language: &str) 
         path,
         size: bytes.len(),
     })
+}
+
+/// The component without its own (outermost) producers section, and that section; nested
+/// modules keep theirs.
+fn without_own_producers(bytes: &[u8]) -> Result<(Vec<u8>, Option<wasm_metadata::Producers>)> {
+    let mut depth = 0usize;
+    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+        match payload? {
+            wasmparser::Payload::ModuleSection { .. }
+            | wasmparser::Payload::ComponentSection { .. } => depth += 1,
+            wasmparser::Payload::End(_) => depth = depth.saturating_sub(1),
+            wasmparser::Payload::CustomSection(c) if depth == 0 && c.name() == "producers" => {
+                let old = wasm_metadata::Producers::from_bytes(c.data(), c.data_offset())?;
+                // The section is its id (0), its size as LEB128, then `range`.
+                let range = c.range();
+                let mut size = Vec::new();
+                leb128_u32(range.len() as u32, &mut size);
+                let start = range.start.checked_sub(1 + size.len());
+                let Some(start) =
+                    start.filter(|&s| bytes[s] == 0 && bytes[s + 1..range.start] == size[..])
+                else {
+                    anyhow::bail!("an unexpected producers section header");
+                };
+                let mut out = bytes[..start].to_vec();
+                out.extend_from_slice(&bytes[range.end..]);
+                return Ok((out, Some(old)));
+            }
+            _ => {}
+        }
+    }
+    Ok((bytes.to_vec(), None))
+}
+
+fn leb128_u32(mut v: u32, out: &mut Vec<u8>) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
 }
 
 /// Where components go by default: `agents/` in the croupier binary's target directory.
@@ -489,4 +543,36 @@ fn is_agent_crate(dir: &Path) -> bool {
         .and_then(|t| t.as_array())
         .is_some_and(|a| a.iter().any(|v| v.as_str() == Some("cdylib")));
     cdylib && !library
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: a TypeScript agent built on SpiderMonkey was listed as `JavaScript`,
+    /// because componentize-js's own `language` was merged with ours, not replaced.
+    #[test]
+    fn the_recorded_language_replaces_the_engines() {
+        // An empty component whose producers section says JavaScript and names its tool.
+        let empty = [0x00, 0x61, 0x73, 0x6d, 0x0d, 0x00, 0x01, 0x00];
+        let mut theirs = wasm_metadata::Producers::empty();
+        theirs.add("language", "JavaScript", "");
+        theirs.add("processed-by", "ComponentizeJS", "0.23.0");
+        let bytes = theirs.add_to_wasm(&empty).expect("add");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.wasm");
+        std::fs::write(&path, &bytes).expect("write");
+        with_language(path.clone(), GameKind::Durak, "a", "TypeScript").expect("record");
+        let out = std::fs::read(&path).expect("read");
+        let p = wasm_metadata::Producers::from_wasm(&out)
+            .expect("parse")
+            .expect("a producers section");
+        let names = |field: &str| -> Vec<String> {
+            p.get(field)
+                .map(|f| f.iter().map(|(n, _)| n.clone()).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(names("language"), ["TypeScript"]);
+        assert_eq!(names("processed-by"), ["ComponentizeJS"]);
+    }
 }

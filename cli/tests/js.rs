@@ -269,6 +269,14 @@ fn js_agents_play_the_same_games_as_their_rust_twins() {
         .map(|d| repo().join("js-agents").join(d))
         .collect();
     ok(&build(&dirs, &out), "build");
+    // The TypeScript twin is listed as TypeScript, though SpiderMonkey's build says JavaScript.
+    let v = croupier()
+        .arg("validate")
+        .arg(out.join("durak/ts-cheapest.wasm"))
+        .output()
+        .expect("validate");
+    let shown = ok(&v, "validate");
+    assert!(shown.contains("(TypeScript,"), "{shown}");
     let cases = [
         ("durak", "cheapest", "ts-cheapest", hostile_as("random"), 20),
         (
