@@ -673,3 +673,108 @@ fn determinize_draws_a_coloured_card_for_another_seat_too() {
         "only {coloured} of {worlds} drawn cards are coloured"
     );
 }
+
+/// C(n, k) exactly (n ≤ 108 here, so u128 does not overflow).
+fn choose(n: u32, k: u32) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+}
+
+/// `shuffle_hidden` promises a uniform re-deal among the places the hidden cards could be.
+/// With one colour capped for the opponent (a Wild Draw Four under the enforced restriction
+/// proved it held none of that colour; each card drawn since loosens the cap by one), the
+/// uniform deal among those that respect the cap gives it x cards of the colour with
+/// probability proportional to C(K, x) · C(N − K, n − x) for x ≤ cap (N hidden cards, K of
+/// the colour, a hand of n). 2-player `house` games are played to a state with such a cap
+/// (0 < cap, at least two more cards in the hand than the cap allows of the colour); 20 000
+/// re-deals from the other seat must pass a chi-square test at about p = 1e-6.
+///
+/// Regression: the re-deal used to mend every deal that broke a cap by moving the extra
+/// cards out, which put every hand over the cap exactly at the cap (chi-square in the
+/// thousands: see docs/testing.md).
+#[test]
+fn hidden_cards_are_redealt_uniformly_under_a_colour_cap() {
+    let opts = with(preset("house"), &[("num_players", "2")]);
+    let mut legal = Vec::new();
+    let mut found = None;
+    'search: for g in 0..2000u64 {
+        let mut game = Uno::new(&opts, g).unwrap();
+        let mut rng = GameRng::new(g + 7);
+        while let Some(actor) = game.to_act() {
+            let obs = game.observe(0);
+            let caps = obs.color_caps[1];
+            let capped: Vec<usize> = (0..4).filter(|&c| caps[c] != 255).collect();
+            if actor == 0
+                && capped.len() == 1
+                && obs.kind_caps[1].iter().all(|&k| k == 255)
+                && obs.known[1].is_empty()
+            {
+                let c = capped[0];
+                let cap = u32::from(caps[c]);
+                let n = u32::from(obs.hand_sizes[1]);
+                let big_n: u32 = obs.unseen.iter().map(|&u| u32::from(u)).sum();
+                let k: u32 = (0..54)
+                    .filter(|&f| UnoCard(f as u8).color() == Some(Color::ALL[c]))
+                    .map(|f| u32::from(obs.unseen[f]))
+                    .sum();
+                // Room for the test to tell: the cap allows some but not all of a typical
+                // hand, and deals that fit are common enough to be drawn, not mended.
+                let weights: Vec<u128> = (0..=cap.min(n))
+                    .map(|x| choose(k, x) * choose(big_n - k, n - x))
+                    .collect();
+                let fit: u128 = weights.iter().sum();
+                if cap > 0 && cap + 2 <= n && fit * 20 >= choose(big_n, n) {
+                    found = Some((game.clone(), c, weights));
+                    break 'search;
+                }
+            }
+            game.legal_actions(&mut legal);
+            game.apply(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+    let (game, c, weights) = found.expect("a 2-player house game with a colour cap");
+    let total: u128 = weights.iter().sum();
+    const DEALS: u32 = 20_000;
+    let mut seen = vec![0u32; weights.len()];
+    let mut rng = GameRng::new(99);
+    for _ in 0..DEALS {
+        let mut d = game.clone();
+        d.shuffle_hidden(0, &mut rng);
+        let x = d
+            .hand(1)
+            .iter()
+            .filter(|f| f.color() == Some(Color::ALL[c]))
+            .count();
+        assert!(
+            x < seen.len(),
+            "a re-deal broke the cap: {x} cards of colour {c}"
+        );
+        seen[x] += 1;
+    }
+    // Bins with an expected count under 5 go together into one.
+    let (mut chi2, mut bins) = (0.0f64, 0usize);
+    let (mut rest_seen, mut rest_expected) = (0.0f64, 0.0f64);
+    for (x, &w) in weights.iter().enumerate() {
+        let expected = f64::from(DEALS) * w as f64 / total as f64;
+        if expected >= 5.0 {
+            chi2 += (f64::from(seen[x]) - expected).powi(2) / expected;
+            bins += 1;
+        } else {
+            rest_seen += f64::from(seen[x]);
+            rest_expected += expected;
+        }
+    }
+    if rest_expected >= 5.0 {
+        chi2 += (rest_seen - rest_expected).powi(2) / rest_expected;
+        bins += 1;
+    }
+    assert!(bins >= 2, "too few bins: {weights:?}");
+    // The chi-square quantile at p = 1e-6 is below 24 + 3 · df for df ≤ 10.
+    let critical = 24.0 + 3.0 * (bins - 1) as f64;
+    assert!(
+        chi2 < critical,
+        "colour {c}: chi-square {chi2:.1} over {bins} bins (critical {critical}); seen {seen:?}, weights {weights:?}"
+    );
+}

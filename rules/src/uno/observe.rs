@@ -17,6 +17,12 @@
 //! not playable then"). Agents may add them from the event history.
 
 use super::cards::deck_counts;
+
+/// How many uniform deals a re-deal tries before mending one (`deal_hidden`). A deal that
+/// fits the caps comes up with probability p; the mending (not exactly uniform) is reached
+/// with probability (1 - p)^REDEALS: for p = 2% (a 15-card hand with one colour capped at
+/// none), 0.6%. Each deal costs a shuffle of the pool, about a microsecond.
+const REDEALS: usize = 256;
 use super::engine::{GROUPS, KnownHand, NO_CAP, Phase, Uno, Wd4Ctx, counts_to_vec, groups};
 use super::types::*;
 use crate::cards::Seat;
@@ -125,9 +131,10 @@ impl Uno {
 
     /// Deals `pool` into the hidden places: `need[h]` more cards into seat `h`'s hand (on
     /// top of the cards already there) and the rest, in random order, as the draw pile.
-    /// A uniform deal first; then, while a seat holds more cards of a cap group than its cap
-    /// allows, one such card is swapped with a random card elsewhere (another hidden hand or
-    /// the draw pile) that fits both places. The real state proves a solution exists.
+    /// A uniform deal, dealt again while a seat holds more cards of a cap group than its cap
+    /// allows (up to `REDEALS` times: uniform among the deals that fit). Past that, one such
+    /// card is swapped with a random card elsewhere (another hidden hand or the draw pile)
+    /// that fits both places, until none is over. The real state proves a solution exists.
     fn deal_hidden(
         &mut self,
         pool: &mut [UnoCard],
@@ -150,14 +157,34 @@ impl Uno {
         }
         let constrained = (0..n).any(|h| need[h] > 0 && caps[h].iter().any(|&c| c != NO_CAP));
         if constrained {
-            let mut g: Vec<[u8; GROUPS]> = self.hands.iter().map(group_counts).collect();
-            for (i, &f) in pool.iter().enumerate() {
-                if owner[i] != PILE
-                    && let Some((cg, kg)) = groups(f)
-                {
-                    g[owner[i] as usize][cg] += 1;
-                    g[owner[i] as usize][kg] += 1;
+            // The group counts of every hand once the pool is dealt.
+            let counts = |pool: &[UnoCard]| {
+                let mut g: Vec<[u8; GROUPS]> = self.hands.iter().map(group_counts).collect();
+                for (i, &f) in pool.iter().enumerate() {
+                    if owner[i] != PILE
+                        && let Some((cg, kg)) = groups(f)
+                    {
+                        g[owner[i] as usize][cg] += 1;
+                        g[owner[i] as usize][kg] += 1;
+                    }
                 }
+                g
+            };
+            let fits_caps = |g: &[[u8; GROUPS]]| {
+                (0..n).all(|h| need[h] == 0 || (0..GROUPS).all(|k| g[h][k] <= caps[h][k]))
+            };
+            // Exactly uniform among the deals that respect every cap: deal again until one
+            // does. Mending a deal instead (below) is not uniform: it moves every hand over a
+            // cap onto the cap, so hands at the cap come up far more often than they should.
+            // Only when the caps are so tight that REDEALS deals all break them does the
+            // mending take over (consistent, but not exactly uniform).
+            let mut g = counts(pool);
+            for _ in 0..REDEALS {
+                if fits_caps(&g) {
+                    break;
+                }
+                rng.shuffle(pool);
+                g = counts(pool);
             }
             // Room left for one more card of group `x` in seat `o` (the pile has no caps).
             let room = |g: &[[u8; GROUPS]], o: u8, grp: usize, minus: bool| {
