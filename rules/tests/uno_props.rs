@@ -778,3 +778,47 @@ fn hidden_cards_are_redealt_uniformly_under_a_colour_cap() {
         "colour {c}: chi-square {chi2:.1} over {bins} bins (critical {critical}); seen {seen:?}, weights {weights:?}"
     );
 }
+
+/// An agent determinizes whatever observation it holds; a malformed one (a seat beyond the
+/// table, lists of the wrong length, a stray turn) must give some state, not a panic that
+/// would trap the agent. Regression for a mutant that clamped the seat to `players + 1`.
+#[test]
+fn determinize_survives_a_malformed_observation() {
+    let opts = with(preset("house"), &[("num_players", "3")]);
+    let game = Uno::new(&opts, 4).unwrap();
+    let mut rng = GameRng::new(4);
+    let good = game.observe(0);
+    let malformed = [
+        Observation {
+            seat: 3,
+            ..good.clone()
+        },
+        Observation {
+            seat: 200,
+            players: 2,
+            ..good.clone()
+        },
+        Observation {
+            hand_sizes: vec![7],
+            unseen: vec![1; 3],
+            to_act: Some(9),
+            ..good.clone()
+        },
+        Observation {
+            known: vec![vec![UnoCard(53); 40]; 5],
+            color_caps: vec![[0; 4]; 1],
+            kind_caps: Vec::new(),
+            ..good.clone()
+        },
+    ];
+    for obs in malformed {
+        let mut d = Uno::determinize(&opts, &obs, &mut rng);
+        let mut legal = Vec::new();
+        d.legal_actions(&mut legal);
+        for a in legal {
+            let _ = d.clone().apply(a);
+        }
+        d.shuffle_hidden(250, &mut rng);
+        let _ = d.observe(0);
+    }
+}
