@@ -802,6 +802,7 @@ fn determinize_survives_a_malformed_observation() {
             hand_sizes: vec![7],
             unseen: vec![1; 3],
             to_act: Some(9),
+            dealer: 9,
             ..good.clone()
         },
         Observation {
@@ -813,6 +814,10 @@ fn determinize_survives_a_malformed_observation() {
     ];
     for obs in malformed {
         let mut d = Uno::determinize(&opts, &obs, &mut rng);
+        // Seats out of range are clamped into the table.
+        let o = d.observe(0);
+        assert!(o.dealer < o.players, "dealer {} of {}", o.dealer, o.players);
+        assert!(o.to_act.is_none_or(|s| s < o.players), "{:?}", o.to_act);
         let mut legal = Vec::new();
         d.legal_actions(&mut legal);
         for a in legal {
