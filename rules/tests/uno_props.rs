@@ -827,3 +827,44 @@ fn determinize_survives_a_malformed_observation() {
         let _ = d.observe(0);
     }
 }
+
+/// A determinized `UnoCatch` must ask the remaining players in the real order: after the
+/// same "no catch" answers, the real game and every determinization have the same player to
+/// act. (The phase's count of players already asked is rebuilt from the turn, the offender
+/// and the direction; a wrong count changes who is asked next, which no observation shows.)
+#[test]
+fn determinized_uno_catch_asks_the_same_players_in_turn() {
+    let opts = capped(&with(
+        preset("official"),
+        &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
+    ));
+    let mut legal = Vec::new();
+    let mut catches = 0;
+    for g in 0..scale(20, 200) {
+        let mut game = Uno::new(&opts, g).unwrap();
+        let mut rng = GameRng::new(g + 500);
+        while let Some(s) = game.to_act() {
+            let obs = game.observe(s);
+            if obs.decision == Decision::UnoCatch {
+                catches += 1;
+                let mut real = game.clone();
+                let mut det = Uno::determinize(&opts, &obs, &mut rng);
+                while let Some(a) = real.to_act() {
+                    assert_eq!(
+                        det.to_act(),
+                        Some(a),
+                        "game {g}: the determinization asks another player"
+                    );
+                    if real.observe(a).decision != Decision::UnoCatch {
+                        break;
+                    }
+                    real.apply(Action::NoCatch).unwrap();
+                    det.apply(Action::NoCatch).unwrap();
+                }
+            }
+            game.legal_actions(&mut legal);
+            game.apply(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+    assert!(catches >= 10, "only {catches} UnoCatch decisions");
+}
