@@ -811,6 +811,18 @@ fn determinize_survives_a_malformed_observation() {
             kind_caps: Vec::new(),
             ..good.clone()
         },
+        Observation {
+            decision: Decision::Wd4Challenge,
+            wd4: Some(Wd4Pending {
+                offender: 9,
+                victim: 8,
+                prev_color: Color::Red,
+                prev_top: UnoCard(3),
+                hand_len: 30,
+                hand: Some(vec![UnoCard(200); 3]),
+            }),
+            ..good.clone()
+        },
     ];
     for obs in malformed {
         let mut d = Uno::determinize(&opts, &obs, &mut rng);
@@ -818,6 +830,9 @@ fn determinize_survives_a_malformed_observation() {
         let o = d.observe(0);
         assert!(o.dealer < o.players, "dealer {} of {}", o.dealer, o.players);
         assert!(o.to_act.is_none_or(|s| s < o.players), "{:?}", o.to_act);
+        if let Some(w) = &o.wd4 {
+            assert!(w.offender < o.players && w.victim < o.players, "{w:?}");
+        }
         let mut legal = Vec::new();
         d.legal_actions(&mut legal);
         for a in legal {
