@@ -645,7 +645,7 @@ fn illegal_input_never_panics_and_changes_nothing() {
 fn determinize_draws_a_coloured_card_for_another_seat_too() {
     let opts = preset("house");
     let mut legal = Vec::new();
-    let (mut worlds, mut coloured) = (0u32, 0u32);
+    let (mut worlds, mut coloured, mut wild, mut by_kind) = (0u32, 0u32, 0u32, 0u32);
     for g in 0..40 {
         let mut game = Uno::new(&opts, GameRng::derive(91, g)).unwrap();
         let mut rng = GameRng::new(g);
@@ -660,7 +660,20 @@ fn determinize_draws_a_coloured_card_for_another_seat_too() {
                         .drawn
                         .expect("the drawer sees its drawn card");
                     worlds += 1;
+                    // The decision itself is public: the drawn card was playable.
+                    assert!(
+                        drawn.color().is_none_or(|c| c == obs.color)
+                            || drawn.kind_index() == obs.top.kind_index(),
+                        "game {g}: {drawn:?} drawn, not playable on {:?} ({:?})",
+                        obs.top,
+                        obs.color
+                    );
                     coloured += drawn.color().is_some() as u32;
+                    wild += drawn.color().is_none() as u32;
+                    // Playable by its number or symbol alone, in another colour.
+                    by_kind += (drawn.color().is_some_and(|c| c != obs.color)
+                        && drawn.kind_index() == obs.top.kind_index())
+                        as u32;
                 }
             }
             game.legal_actions(&mut legal);
@@ -671,6 +684,12 @@ fn determinize_draws_a_coloured_card_for_another_seat_too() {
     assert!(
         coloured * 2 > worlds,
         "only {coloured} of {worlds} drawn cards are coloured"
+    );
+    // A wild is always playable, so it is a possible drawn card too.
+    assert!(wild > 0, "no wild among {worlds} drawn cards");
+    assert!(
+        by_kind > 0,
+        "no card matching only the top's kind among {worlds}"
     );
 }
 
