@@ -94,6 +94,18 @@ fn only_an_explicit_zero_lets_a_test_skip() {
     assert!(!required(Some("0".as_ref())));
 }
 
+/// Builds the agent directories (relative to the repository) into `out`.
+fn build_into(dirs: &[&str], out: &Path) {
+    let b = croupier()
+        .arg("build")
+        .args(dirs.iter().map(|d| repo().join(d)))
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("build");
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+}
+
 /// `croupier new GAME NAME --lang c` writes a project that builds as it is and plays every
 /// game without a fault.
 #[test]
@@ -148,17 +160,15 @@ fn c_cheapest_plays_the_same_games_as_rust_cheapest() {
         return;
     }
     let out = test_agents_dir().join("c-conformance");
-    let b = croupier()
-        .arg("build")
-        .arg(repo().join("c-agents/durak-cheapest"))
-        .arg(repo().join("example-agents/durak-cheapest"))
-        .arg(repo().join("example-agents/durak-random-lead"))
-        .arg(repo().join("example-agents/durak-trump-tosser"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("build");
-    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    build_into(
+        &[
+            "c-agents/durak-cheapest",
+            "example-agents/durak-cheapest",
+            "example-agents/durak-random-lead",
+            "example-agents/durak-trump-tosser",
+        ],
+        &out,
+    );
     let c = out.join("durak/c-cheapest.wasm");
     let rust = out.join("durak/cheapest.wasm");
 
@@ -214,16 +224,14 @@ fn c_reasoning_and_primary_play_the_same_games_as_their_rust_twins() {
         return;
     }
     let out = test_agents_dir().join("c-twins");
-    let b = croupier()
-        .arg("build")
-        .arg(repo().join("c-agents/toepen-reasoning"))
-        .arg(repo().join("c-agents/uno-primary"))
-        .arg(repo().join("c-agents/durak-cheapest-cpp"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("build");
-    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    build_into(
+        &[
+            "c-agents/toepen-reasoning",
+            "c-agents/uno-primary",
+            "c-agents/durak-cheapest-cpp",
+        ],
+        &out,
+    );
     for (game, rust, c, opponent) in [
         ("toepen", "reasoning", "c-reasoning", "toepen/random"),
         ("uno", "primary", "c-primary", "uno/greedy"),
