@@ -251,9 +251,12 @@ pub enum Stored {
     },
 }
 
-/// `head` followed by `rows` tuples of `width` numbered placeholders, then `tail`. The
-/// text holds only placeholders, never values.
-fn multi_row(head: &str, width: usize, rows: usize, tail: &str) -> String {
+/// `head` followed by `rows` tuples of `width` placeholders, then `tail`. The text holds
+/// only placeholders, never values. PostgreSQL needs numbered ones (`$1`); SQLite gets
+/// anonymous ones (`?`, bound in order), because for each numbered one the driver asks
+/// SQLite its name, a linear search: binding a batch of n values cost O(n²), and was the
+/// single largest cost of the SQLite thread in a ladder profile (18% of its samples).
+fn multi_row(head: &str, width: usize, rows: usize, tail: &str, numbered: bool) -> String {
     let mut sql = String::with_capacity(head.len() + rows * width * 5 + tail.len());
     sql.push_str(head);
     for r in 0..rows {
@@ -262,7 +265,11 @@ fn multi_row(head: &str, width: usize, rows: usize, tail: &str) -> String {
             if c > 0 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("${}", r * width + c + 1));
+            if numbered {
+                sql.push_str(&format!("${}", r * width + c + 1));
+            } else {
+                sql.push('?');
+            }
         }
         sql.push(')');
     }
@@ -531,6 +538,21 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
     }
 
+    /// The latest valid version of each team, as (team, version) in team order: the ladder's
+    /// pool. The scheduler asks after every match, so only these rows travel, not every
+    /// version ever uploaded.
+    pub async fn latest_valid_versions(&self) -> Result<Vec<(i64, i64)>, DbError> {
+        let q = "SELECT team_id, MAX(id) FROM versions WHERE status = 'valid' GROUP BY team_id ORDER BY team_id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, (i64, i64)>(q).fetch_all(p).await?))
+    }
+
+    /// Matches a worker can lease now: queued, or leased under a lease that has run out (the
+    /// same test as [`Db::claim`]'s).
+    pub async fn leasable_matches(&self) -> Result<i64, DbError> {
+        let q = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(crate::now_ms()).fetch_one(p).await?))
+    }
+
     /// Leases the oldest match that is queued, or whose lease has expired, to `lease` until
     /// `expires_ms`; the final's matches go first (the ladder is frozen by then). One statement, so two workers never hold the same match.
     pub async fn claim(&self, lease: &str, expires_ms: i64) -> Result<Option<MatchRow>, DbError> {
@@ -609,11 +631,13 @@ impl Db {
         // One statement per table per batch: each statement is a round trip to the driver's
         // connection thread, which cost more than the inserts themselves (perf: most of the
         // ladder's overhead was thread wake-ups).
+        let numbered = matches!(self, Db::Postgres(_));
         let game_q = multi_row(
             "INSERT INTO games (match_id, game_index, record, compact, logs, finished_ms) VALUES ",
             6,
             games.len(),
             " ON CONFLICT (match_id, game_index) DO NOTHING",
+            numbered,
         );
         let seats: usize = games.iter().map(|g| g.seats.len()).sum();
         let seat_q = multi_row(
@@ -621,6 +645,7 @@ impl Db {
             8,
             seats,
             " ON CONFLICT (match_id, game_index, seat) DO NOTHING",
+            numbered,
         );
         let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
         let count_q = "SELECT COUNT(*) FROM games WHERE match_id = $1";
