@@ -322,15 +322,21 @@ fn determinize_matches_observation() {
     assert!(states > 1000);
 }
 
+/// Official rules with explicit UNO calls (so `UnoCatch` decisions happen) and one hand per
+/// game, capped: the set-up of the tests that follow hidden cards and catches.
+fn explicit_calls_single_hand() -> Options {
+    capped(&with(
+        preset("official"),
+        &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
+    ))
+}
+
 /// Re-dealing the cards hidden from a seat leaves its observation unchanged, and the re-deal
 /// really moves hidden cards: without the second half, a re-deal that does nothing passes,
 /// and then so does an observation that leaks another seat's hand.
 #[test]
 fn shuffle_hidden_keeps_observations_of_every_seat() {
-    let opts = capped(&with(
-        preset("official"),
-        &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
-    ));
+    let opts = explicit_calls_single_hand();
     let mut legal = Vec::new();
     let (mut redeals, mut moved) = (0u64, 0u64);
     for g in 0..scale(2, 40) {
@@ -868,10 +874,7 @@ fn determinize_survives_a_malformed_observation() {
 /// and the direction; a wrong count changes who is asked next, which no observation shows.)
 #[test]
 fn determinized_uno_catch_asks_the_same_players_in_turn() {
-    let opts = capped(&with(
-        preset("official"),
-        &[("uno_call", "Explicit"), ("scoring", "SingleHand")],
-    ));
+    let opts = explicit_calls_single_hand();
     let mut legal = Vec::new();
     let mut catches = 0;
     for g in 0..scale(20, 200) {
