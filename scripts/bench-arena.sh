@@ -48,10 +48,10 @@ serve() {
 
 if [[ $PARTS == *1* ]]; then
 echo "== 1. ladder throughput, random-lead vs trump-tosser, 2 v 2, one thread"
-base=$(for _ in 1 2 3; do
-  "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 2000 --threads 1 --quiet --seed $RANDOM \
+base=$(for _ in 1 2 3 4 5; do
+  "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 4000 --threads 1 --quiet --seed $RANDOM \
     | grep -o '([0-9]* games/s)' | tr -dc 0-9; echo; done | median)
-echo "croupier match --threads 1: $base games/s (median of 3)"
+echo "croupier match --threads 1: $base games/s (median of 5)"
 for deals in 2 8 50; do
   d=$tmp/tp$deals; start "$d" "$deals"
   ta=$("$C" arena team add "$d" a | tail -1); tb=$("$C" arena team add "$d" b | tail -1)

@@ -3,6 +3,7 @@
 
 use crate::config::ArenaConfig;
 use crate::db::{Db, DbError};
+use crate::jobs::JobEntrant;
 use crate::linked::Linked;
 use crate::ratings::{self, Board};
 use croupier_host::Runtime;
@@ -43,7 +44,15 @@ pub struct Arena {
     pub linked: Arc<Linked>,
     /// Serialises board updates, so two never interleave.
     board_update: tokio::sync::Mutex<()>,
+    /// Each version's team and content hash, as matches name them. Both are fixed when the
+    /// version is stored, so they are read from the database once: a lease and a remote
+    /// report each asked for every entrant again, two round trips per match.
+    entrants: std::sync::Mutex<HashMap<i64, JobEntrant>>,
 }
+
+/// Versions whose team and hash are kept in memory; past this the map starts again (a
+/// course's ladder holds a few thousand versions, so this bounds only a pathological one).
+const MAX_CACHED_ENTRANTS: usize = 1 << 16;
 
 /// Why the arena could not start.
 #[derive(Debug, thiserror::Error)]
@@ -98,6 +107,7 @@ impl Arena {
             frozen: AtomicBool::new(frozen),
             linked,
             board_update: tokio::sync::Mutex::new(()),
+            entrants: std::sync::Mutex::new(HashMap::new()),
         });
         Ok(arena)
     }
@@ -105,6 +115,29 @@ impl Arena {
     /// Where an agent with this content hash is stored.
     pub fn agent_path(&self, sha256: &str) -> PathBuf {
         self.dir.join("agents").join(format!("{sha256}.wasm"))
+    }
+
+    /// Version `id` as a match entrant (team and content hash), from memory when it was read
+    /// before; `None` if there is no such version.
+    pub async fn entrant(&self, id: i64) -> Result<Option<JobEntrant>, DbError> {
+        if let Some(e) = self.entrants.lock().ok().and_then(|m| m.get(&id).cloned()) {
+            return Ok(Some(e));
+        }
+        let Some(v) = self.db.version(id).await? else {
+            return Ok(None);
+        };
+        let e = JobEntrant {
+            version: id,
+            team: v.team_id,
+            sha256: v.sha256,
+        };
+        if let Ok(mut m) = self.entrants.lock() {
+            if m.len() >= MAX_CACHED_ENTRANTS {
+                m.clear();
+            }
+            m.insert(id, e.clone());
+        }
+        Ok(Some(e))
     }
 
     /// Whether submissions and the ladder are stopped for the final.

@@ -3,6 +3,8 @@
 //! One type, [`Db`], holds one of two concrete pools. sqlx's `Any` driver rewrites
 //! placeholders wrongly for PostgreSQL, so every query here is written once, with `$N`
 //! placeholders that both drivers take, and run on whichever pool is open ([`on_pool!`]).
+//! The one exception is storing a batch of games ([`InsertGames`]), the ladder's hottest
+//! write, which each database does its own fastest way.
 //! Each database has its own migrations folder, embedded in the binary.
 //!
 //! What the schema guarantees: a game is stored once, keyed by (match, game index), in
@@ -251,23 +253,170 @@ pub enum Stored {
     },
 }
 
-/// `head` followed by `rows` tuples of `width` numbered placeholders, then `tail`. The
-/// text holds only placeholders, never values.
+/// `head` followed by `rows` tuples of `width` anonymous placeholders (`?`, bound in order),
+/// then `tail`. The text holds only placeholders, never values.
 fn multi_row(head: &str, width: usize, rows: usize, tail: &str) -> String {
-    let mut sql = String::with_capacity(head.len() + rows * width * 5 + tail.len());
+    let mut sql = String::with_capacity(head.len() + rows * (width * 3 + 4) + tail.len());
     sql.push_str(head);
     for r in 0..rows {
         sql.push_str(if r == 0 { "(" } else { ", (" });
         for c in 0..width {
-            if c > 0 {
-                sql.push_str(", ");
-            }
-            sql.push_str(&format!("${}", r * width + c + 1));
+            sql.push_str(if c == 0 { "?" } else { ", ?" });
         }
         sql.push(')');
     }
     sql.push_str(tail);
     sql
+}
+
+/// Inserting a batch of games and their seats, in one statement per table: each statement is
+/// a round trip (to the driver's connection thread for SQLite, to the server for
+/// PostgreSQL), which cost more than the inserts themselves. A game already stored is left
+/// as it was, seats included (their keys conflict and are skipped).
+trait InsertGames {
+    async fn insert_games(
+        &mut self,
+        match_id: i64,
+        games: &[NewGame],
+        now: i64,
+    ) -> Result<(), sqlx::Error>;
+}
+
+/// SQLite: multi-row `VALUES` with anonymous placeholders. With numbered ones (`$n`) the
+/// driver asks SQLite each one's name, a linear search, so binding a batch of n values cost
+/// O(n²): 18% of the SQLite thread's samples in a ladder profile.
+impl InsertGames for sqlx::SqliteConnection {
+    async fn insert_games(
+        &mut self,
+        match_id: i64,
+        games: &[NewGame],
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        let game_q = multi_row(
+            "INSERT INTO games (match_id, game_index, record, compact, logs, finished_ms) VALUES ",
+            6,
+            games.len(),
+            " ON CONFLICT (match_id, game_index) DO NOTHING",
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(game_q.as_str()));
+        for g in games {
+            q = q
+                .bind(match_id)
+                .bind(g.index)
+                .bind(&g.record)
+                .bind(g.compact.as_deref())
+                .bind(g.logs.as_deref())
+                .bind(now);
+        }
+        q.execute(&mut *self).await?;
+        let seats: usize = games.iter().map(|g| g.seats.len()).sum();
+        if seats == 0 {
+            return Ok(());
+        }
+        let seat_q = multi_row(
+            "INSERT INTO game_seats (match_id, game_index, seat, version_id, team_id, result, place, fault) VALUES ",
+            8,
+            seats,
+            " ON CONFLICT (match_id, game_index, seat) DO NOTHING",
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(seat_q.as_str()));
+        for g in games {
+            for s in &g.seats {
+                q = q
+                    .bind(match_id)
+                    .bind(g.index)
+                    .bind(s.seat)
+                    .bind(s.version_id)
+                    .bind(s.team_id)
+                    .bind(s.result)
+                    .bind(s.place)
+                    .bind(s.fault.as_deref());
+            }
+        }
+        q.execute(&mut *self).await?;
+        Ok(())
+    }
+}
+
+/// PostgreSQL: one array per column, spread by `UNNEST`, so the statement's text is the
+/// same for every batch. A multi-row `VALUES` of 64 games (2 048 parameters for the seats)
+/// took PostgreSQL 1.8 s to parse and 1 s to run on a loaded 2-core machine, a new text
+/// for every batch size, and starved every other client of the server.
+impl InsertGames for sqlx::PgConnection {
+    async fn insert_games(
+        &mut self,
+        match_id: i64,
+        games: &[NewGame],
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        let game_q = "INSERT INTO games (match_id, game_index, record, compact, logs, finished_ms)
+            SELECT $1, u.game_index, u.record, u.compact, u.logs, $2
+            FROM UNNEST($3::BIGINT[], $4::TEXT[], $5::BYTEA[], $6::TEXT[]) AS u(game_index, record, compact, logs)
+            ON CONFLICT (match_id, game_index) DO NOTHING";
+        sqlx::query(game_q)
+            .bind(match_id)
+            .bind(now)
+            .bind(games.iter().map(|g| g.index).collect::<Vec<i64>>())
+            .bind(
+                games
+                    .iter()
+                    .map(|g| g.record.as_str())
+                    .collect::<Vec<&str>>(),
+            )
+            .bind(
+                games
+                    .iter()
+                    .map(|g| g.compact.as_deref())
+                    .collect::<Vec<Option<&[u8]>>>(),
+            )
+            .bind(
+                games
+                    .iter()
+                    .map(|g| g.logs.as_deref())
+                    .collect::<Vec<Option<&str>>>(),
+            )
+            .execute(&mut *self)
+            .await?;
+        let seats: Vec<(i64, &NewSeat)> = games
+            .iter()
+            .flat_map(|g| g.seats.iter().map(move |s| (g.index, s)))
+            .collect();
+        if seats.is_empty() {
+            return Ok(());
+        }
+        let seat_q = "INSERT INTO game_seats (match_id, game_index, seat, version_id, team_id, result, place, fault)
+            SELECT $1, u.* FROM UNNEST($2::BIGINT[], $3::BIGINT[], $4::BIGINT[], $5::BIGINT[], $6::TEXT[], $7::BIGINT[], $8::TEXT[])
+                AS u(game_index, seat, version_id, team_id, result, place, fault)
+            ON CONFLICT (match_id, game_index, seat) DO NOTHING";
+        sqlx::query(seat_q)
+            .bind(match_id)
+            .bind(seats.iter().map(|(i, _)| *i).collect::<Vec<i64>>())
+            .bind(seats.iter().map(|(_, s)| s.seat).collect::<Vec<i64>>())
+            .bind(
+                seats
+                    .iter()
+                    .map(|(_, s)| s.version_id)
+                    .collect::<Vec<i64>>(),
+            )
+            .bind(seats.iter().map(|(_, s)| s.team_id).collect::<Vec<i64>>())
+            .bind(seats.iter().map(|(_, s)| s.result).collect::<Vec<&str>>())
+            .bind(seats.iter().map(|(_, s)| s.place).collect::<Vec<i64>>())
+            .bind(
+                seats
+                    .iter()
+                    .map(|(_, s)| s.fault.as_deref())
+                    .collect::<Vec<Option<&str>>>(),
+            )
+            .execute(&mut *self)
+            .await?;
+        Ok(())
+    }
 }
 
 fn hide_password(url: &str) -> String {
@@ -531,6 +680,21 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
     }
 
+    /// The latest valid version of each team, as (team, version) in team order: the ladder's
+    /// pool. The scheduler asks after every match, so only these rows travel, not every
+    /// version ever uploaded.
+    pub async fn latest_valid_versions(&self) -> Result<Vec<(i64, i64)>, DbError> {
+        let q = "SELECT team_id, MAX(id) FROM versions WHERE status = 'valid' GROUP BY team_id ORDER BY team_id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, (i64, i64)>(q).fetch_all(p).await?))
+    }
+
+    /// Matches a worker can lease now: queued, or leased under a lease that has run out (the
+    /// same test as [`Db::claim`]'s).
+    pub async fn leasable_matches(&self) -> Result<i64, DbError> {
+        let q = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(crate::now_ms()).fetch_one(p).await?))
+    }
+
     /// Leases the oldest match that is queued, or whose lease has expired, to `lease` until
     /// `expires_ms`; the final's matches go first (the ladder is frozen by then). One statement, so two workers never hold the same match.
     pub async fn claim(&self, lease: &str, expires_ms: i64) -> Result<Option<MatchRow>, DbError> {
@@ -606,22 +770,6 @@ impl Db {
     ) -> Result<Stored, DbError> {
         let holder =
             "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
-        // One statement per table per batch: each statement is a round trip to the driver's
-        // connection thread, which cost more than the inserts themselves (perf: most of the
-        // ladder's overhead was thread wake-ups).
-        let game_q = multi_row(
-            "INSERT INTO games (match_id, game_index, record, compact, logs, finished_ms) VALUES ",
-            6,
-            games.len(),
-            " ON CONFLICT (match_id, game_index) DO NOTHING",
-        );
-        let seats: usize = games.iter().map(|g| g.seats.len()).sum();
-        let seat_q = multi_row(
-            "INSERT INTO game_seats (match_id, game_index, seat, version_id, team_id, result, place, fault) VALUES ",
-            8,
-            seats,
-            " ON CONFLICT (match_id, game_index, seat) DO NOTHING",
-        );
         let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
         let count_q = "SELECT COUNT(*) FROM games WHERE match_id = $1";
         let now = crate::now_ms();
@@ -630,31 +778,7 @@ impl Db {
             if held != 1 {
                 return Ok(Stored::LeaseLost);
             }
-            if !games.is_empty() {
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(game_q.as_str()));
-                for g in games {
-                    q = q.bind(match_id).bind(g.index).bind(&g.record).bind(g.compact.as_deref()).bind(g.logs.as_deref()).bind(now);
-                }
-                q.execute(&mut *tx).await?;
-            }
-            if seats > 0 {
-                // A game already stored keeps its seats: their keys conflict and are skipped.
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(seat_q.as_str()));
-                for g in games {
-                    for s in &g.seats {
-                        q = q
-                            .bind(match_id)
-                            .bind(g.index)
-                            .bind(s.seat)
-                            .bind(s.version_id)
-                            .bind(s.team_id)
-                            .bind(s.result)
-                            .bind(s.place)
-                            .bind(s.fault.as_deref());
-                    }
-                }
-                q.execute(&mut *tx).await?;
-            }
+            (*tx).insert_games(match_id, games, now).await?;
             let mut outcome = Stored::Ok;
             if let Some(expected) = finish {
                 // A match is done only with every game of its schedule: a worker that says
@@ -676,6 +800,13 @@ impl Db {
     pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, DbError> {
         let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms FROM matches WHERE id = $1";
         Ok(on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(id).fetch_optional(p).await?))
+    }
+
+    /// Every match, by id.
+    pub async fn matches(&self) -> Result<Vec<MatchRow>, DbError> {
+        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
+                 FROM matches ORDER BY id";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).fetch_all(p).await?))
     }
 
     /// Every match that is done, by id.

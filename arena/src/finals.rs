@@ -142,23 +142,31 @@ async fn on_workers(
     let started = std::time::Instant::now();
     let mut said = std::time::Instant::now();
     loop {
-        let mut done = 0;
+        let mut done = Some(0);
         for id in &ids {
-            if arena
-                .db
-                .match_row(*id)
-                .await?
-                .is_some_and(|m| m.state == "done")
-            {
-                done += 1;
+            match arena.db.match_row(*id).await {
+                Ok(row) => {
+                    done = done.map(|d| d + usize::from(row.is_some_and(|m| m.state == "done")))
+                }
+                // The wait can last hours beside busy workers; a pool that could not hand
+                // out a connection in time (seen on a loaded 2-core machine, and a known
+                // sqlx failure mode) is asked again at the next poll instead of ending the
+                // final. Any other error ends it.
+                Err(crate::db::DbError::Query(sqlx::Error::PoolTimedOut)) => {
+                    eprintln!("final: the database did not answer in time; asking again");
+                    done = None;
+                    break;
+                }
+                Err(e) => return Err(e.into()),
             }
         }
-        if done == ids.len() {
+        if done == Some(ids.len()) {
             break;
         }
         if said.elapsed() >= std::time::Duration::from_secs(10) {
             println!(
-                "final: {done} of {} matches played by the workers after {} s (is `croupier arena serve` running, with workers?)",
+                "final: {} of {} matches played by the workers after {} s (is `croupier arena serve` running, with workers?)",
+                done.map_or("?".to_string(), |d| d.to_string()),
                 ids.len(),
                 started.elapsed().as_secs()
             );

@@ -13,7 +13,7 @@
 
 use crate::config::ArenaConfig;
 use crate::context::Arena;
-use crate::db::{Db, DbError, GameRow, MatchRow, Stored};
+use crate::db::{DbError, GameRow, MatchRow, Stored};
 use crate::ladder::to_new_game;
 use croupier_rules::{Game, Rules};
 use croupier_tournament::compact::{self, Frame};
@@ -132,22 +132,19 @@ impl MatchInfo {
             .match_row(id)
             .await?
             .ok_or_else(|| JobError::Bad(format!("there is no match {id}")))?;
-        Self::of_stored(&arena.db, &row).await
+        Self::of_stored(arena, &row).await
     }
 
-    /// From a stored match row: its entrants' teams and hashes from the database.
-    pub async fn of_stored(db: &Db, row: &MatchRow) -> Result<MatchInfo, JobError> {
+    /// From a stored match row: its entrants' teams and hashes from the database (or the
+    /// arena's memory of them).
+    pub async fn of_stored(arena: &Arena, row: &MatchRow) -> Result<MatchInfo, JobError> {
         let mut entrants = Vec::new();
         for id in row.entrant_ids()? {
-            let v = db
-                .version(id)
+            let e = arena
+                .entrant(id)
                 .await?
                 .ok_or_else(|| DbError::Corrupt(format!("match {}: no version {id}", row.id)))?;
-            entrants.push(JobEntrant {
-                version: id,
-                team: v.team_id,
-                sha256: v.sha256,
-            });
+            entrants.push(e);
         }
         Ok(Self::of_row(row, entrants))
     }
@@ -269,7 +266,7 @@ pub async fn lease(arena: &Arena, worker: &str) -> Result<Option<Job>, JobError>
     let Some(row) = arena.db.claim(&lease, crate::now_ms() + ms as i64).await? else {
         return Ok(None);
     };
-    let info = MatchInfo::of_stored(&arena.db, &row).await?;
+    let info = MatchInfo::of_stored(arena, &row).await?;
     let games = info.schedule(arena)?.games();
     let stored = arena.db.stored_indices(row.id).await?;
     let todo = (0..games)

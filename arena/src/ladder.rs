@@ -180,7 +180,7 @@ pub fn pick(
 }
 
 /// Queues ladder matches while fewer than four per worker thread of the server and four per
-/// worker heard from in the last minute are waiting; woken by results and uploads.
+/// worker heard from in the last minute are waiting to be leased; woken by results and uploads.
 pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<bool>) {
     let mut rng = GameRng::new(arena.cfg.ladder.seed ^ crate::auth::random_u64().unwrap_or(0));
     let mut last: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
@@ -214,20 +214,23 @@ async fn queue_some(
     if arena.is_frozen() {
         return Ok(());
     }
-    // Enough queued that a worker finishing one match (while the next plays) always finds
-    // another waiting.
+    // Enough waiting that a worker finishing one match always finds another. Only matches a
+    // worker can lease count: counting the leased ones too (one playing, one leased ahead,
+    // one whose end is being stored, per worker) left the lease ahead finding none and the
+    // worker idle until the scheduler caught up, a third of the time with 16-game matches.
     let remote = arena.db.active_workers(crate::now_ms() - 60_000).await?;
     let want = 4 * (arena.cfg.ladder.threads as i64 + remote);
-    let pending = arena.db.pending_matches().await?;
+    let pending = arena.db.leasable_matches().await?;
     if pending >= want {
         return Ok(());
     }
-    let versions = arena.db.versions().await?;
     // The latest valid version of each team, unless suspended.
-    let mut latest: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
-    for v in versions.iter().filter(|v| v.status == "valid") {
-        latest.insert(v.team_id, v.id);
-    }
+    let latest: std::collections::BTreeMap<i64, i64> = arena
+        .db
+        .latest_valid_versions()
+        .await?
+        .into_iter()
+        .collect();
     let pool: Vec<Candidate> = {
         let Ok(board) = arena.board.read() else {
             return Ok(());

@@ -292,7 +292,7 @@ pub async fn game_doc(
         .match_row(m)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no match {m}")))?;
-    let info = crate::jobs::MatchInfo::of_stored(&arena.db, &mrow).await?;
+    let info = crate::jobs::MatchInfo::of_stored(arena, &mrow).await?;
     let mut rec = info
         .records(&arena.cfg, std::slice::from_ref(&row))?
         .pop()

@@ -39,6 +39,13 @@ use std::time::Duration;
 /// Games reported per call: one call per game would cost more than the game.
 pub const BATCH: usize = 64;
 
+/// Jobs a worker leases ahead of the one it plays after a short match (see [`run`]).
+pub const MAX_LEASES_AHEAD: usize = 2;
+
+/// A match played faster than this is short: the next lease's round trip (milliseconds when
+/// the server is busy) is a real share of it.
+pub const SHORT_MATCH: Duration = Duration::from_millis(100);
+
 /// Why a job was not finished.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
@@ -245,35 +252,52 @@ pub async fn run<Q: Queue>(
     // The previous job's end, still being reported: awaited before the loop returns, so a
     // worker that is stopped reports what it played.
     let mut ending: Option<tokio::task::JoinHandle<()>> = None;
-    // The next job, leased while the current one plays: with short matches the round trip
+    // The next jobs, leased while the current one plays: with short matches the round trip
     // to the server (and its wait behind the previous match's report) otherwise left the
-    // cores idle between matches.
-    let mut ahead: Option<tokio::task::JoinHandle<Option<Held>>> = None;
+    // cores idle between matches. One lease ahead still left the play waiting for a quarter
+    // of 16-game matches (a lease queued behind a report and the scheduler took longer than
+    // the 4 ms match), so after a short match two are leased ahead. After a long one, one:
+    // a match leased ahead waits for those before it, and a match whose worker died (or the
+    // final's, once the ladder is frozen) should not wait behind two long ones.
+    let mut ahead: std::collections::VecDeque<tokio::task::JoinHandle<Option<Held>>> =
+        std::collections::VecDeque::new();
+    let mut depth = 1;
     loop {
         if *stop.borrow() {
             break;
         }
-        let mut next = ahead
-            .take()
-            .unwrap_or_else(|| tokio::spawn(lease_one(queue.clone(), name.clone())));
+        if ahead.is_empty() {
+            ahead.push_back(tokio::spawn(lease_one(queue.clone(), name.clone())));
+        }
+        let Some(mut next) = ahead.pop_front() else {
+            break;
+        };
         let held = tokio::select! {
             h = &mut next => h.ok().flatten(),
             _ = stop.changed() => {
-                ahead = Some(next);
+                ahead.push_front(next);
                 break;
             }
         };
         let Some(Held { job, beat }) = held else {
             continue;
         };
-        ahead = Some(tokio::spawn(lease_one(queue.clone(), name.clone())));
+        while ahead.len() < depth {
+            ahead.push_back(tokio::spawn(lease_one(queue.clone(), name.clone())));
+        }
         let handle = tokio::runtime::Handle::current();
+        let started = std::time::Instant::now();
         let result = {
             let (worker, queue, job) = (worker.clone(), queue.clone(), job.clone());
             tokio::task::spawn_blocking(move || {
                 croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &handle))
             })
             .await
+        };
+        depth = if started.elapsed() < SHORT_MATCH {
+            MAX_LEASES_AHEAD
+        } else {
+            1
         };
         // The job's end is reported while the next job plays: the worker's cores never wait
         // for the server between matches.
@@ -303,12 +327,12 @@ pub async fn run<Q: Queue>(
             }
         }));
     }
-    // A job leased ahead goes back at once rather than waiting for its lease to run out.
-    if let Some(a) = ahead
-        && let Ok(Some(h)) = a.await
-    {
-        h.beat.abort();
-        queue.release(&h.job).await;
+    // Jobs leased ahead go back at once rather than waiting for their leases to run out.
+    for a in ahead {
+        if let Ok(Some(h)) = a.await {
+            h.beat.abort();
+            queue.release(&h.job).await;
+        }
     }
     if let Some(e) = ending {
         let _ = e.await;

@@ -174,7 +174,16 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     assert_eq!(back.status, 204, "{}", back.body);
 }
 
+/// One of these tests at a time. Each runs a server, three workers that keep a core busy
+/// each and (on PostgreSQL) the database, all on the test machine: side by side on two cores
+/// the load reached 15, and PostgreSQL could not hand a connection out within the pools' 10 s
+/// (`PoolTimedOut`). In a real deployment the workers have machines of their own.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn three_workers_one_killed(database: Option<&str>) {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = ArenaDir::init_on("durak", "teams", database, |cfg| {
         if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
             l.insert("deals".into(), toml::Value::Integer(DEALS));

@@ -482,3 +482,39 @@ fn time_bank_extends_the_deadline_then_runs_out() {
         "the bank did not bound the overrun: {elapsed:?} (bound {bound:?}), asked {asked}"
     );
 }
+
+/// One thread plays on the caller's thread; more play on threads of their own. The arena's
+/// worker plays thousands of short matches one after another on one thread, and a thread
+/// created per match (a cold allocator heap, fresh stack pages) cost it a quarter of its
+/// games per second.
+#[test]
+fn one_thread_plays_on_the_callers_thread() {
+    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let on = |threads: usize| {
+        let mut ids = Vec::new();
+        Match::new(
+            [hostile_as("ok"), hostile_as("random")],
+            RulesArgs::default(),
+        )
+        .games(6)
+        .seed(3)
+        .threads(threads)
+        .on_record(|_| ids.push(std::thread::current().id()))
+        .run::<Durak>(&host)
+        .expect("match runs");
+        ids
+    };
+    let me = std::thread::current().id();
+    let one = on(1);
+    assert_eq!(one.len(), 6);
+    assert!(
+        one.iter().all(|id| *id == me),
+        "one thread: {one:?}, caller {me:?}"
+    );
+    let two = on(2);
+    assert_eq!(two.len(), 6);
+    assert!(
+        two.iter().all(|id| *id != me),
+        "two threads: {two:?}, caller {me:?}"
+    );
+}

@@ -546,64 +546,69 @@ pub fn run<G: Game>(
     // there is someone to wake (a futex wake per game showed as a few percent of a match).
     let delivered = std::sync::atomic::AtomicUsize::new(0);
     let waiting = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let (next, stop, delivery, rules, advanced, delivered, waiting) = (
-                &next, &stop, &delivery, &rules, &advanced, &delivered, &waiting,
-            );
-            scope.spawn(move || {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let k = next.fetch_add(1, Ordering::Relaxed) as usize;
-                    let Some(&i) = todo.get(k) else { break };
-                    // The worker holding the oldest game never waits here, so this cannot
-                    // deadlock. `waiting` is raised before the lock is taken and the deliverer
-                    // reads it after releasing the lock, so no wake-up is lost.
-                    if k >= delivered.load(Ordering::SeqCst) + window {
-                        waiting.fetch_add(1, Ordering::SeqCst);
-                        let Ok(mut d) = delivery.lock() else { break };
-                        while k >= d.want + window && !stop.load(Ordering::Relaxed) {
-                            d = match advanced.wait(d) {
-                                Ok(d) => d,
-                                Err(_) => return,
-                            };
-                        }
-                        drop(d);
-                        waiting.fetch_sub(1, Ordering::SeqCst);
-                    }
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let rec = play_with_retries(plan, rules, i);
-                    if let Ok(rec) = &rec {
-                        progress.game_done(rec);
-                    }
-                    // A poisoned lock means another worker panicked in the sink; stop.
-                    let Ok(mut d) = delivery.lock() else { break };
-                    let handed = match rec {
-                        Ok(rec) => d.deliver(rec, todo),
-                        Err(e) => {
-                            // Not scored, and nothing after it can be delivered in order.
-                            if d.result.is_ok() {
-                                d.result = Err(e.into());
-                            }
-                            Err(())
-                        }
+    let work = || {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let k = next.fetch_add(1, Ordering::Relaxed) as usize;
+            let Some(&i) = todo.get(k) else { break };
+            // The worker holding the oldest game never waits here, so this cannot
+            // deadlock. `waiting` is raised before the lock is taken and the deliverer
+            // reads it after releasing the lock, so no wake-up is lost.
+            if k >= delivered.load(Ordering::SeqCst) + window {
+                waiting.fetch_add(1, Ordering::SeqCst);
+                let Ok(mut d) = delivery.lock() else { break };
+                while k >= d.want + window && !stop.load(Ordering::Relaxed) {
+                    d = match advanced.wait(d) {
+                        Ok(d) => d,
+                        Err(_) => return,
                     };
-                    if handed.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    delivered.store(d.want, Ordering::SeqCst);
-                    drop(d);
-                    if waiting.load(Ordering::SeqCst) > 0 {
-                        advanced.notify_all();
-                    }
                 }
-            });
+                drop(d);
+                waiting.fetch_sub(1, Ordering::SeqCst);
+            }
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let rec = play_with_retries(plan, &rules, i);
+            if let Ok(rec) = &rec {
+                progress.game_done(rec);
+            }
+            // A poisoned lock means another worker panicked in the sink; stop.
+            let Ok(mut d) = delivery.lock() else { break };
+            let handed = match rec {
+                Ok(rec) => d.deliver(rec, todo),
+                Err(e) => {
+                    // Not scored, and nothing after it can be delivered in order.
+                    if d.result.is_ok() {
+                        d.result = Err(e.into());
+                    }
+                    Err(())
+                }
+            };
+            if handed.is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            delivered.store(d.want, Ordering::SeqCst);
+            drop(d);
+            if waiting.load(Ordering::SeqCst) > 0 {
+                advanced.notify_all();
+            }
         }
-    });
+    };
+    // One thread plays on the caller's: a thread per match cost its creation, a cold
+    // allocator heap and fresh stack pages each time, which the arena, playing thousands
+    // of short matches on one worker thread, paid per match.
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
     let d = delivery
         .into_inner()
         .map_err(|_| anyhow::anyhow!("a match worker panicked while saving a result"))?;
