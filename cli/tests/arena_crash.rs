@@ -14,7 +14,7 @@ mod common;
 
 use common::arena::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, interrupted,
-    late_lease_stores_nothing, runtime, snapshot, submit, wait_until,
+    late_lease_stores_nothing, observer, runtime, snapshot, submit, wait_until,
 };
 use common::example_agent;
 use common::postgres::Postgres;
@@ -42,9 +42,7 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
         .map(|(name, _)| dir.add_team(name, database))
         .collect();
     let rt = runtime();
-    let db = rt
-        .block_on(Db::open(dir.path(), database))
-        .expect("open the arena's database");
+    let db = rt.block_on(observer(dir.path(), database));
 
     let mut server = Server::start(dir.path(), database);
     for ((_, agent), token) in teams.iter().zip(&tokens) {

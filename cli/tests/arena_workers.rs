@@ -19,12 +19,11 @@ mod common;
 
 use common::arena::{
     ArenaDir, CRASH_TEAMS, Server, WorkerProc, all_matches, assert_nothing_lost, forged, get,
-    interrupted, post, runtime, snapshot, submit, wait_until,
+    interrupted, observer, post, runtime, snapshot, submit, wait_until,
 };
 use common::example_agent;
 use common::postgres::Postgres;
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::db::Db;
 use croupier_arena::worker::Job;
 use std::time::Duration;
 
@@ -202,9 +201,7 @@ fn three_workers_one_killed(database: Option<&str>) {
         .map(|i| dir.add_worker(&format!("box{i}"), database))
         .collect();
     let rt = runtime();
-    let db = rt
-        .block_on(Db::open(dir.path(), database))
-        .expect("open the arena's database");
+    let db = rt.block_on(observer(dir.path(), database));
 
     let server = Server::start(dir.path(), database);
     let url = server.url.clone();
