@@ -62,6 +62,16 @@ fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
 
 /// Decision points of random games: what agents are asked.
 fn decision_points<G: Game>(opts: &G::Options, n: usize) -> Vec<(G::Observation, Vec<G::Action>)> {
+    decision_points_of::<G>(opts, n, None)
+}
+
+/// Like [`decision_points`], only `seat`'s (when given): a search agent reasons from its own
+/// seat, so it must be shown that seat's observations.
+fn decision_points_of<G: Game>(
+    opts: &G::Options,
+    n: usize,
+    only: Option<u8>,
+) -> Vec<(G::Observation, Vec<G::Action>)> {
     let mut out = Vec::with_capacity(n);
     let mut rng = GameRng::new(99);
     let mut legal = Vec::new();
@@ -71,7 +81,7 @@ fn decision_points<G: Game>(opts: &G::Options, n: usize) -> Vec<(G::Observation,
         let Ok(mut g) = G::new(opts, seed) else { break };
         while let Some(seat) = g.to_act() {
             g.legal_actions(&mut legal);
-            if legal.len() > 1 && out.len() < n {
+            if legal.len() > 1 && out.len() < n && only.is_none_or(|o| o == seat) {
                 out.push((g.observe(seat), legal.clone()));
             }
             let a = legal[rng.below(legal.len())];
@@ -211,6 +221,11 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         fuel_rates(&mut put, if quick { 1 } else { 4 }, rounds)?;
         return Ok(figs);
     }
+    if only == Some("search") {
+        let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
+        search_figures(&mut put, &host, quick, rounds)?;
+        return Ok(figs);
+    }
 
     // Issue: how much does crossing into the sandbox cost per decision?
     println!(
@@ -323,6 +338,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     put("teardown (slot reset): median", median(teardown), "µs");
 
     language_figures(&mut put, &host, &points, &info, rounds)?;
+    search_figures(&mut put, &host, quick, rounds)?;
 
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
     let spec = croupier_host::registry::resolve("durak/cheapest")
@@ -598,5 +614,189 @@ fn language_figures(
             "/s",
         );
     }
+    Ok(())
+}
+
+/// Search agents at a fixed number of playouts, sandboxed and linked natively. What a
+/// competitor feels is how many playouts their agent gets per decision, so the figure is
+/// playouts per second on each side and their ratio (issue #19's target: sandboxed at
+/// least 0.6× native). Both sides get the same seed and the same decision points, so they
+/// do the same work, and the bench checks that they chose the same actions.
+fn search_figures(
+    put: &mut dyn FnMut(&str, f64, &str),
+    host: &Host,
+    quick: bool,
+    rounds: usize,
+) -> Result<()> {
+    println!(
+        "\nsearch agents at a fixed number of playouts: sandboxed vs native (seat 0's decisions)"
+    );
+    let points = if quick { 8 } else { 30 };
+    let rounds = rounds.min(3);
+    search_pair::<Durak, durak_ismcts::Ismcts>(put, host, "durak/ismcts", 200, points, rounds)?;
+    search_pair::<croupier_rules::toepen::Toepen, toepen_search::Search>(
+        put,
+        host,
+        "toepen/search",
+        200,
+        points,
+        rounds,
+    )?;
+    search_pair::<croupier_rules::uno::Uno, uno_search::Search>(
+        put,
+        host,
+        "uno/search",
+        200,
+        points,
+        rounds,
+    )?;
+    levers(put, host, points, rounds)
+}
+
+/// What each of the sandbox's code-generation switches costs a search agent: `durak/ismcts`
+/// at a fixed number of playouts, compiled in this process for engines with fuel, epochs or
+/// explicit bounds checks turned off (`croupier_host::engine::Levers`; never used in play).
+/// All without the instance pool, the baseline included, so the ratios compare like with
+/// like.
+fn levers(
+    put: &mut dyn FnMut(&str, f64, &str),
+    host: &Host,
+    n: usize,
+    rounds: usize,
+) -> Result<()> {
+    use croupier_host::engine::{Levers, measuring};
+    let spec = "durak/ismcts";
+    let Ok(agent) = croupier_host::registry::resolve(spec) else {
+        return Ok(());
+    };
+    let bytes = std::fs::read(&agent.path).with_context(|| agent.path.display().to_string())?;
+    let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
+        .map_err(|e| matches::user(e.to_string()))?;
+    let (_, opts) = matches::options::<Durak>(&RulesArgs::default())?;
+    let points = decision_points_of::<Durak>(&opts, n, Some(0));
+    let mut info = start_info::<Durak>(&opts);
+    info.args = "iters=200".into();
+    println!("\n{spec} at 200 playouts, one switch off at a time (no instance pool)");
+    let off = |f: fn(&mut Levers)| {
+        let mut l = Levers::PLAY;
+        f(&mut l);
+        l
+    };
+    let variants: [(&str, Levers); 5] = [
+        ("as played (fuel, epochs, bounds checks)", Levers::PLAY),
+        ("without fuel", off(|l| l.fuel = false)),
+        ("without epochs", off(|l| l.epoch = false)),
+        (
+            "guard pages instead of bounds checks",
+            off(|l| l.bounds_checks = false),
+        ),
+        (
+            "none of the three",
+            Levers {
+                fuel: false,
+                epoch: false,
+                bounds_checks: false,
+            },
+        ),
+    ];
+    let mut base = None;
+    for (label, lv) in variants {
+        let engine = measuring(&host.limits, lv)?;
+        // Our own shipped agent, compiled here: the child-process compile is for untrusted
+        // uploads, and its artifacts fit only the engine agents play in.
+        let component = wasmtime::component::Component::from_binary(&engine, &bytes)
+            .map_err(|e| anyhow::anyhow!("compiling {spec} for {label}: {e:#}"))?;
+        let rt = Host {
+            engine,
+            cache: croupier_host::cache::Cache::disabled(),
+            limits: host.limits.clone(),
+        };
+        let mut l = loaded.clone();
+        l.component = component;
+        let f = rt
+            .factory_default::<Durak>(&l)
+            .map_err(|e| matches::user(e.to_string()))?;
+        let mut p = f.make(1).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        p.start(&info).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        let ns = ns_per_decision(p.as_mut(), &points, rounds)?;
+        let b = *base.get_or_insert(ns);
+        put(&format!("levers: {label}"), ns / 1e3, "µs/decision");
+        put(&format!("levers: {label}, speed vs as played"), b / ns, "×");
+    }
+    Ok(())
+}
+
+fn search_pair<G: Adapter, A: croupier_sdk::Agent<G> + Send + 'static>(
+    put: &mut dyn FnMut(&str, f64, &str),
+    host: &Host,
+    spec: &str,
+    iters: u32,
+    n: usize,
+    rounds: usize,
+) -> Result<()>
+where
+    G::Options: Send,
+{
+    let (_, opts) = matches::options::<G>(&RulesArgs::default())?;
+    let points = decision_points_of::<G>(&opts, n, Some(0));
+    let mut info = start_info::<G>(&opts);
+    info.args = format!("iters={iters}");
+    let Ok(wasm) = wasm_factory::<G>(host, spec) else {
+        println!("  ({spec}: component not built; run scripts/setup.sh)");
+        return Ok(());
+    };
+    let native: Arc<dyn PlayerFactory<G>> =
+        Arc::new(NativeFactory::<G, A>::new(host.limits.clone()));
+    // Same seed, same points: the same choices, or the two sides did different work.
+    let mut chosen = Vec::new();
+    for f in [&native, &wasm] {
+        let mut p = f.make(1).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        p.start(&info).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        let mut actions = Vec::with_capacity(points.len());
+        for (obs, legal) in &points {
+            actions.push(
+                p.decide(obs.clone(), legal)
+                    .map_err(|e| anyhow::anyhow!("{spec}: {e}"))?,
+            );
+        }
+        chosen.push(actions);
+    }
+    anyhow::ensure!(
+        chosen[0] == chosen[1],
+        "{spec}: the sandboxed and the native agent chose differently from the same seed"
+    );
+    let time = |f: &Arc<dyn PlayerFactory<G>>| -> Result<f64> {
+        let mut p = f.make(1).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        p.start(&info).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        ns_per_decision(p.as_mut(), &points, rounds)
+    };
+    let ns_native = time(&native)?;
+    let ns_wasm = time(&wasm)?;
+    let per_s = |ns: f64| f64::from(iters) / (ns / 1e9);
+    put(
+        &format!("{spec} at {iters} playouts: native"),
+        ns_native / 1e3,
+        "µs/decision",
+    );
+    put(
+        &format!("{spec} at {iters} playouts: sandboxed"),
+        ns_wasm / 1e3,
+        "µs/decision",
+    );
+    put(
+        &format!("{spec}: playouts/s native"),
+        per_s(ns_native),
+        "/s",
+    );
+    put(
+        &format!("{spec}: playouts/s sandboxed"),
+        per_s(ns_wasm),
+        "/s",
+    );
+    put(
+        &format!("{spec}: sandboxed speed / native"),
+        ns_native / ns_wasm,
+        "×",
+    );
     Ok(())
 }

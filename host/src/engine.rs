@@ -137,6 +137,52 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
     Ok(engine)
 }
 
+/// The code-generation switches that `croupier bench --only search` turns off one at a time
+/// to price each (issue #19): fuel metering, epoch checks and explicit bounds checks. Agents
+/// always run with [`Levers::PLAY`]; the others exist only to be measured. Without fuel there
+/// is no deterministic budget, without epochs no wall-clock backstop, and guard pages bring
+/// back the mprotect per memory growth that serialised the threads (see [`config`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Levers {
+    /// Fuel metering (the deterministic budget).
+    pub fuel: bool,
+    /// Epoch checks (the wall-clock backstop).
+    pub epoch: bool,
+    /// Explicit bounds checks; `false` is guard pages and signal handlers instead.
+    pub bounds_checks: bool,
+}
+
+impl Levers {
+    /// What agents run with.
+    pub const PLAY: Levers = Levers {
+        fuel: true,
+        epoch: true,
+        bounds_checks: true,
+    };
+}
+
+/// An engine with some of [`Levers::PLAY`] turned off, for measurement only (never for
+/// play: see [`Levers`]). No pool (instances are made on demand), so that guard pages need
+/// no pool-wide reservation; per-decision figures do not depend on it.
+pub fn measuring(limits: &Limits, levers: Levers) -> anyhow::Result<Engine> {
+    let mut config = config(limits);
+    config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
+    config.consume_fuel(levers.fuel);
+    config.epoch_interruption(levers.epoch);
+    if !levers.bounds_checks {
+        // wasmtime's 64-bit defaults: a 4 GiB reservation and a 32 MiB guard, which lets
+        // Cranelift drop the check on every access with a small static offset.
+        config.signals_based_traps(true);
+        config.memory_reservation(4 << 30);
+        config.memory_guard_size(32 << 20);
+    }
+    let engine = Engine::new(&config)?;
+    if levers.epoch {
+        start_epoch_ticker(&engine)?;
+    }
+    Ok(engine)
+}
+
 /// Ticks counted by the ticker since it started: a clock with the epoch's resolution that
 /// costs an atomic load to read (the per-game wall budget is kept in it).
 static TICKS: AtomicU64 = AtomicU64::new(0);
