@@ -26,6 +26,8 @@ pub struct EventLog<E> {
     /// `base` followed by `tail` in one piece, built when someone asks for the log as a
     /// slice while `tail` is not empty; it becomes the new, unshared base at the next push.
     flat: OnceLock<Vec<Logged<E>>>,
+    /// A log that records nothing ([`EventLog::off`]).
+    off: bool,
 }
 
 impl<E: Clone> EventLog<E> {
@@ -34,11 +36,26 @@ impl<E: Clone> EventLog<E> {
             base: Arc::new(Vec::new()),
             tail: Vec::new(),
             flat: OnceLock::new(),
+            off: false,
         }
     }
 
-    /// Appends an event: O(1) amortized, whether or not the log is shared.
+    /// A log that records nothing, for the states search agents simulate from
+    /// ([`crate::Game::determinize`]): nothing reads their events, and recording them cost
+    /// every step of every playout a push, and every copy of the state a copy of the tail.
+    pub fn off() -> EventLog<E> {
+        EventLog {
+            off: true,
+            ..EventLog::new()
+        }
+    }
+
+    /// Appends an event: O(1) amortized, whether or not the log is shared. Nothing, if the
+    /// log is [`EventLog::off`].
     pub fn push(&mut self, e: Logged<E>) {
+        if self.off {
+            return;
+        }
         if let Some(flat) = self.flat.take() {
             // Built from base + tail and owned by this copy alone.
             self.base = Arc::new(flat);
@@ -102,6 +119,7 @@ impl<E: Clone> Clone for EventLog<E> {
             tail: self.tail.clone(),
             // Not shared: the copy builds its own if it is ever asked for a slice.
             flat: OnceLock::new(),
+            off: self.off,
         }
     }
 }
@@ -139,6 +157,16 @@ mod tests {
 
     fn plain(v: &[u32]) -> Vec<Logged<u32>> {
         v.iter().map(|&i| ev(i)).collect()
+    }
+
+    #[test]
+    fn a_log_that_is_off_records_nothing_nor_do_its_copies() {
+        let mut a = EventLog::off();
+        a.push(ev(1));
+        let mut b = a.clone();
+        b.push(ev(2));
+        assert!(a.is_empty() && b.is_empty());
+        assert!(a.as_slice().is_empty() && b.iter().next().is_none());
     }
 
     #[test]
