@@ -33,13 +33,15 @@
 # Environment: CARGO_TARGET_DIR (default ./target), MUTANTS_TIMEOUT (seconds per test run;
 # by default cargo-mutants derives it from the unmutated run, which matters: some mutants
 # of the re-deal loops never end, and a fixed 300 s cost five minutes each), MUTANTS_NICE
-# (default 10: share the machine).
+# (default 10: share the machine), MUTANTS_ARGS (more cargo-mutants arguments, e.g.
+# `--shard 0/2` to run the first half of a group in one sitting and `--shard 1/2` later).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 timeout_args=()
+read -r -a extra_args <<<"${MUTANTS_ARGS:-}"
 [[ -n "${MUTANTS_TIMEOUT:-}" ]] && timeout_args=(--timeout "$MUTANTS_TIMEOUT")
 nice_level="${MUTANTS_NICE:-10}"
 
@@ -146,7 +148,7 @@ for g in "${selected[@]}"; do
     # Exit codes: 0 all caught, 2 some missed, 3 some timed out; go on to the next group.
     rc=0
     nice -n "$nice_level" cargo mutants --in-place --no-shuffle --profile release \
-        "${timeout_args[@]}" --output "$out" "${args[@]}" || rc=$?
+        "${timeout_args[@]}" "${extra_args[@]}" --output "$out" "${args[@]}" || rc=$?
     if [[ $rc -ne 0 && $rc -ne 2 && $rc -ne 3 ]]; then
         echo "cargo mutants failed for $g (exit $rc)" >&2
         failed=1
