@@ -232,10 +232,13 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// Builds a full game state consistent with `obs` (one "determinization"): hidden cards
     /// are dealt at random among the places they could be, respecting every public count and
     /// every certain inference (known cards, voids). Search agents simulate from it. The
-    /// result's `observe(obs.seat)` equals `obs`. It records no events (its `events()` stay
-    /// empty): nothing reads them in a simulation, and recording them cost Durak's search
-    /// agent about a tenth of its time.
+    /// result's `observe(obs.seat)` equals `obs`; its event log starts empty.
     fn determinize(opts: &Self::Options, obs: &Self::Observation, rng: &mut GameRng) -> Self;
+    /// Forgets the events so far and records no more, in this state and its copies: for
+    /// simulations (search playouts) that never read `events()`, where recording cost Durak's
+    /// search agent about a tenth of its time. Play, observations and outcomes are
+    /// unchanged. The default keeps recording (for engines without the switch).
+    fn record_no_events(&mut self) {}
 
     /// The team of `seat` in a team game (`None` in individual play). The host uses it to
     /// score a forfeit against a whole team.

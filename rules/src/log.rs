@@ -40,9 +40,9 @@ impl<E: Clone> EventLog<E> {
         }
     }
 
-    /// A log that records nothing, for the states search agents simulate from
-    /// ([`crate::Game::determinize`]): nothing reads their events, and recording them cost
-    /// every step of every playout a push, and every copy of the state a copy of the tail.
+    /// A log that records nothing, for simulations whose events nobody reads
+    /// ([`crate::Game::record_no_events`]): recording cost every step of every playout a
+    /// push, and every copy of the state a copy of the tail.
     pub fn off() -> EventLog<E> {
         EventLog {
             off: true,

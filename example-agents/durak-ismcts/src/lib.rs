@@ -132,6 +132,8 @@ impl Agent<Durak> for Ismcts {
         let params = Search {
             playouts: playouts(obs, self.iters, ctx.budget().fuel),
             max_steps: 10_000,
+            // Neither the playout policy nor the score reads the simulated events.
+            events: false,
         };
         let found = search::flat_monte_carlo::<Durak>(
             &self.opts,

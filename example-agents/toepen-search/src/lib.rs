@@ -147,6 +147,8 @@ impl Search {
         let params = Params {
             playouts,
             max_steps: live_cards + 2 * obs.players as u32,
+            // The playout policy follows the trick through the simulated events (`Follow`).
+            events: true,
         };
         let before = obs.scores.clone();
         let stats = search_stats::<Toepen>(

@@ -207,6 +207,8 @@ impl Search {
         let params = Params {
             playouts,
             max_steps: MAX_STEPS,
+            // Neither the playout policy nor the score reads the simulated events.
+            events: false,
         };
         let stats = search_stats::<Uno>(
             &self.opts,

@@ -90,6 +90,10 @@ impl Game for Durak {
         Durak::from_observation(opts, obs, rng)
     }
 
+    fn record_no_events(&mut self) {
+        self.events = crate::log::EventLog::off();
+    }
+
     /// Partnerships: team of seat `s` is `s % 2` (§1.6).
     fn team_of(&self, seat: Seat) -> Option<u8> {
         (self.partnerships() && seat < self.n).then_some(seat % 2)

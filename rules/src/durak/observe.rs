@@ -15,7 +15,6 @@
 use super::engine::{Durak, MAX_CARDS, MAX_SEATS, Pair};
 use super::types::*;
 use crate::cards::{Card, CardSet, Seat};
-use crate::log::EventLog;
 use crate::rng::GameRng;
 
 impl Durak {
@@ -286,8 +285,6 @@ impl Durak {
             g.talon[0] = g.trump;
         }
         g.rng = GameRng::new(rng.next_u64());
-        // Search simulates from here and nothing reads its events (see `EventLog::off`).
-        g.events = EventLog::off();
         let mut sizes = [0u8; MAX_SEATS];
         for (s, v) in sizes.iter_mut().enumerate().take(n) {
             *v = obs.hand_sizes.get(s).copied().unwrap_or(0);

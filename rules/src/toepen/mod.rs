@@ -95,6 +95,10 @@ impl Game for Toepen {
         Toepen::from_observation(opts, obs, rng)
     }
 
+    fn record_no_events(&mut self) {
+        self.events = crate::log::EventLog::off();
+    }
+
     fn encode_action(action: Action) -> u32 {
         display::encode(action)
     }

@@ -15,7 +15,6 @@
 use super::engine::{DECK, MAX_BLOCKS, MAXP, Stock, Toepen, bit, suits_set};
 use super::types::*;
 use crate::cards::{Card, CardSet, Seat};
-use crate::log::EventLog;
 use crate::rng::GameRng;
 
 impl Toepen {
@@ -301,8 +300,6 @@ impl Toepen {
     /// A full state consistent with `obs` (one determinization), hidden cards dealt at random.
     pub(crate) fn from_observation(opts: &Options, obs: &Observation, rng: &mut GameRng) -> Toepen {
         let mut g = Toepen::blank(opts, GameRng::new(rng.next_u64()));
-        // Search simulates from here and nothing reads its events (see `EventLog::off`).
-        g.events = EventLog::off();
         // A malformed observation must not make the engine panic: seat numbers out of range
         // become seat 0 (or are dropped).
         let players = if (2..=8).contains(&obs.players) {

@@ -86,6 +86,10 @@ impl Game for Uno {
         Uno::from_observation(opts, obs, rng)
     }
 
+    fn record_no_events(&mut self) {
+        self.events = crate::log::EventLog::off();
+    }
+
     #[inline]
     fn encode_action(action: Action) -> u32 {
         display::encode(action)

@@ -27,7 +27,6 @@ use super::engine::{GROUPS, KnownHand, NO_CAP, Phase, Uno, Wd4Ctx, counts_to_vec
 use super::types::*;
 use crate::cards::Seat;
 use crate::game::SeatResult;
-use crate::log::EventLog;
 use crate::rng::GameRng;
 
 pub(crate) fn decision_of(p: Phase) -> Decision {
@@ -373,8 +372,6 @@ impl Uno {
         let nu = n as usize;
         let seat = obs.seat.min(n - 1);
         let mut g = Uno::skeleton(&opts, GameRng::new(rng.next_u64()));
-        // Search simulates from here and nothing reads its events (see `EventLog::off`).
-        g.events = EventLog::off();
         g.discard = obs
             .discard
             .iter()
