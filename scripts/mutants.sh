@@ -26,7 +26,9 @@
 #     (`git worktree add ../croupier-mutants`) with its own CARGO_TARGET_DIR if you want to go
 #     on working meanwhile.
 # Each group lists the test targets that cover it (`-C --test=...` applies them to both the
-# build and the test phase, so a mutant builds and runs only those). Outcomes go to
+# build and the test phase, so a mutant builds and runs only those). Tests of another package
+# go after `--` with that package (`-- -p croupier-cli --test cli`): cargo-mutants 27.1 looks
+# for `-C --test=` targets in the mutated package only, whatever `--test-package` says. Outcomes go to
 # $CARGO_TARGET_DIR/mutants/<group>/mutants.out (caught.txt, missed.txt, timeout.txt,
 # unviable.txt, outcomes.json, one log per mutant).
 #
@@ -85,14 +87,13 @@ group_args() {
         # tests are croupier-cli's (agents that fault, in the sandbox), so those run: each
         # mutant relinks the CLI's test binaries against wasmtime (minutes per mutant).
         args=(--package croupier-tournament -f tournament/src/runner.rs
-            --re 'tally|forfeit|play_game' --test-package croupier-cli
-            -C --test=sandbox -C --test=hardening -C --test=cli) ;;
+            --re 'tally|forfeit|play_game'
+            -- -p croupier-cli --test sandbox --test hardening --test cli) ;;
     driver)
         # Replay's per-viewer filtering, the log reader and resuming from a log: tested end
         # to end by croupier-cli's `cli` and `play` tests, which run here.
         args=(--package croupier-tournament -f tournament/src/matches.rs -f tournament/src/replay.rs
-            --re 'replay|read_log|read_resume' --test-package croupier-cli
-            -C --test=cli -C --test=play) ;;
+            --re 'replay|read_log|read_resume' -- -p croupier-cli --test cli --test play) ;;
     *)
         echo "unknown group: $1 (groups: ${groups[*]})" >&2
         exit 2 ;;
