@@ -622,6 +622,22 @@ fn language_figures(
 /// playouts per second on each side and their ratio (issue #19's target: sandboxed at
 /// least 0.6× native). Both sides get the same seed and the same decision points, so they
 /// do the same work, and the bench checks that they chose the same actions.
+/// Decision points: an observation and its legal actions.
+type Points<G> = Vec<(<G as Game>::Observation, Vec<<G as Game>::Action>)>;
+
+/// Playouts per decision for every search figure: enough for the search to dominate a
+/// decision's cost, few enough for `--quick` to take a second.
+const SEARCH_ITERS: u32 = 200;
+
+/// Rules defaults, `n` of seat 0's decision points, and seat 0's start with
+/// [`SEARCH_ITERS`] as the agent's argument.
+fn search_setup<G: Game>(n: usize) -> Result<(Points<G>, StartInfo)> {
+    let (_, opts) = matches::options::<G>(&RulesArgs::default())?;
+    let mut info = start_info::<G>(&opts);
+    info.args = format!("iters={SEARCH_ITERS}");
+    Ok((decision_points_of::<G>(&opts, n, Some(0)), info))
+}
+
 fn search_figures(
     put: &mut dyn FnMut(&str, f64, &str),
     host: &Host,
@@ -633,23 +649,10 @@ fn search_figures(
     );
     let points = if quick { 8 } else { 30 };
     let rounds = rounds.min(3);
-    search_pair::<Durak, durak_ismcts::Ismcts>(put, host, "durak/ismcts", 200, points, rounds)?;
-    search_pair::<croupier_rules::toepen::Toepen, toepen_search::Search>(
-        put,
-        host,
-        "toepen/search",
-        200,
-        points,
-        rounds,
-    )?;
-    search_pair::<croupier_rules::uno::Uno, uno_search::Search>(
-        put,
-        host,
-        "uno/search",
-        200,
-        points,
-        rounds,
-    )?;
+    use croupier_rules::{toepen::Toepen, uno::Uno};
+    search_pair::<Durak, durak_ismcts::Ismcts>(put, host, "durak/ismcts", points, rounds)?;
+    search_pair::<Toepen, toepen_search::Search>(put, host, "toepen/search", points, rounds)?;
+    search_pair::<Uno, uno_search::Search>(put, host, "uno/search", points, rounds)?;
     levers(put, host, points, rounds)
 }
 
@@ -672,11 +675,8 @@ fn levers(
     let bytes = std::fs::read(&agent.path).with_context(|| agent.path.display().to_string())?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
         .map_err(|e| matches::user(e.to_string()))?;
-    let (_, opts) = matches::options::<Durak>(&RulesArgs::default())?;
-    let points = decision_points_of::<Durak>(&opts, n, Some(0));
-    let mut info = start_info::<Durak>(&opts);
-    info.args = "iters=200".into();
-    println!("\n{spec} at 200 playouts, one switch off at a time (no instance pool)");
+    let (points, info) = search_setup::<Durak>(n)?;
+    println!("\n{spec} at {SEARCH_ITERS} playouts, one switch off at a time (no instance pool)");
     let off = |f: fn(&mut Levers)| {
         let mut l = Levers::PLAY;
         f(&mut l);
@@ -730,17 +730,13 @@ fn search_pair<G: Adapter, A: croupier_sdk::Agent<G> + Send + 'static>(
     put: &mut dyn FnMut(&str, f64, &str),
     host: &Host,
     spec: &str,
-    iters: u32,
     n: usize,
     rounds: usize,
 ) -> Result<()>
 where
     G::Options: Send,
 {
-    let (_, opts) = matches::options::<G>(&RulesArgs::default())?;
-    let points = decision_points_of::<G>(&opts, n, Some(0));
-    let mut info = start_info::<G>(&opts);
-    info.args = format!("iters={iters}");
+    let (points, info) = search_setup::<G>(n)?;
     let Ok(wasm) = wasm_factory::<G>(host, spec) else {
         println!("  ({spec}: component not built; run scripts/setup.sh)");
         return Ok(());
@@ -772,14 +768,14 @@ where
     };
     let ns_native = time(&native)?;
     let ns_wasm = time(&wasm)?;
-    let per_s = |ns: f64| f64::from(iters) / (ns / 1e9);
+    let per_s = |ns: f64| f64::from(SEARCH_ITERS) / (ns / 1e9);
     put(
-        &format!("{spec} at {iters} playouts: native"),
+        &format!("{spec} at {SEARCH_ITERS} playouts: native"),
         ns_native / 1e3,
         "µs/decision",
     );
     put(
-        &format!("{spec} at {iters} playouts: sandboxed"),
+        &format!("{spec} at {SEARCH_ITERS} playouts: sandboxed"),
         ns_wasm / 1e3,
         "µs/decision",
     );
