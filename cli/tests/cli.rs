@@ -6,11 +6,15 @@ use common::{croupier, hostile_as};
 use serde_json::Value;
 
 fn run_json(extra: &[&str]) -> Value {
+    run_json_seeded("11", extra)
+}
+
+fn run_json_seeded(seed: &str, extra: &[&str]) -> Value {
     let out = croupier()
         .args(["match", "durak"])
         .arg(hostile_as("random"))
         .arg(hostile_as("ok"))
-        .args(["--games", "30", "--seed", "11", "--quiet", "--json", "-"])
+        .args(["--games", "30", "--seed", seed, "--quiet", "--json", "-"])
         .args(extra)
         .output()
         .expect("run");
@@ -219,6 +223,47 @@ fn log_replays_and_resume_finishes_the_same_match() {
         "header + 30 games, torn line dropped"
     );
     assert_eq!(after, log, "the resumed log is the uninterrupted log");
+}
+
+/// A log can hold several runs (`--log` appends). `--resume` counts only the games of the
+/// run it resumes, even when another run (here another seed) was appended after it.
+#[test]
+fn resume_counts_only_its_own_run_in_a_shared_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = |name: &str| dir.path().join(name);
+    let full_json = run_json(&["--log", path("a.jsonl").to_str().expect("path")]);
+    let other_json = run_json_seeded("12", &["--log", path("b.jsonl").to_str().expect("path")]);
+    assert_ne!(
+        full_json["agents"], other_json["agents"],
+        "the two seeds must give different totals, or the test shows nothing"
+    );
+    let a = std::fs::read_to_string(path("a.jsonl")).expect("log a");
+    let b = std::fs::read_to_string(path("b.jsonl")).expect("log b");
+    // Seed 11 stopped after 12 games, then a whole seed-12 run appended to the same file.
+    let mut shared: String = a.lines().take(13).map(|l| format!("{l}\n")).collect();
+    shared.push_str(&b);
+    std::fs::write(path("shared.jsonl"), &shared).expect("write");
+    let shared_path = path("shared.jsonl");
+    let resumed = run_json(&["--log", shared_path.to_str().expect("path"), "--resume"]);
+    assert_eq!(
+        resumed["agents"], full_json["agents"],
+        "the appended seed-12 run was counted into the resumed seed-11 run"
+    );
+    let after = std::fs::read_to_string(&shared_path).expect("log");
+    let added: Vec<&str> = after[shared.len()..].lines().collect();
+    let games: Vec<u64> = added
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
+        .filter(|r| r["type"] == "game")
+        .map(|r| r["index"].as_u64().expect("index"))
+        .collect();
+    assert_eq!(games.len(), 18, "the 18 missing games are played: {games:?}");
+    // The seed-12 run, resumed from the same file, is complete: nothing more to play.
+    let again = run_json_seeded(
+        "12",
+        &["--log", shared_path.to_str().expect("path"), "--resume"],
+    );
+    assert_eq!(again["agents"], other_json["agents"]);
 }
 
 /// `--duplicate`: every deal is played once per rotation, and each replay of a deal starts
