@@ -257,7 +257,11 @@ fn resume_counts_only_its_own_run_in_a_shared_log() {
         .filter(|r| r["type"] == "game")
         .map(|r| r["index"].as_u64().expect("index"))
         .collect();
-    assert_eq!(games.len(), 18, "the 18 missing games are played: {games:?}");
+    assert_eq!(
+        games.len(),
+        18,
+        "the 18 missing games are played: {games:?}"
+    );
     // The seed-12 run, resumed from the same file, is complete: nothing more to play.
     let again = run_json_seeded(
         "12",

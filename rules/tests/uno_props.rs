@@ -699,6 +699,71 @@ fn determinize_draws_a_coloured_card_for_another_seat_too() {
     );
 }
 
+/// Without challenges the engine only lets a Wild Draw Four be played when the hand passes
+/// the restriction (§3.15), so a player offered to play a drawn WD4 holds no card of the
+/// current colour, and with `NoMatchingCard` no card of the top's number or symbol either.
+/// `determinize` must deal the drawer's other cards under exactly those caps: no more (the
+/// top's kind is allowed under `NoCardOfCurrentColor`), no less.
+#[test]
+fn determinize_deals_a_wd4_drawer_a_hand_that_passes_the_restriction() {
+    for (restriction, kind_capped) in [("NoMatchingCard", true), ("NoCardOfCurrentColor", false)] {
+        let opts = with(preset("house"), &[("wd4_restriction", restriction)]);
+        let mut legal = Vec::new();
+        let (mut worlds, mut with_kind) = (0u32, 0u32);
+        for g in 0..60 {
+            let mut game = Uno::new(&opts, GameRng::derive(92, g)).unwrap();
+            let mut rng = GameRng::new(g);
+            while let Some(a) = game.to_act() {
+                if game.observe(a).decision == Decision::AfterDraw {
+                    let s = (a + 1) % game.num_players() as u8;
+                    let obs = game.observe(s);
+                    let top_kind = obs.top.kind_index();
+                    for _ in 0..20 {
+                        let det = Uno::determinize(&opts, &obs, &mut rng);
+                        let mine = det.observe(a);
+                        if mine.drawn.is_none_or(|d| !d.is_wd4()) {
+                            continue;
+                        }
+                        worlds += 1;
+                        for c in mine.hand.iter().filter(|c| c.color().is_some()) {
+                            assert_ne!(
+                                c.color(),
+                                Some(obs.color),
+                                "{restriction}, game {g}: the WD4 drawer holds {c:?} of the current colour"
+                            );
+                        }
+                        let kind = mine
+                            .hand
+                            .iter()
+                            .any(|c| c.kind_index().is_some() && c.kind_index() == top_kind);
+                        assert!(
+                            !(kind && kind_capped),
+                            "{restriction}, game {g}: the WD4 drawer holds a card of the top's kind ({:?})",
+                            obs.top
+                        );
+                        with_kind += kind as u32;
+                    }
+                }
+                game.legal_actions(&mut legal);
+                game.apply(legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+        assert!(
+            worlds >= 30,
+            "{restriction}: only {worlds} worlds with a drawn WD4"
+        );
+        if !kind_capped {
+            assert!(
+                with_kind > 0,
+                "{restriction}: in none of {worlds} worlds does the WD4 drawer hold a card of the top's kind"
+            );
+        }
+        eprintln!(
+            "{restriction}: {worlds} worlds with a drawn WD4, {with_kind} with a card of the top's kind"
+        );
+    }
+}
+
 /// C(n, k) exactly (n ≤ 108 here, so u128 does not overflow).
 fn choose(n: u32, k: u32) -> u128 {
     if k > n {
