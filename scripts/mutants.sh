@@ -97,9 +97,11 @@ group_args() {
             -- -p croupier-cli --test sandbox --test hardening --test cli) ;;
     driver)
         # Replay's per-viewer filtering, the log reader and resuming from a log: tested end
-        # to end by croupier-cli's `cli` and `play` tests, which run here.
+        # to end by croupier-cli's `cli` and `play` tests, and the replay documents by
+        # croupier-tournament's `replay` test (every viewer of every preset), which run here.
         args=(--package croupier-tournament -f tournament/src/matches.rs -f tournament/src/replay.rs
-            --re 'replay|read_log|read_resume' -- -p croupier-cli --test cli --test play) ;;
+            --re 'replay|read_log|read_resume|bit'
+            -- -p croupier-cli -p croupier-tournament --test cli --test play --test replay) ;;
     *)
         echo "unknown group: $1 (groups: ${groups[*]})" >&2
         exit 2 ;;

@@ -558,3 +558,85 @@ fn the_viewer_renders_every_step_and_its_controls_work() {
     bad.steps[0].table.hand = Some(vec!["not-a-card".into()]);
     assert!(run_viewer(&bad).is_err());
 }
+
+/// The seat tags of a table follow the observation's bits, seat by seat: Durak's `out` and
+/// `passed`, Toepen's `eliminated` and `folded`. (The documents above are compared with
+/// `table_view` itself, so this is where a wrong bit test would show.)
+#[test]
+fn seat_tags_follow_the_observation() {
+    let tags = |t: &croupier_tournament::replay::Table, s: usize| t.seats[s].tags.clone();
+    let has = |v: &[String], tag: &str| {
+        v.iter()
+            .any(|x| x == tag || x.starts_with(&format!("{tag} (")))
+    };
+    let mut seen = [0u32; 4]; // passed, out, eliminated, folded
+    let mut legal = Vec::new();
+    for preset in ["classic", "teams"] {
+        let opts = <Durak as Game>::Options::preset(preset).expect("preset");
+        for seed in 0..SEEDS {
+            let mut game = Durak::new(&opts, seed).expect("deal");
+            let mut rng = GameRng::new(seed);
+            loop {
+                let obs = game.observe(0);
+                let table = Durak::table_view(&obs, None);
+                let over = obs.phase == durak::Phase::Over;
+                for s in 0..obs.players as usize {
+                    let t = tags(&table, s);
+                    let out = obs.out >> s & 1 == 1 || obs.finish[s] > 0;
+                    let passed = !out && !over && obs.passed >> s & 1 == 1;
+                    assert_eq!(has(&t, "out"), out, "{preset} seed {seed}, P{s}: {t:?}");
+                    assert_eq!(
+                        has(&t, "passed"),
+                        passed,
+                        "{preset} seed {seed}, P{s}: {t:?}"
+                    );
+                    seen[0] += passed as u32;
+                    seen[1] += out as u32;
+                }
+                if game.to_act().is_none() {
+                    break;
+                }
+                game.legal_actions(&mut legal);
+                game.apply(legal[rng.below(legal.len())]).expect("legal");
+            }
+        }
+    }
+    let mut legal = Vec::new();
+    for preset in ["standard", "cafe"] {
+        let opts = <Toepen as Game>::Options::preset(preset).expect("preset");
+        for seed in 0..SEEDS {
+            let mut game = Toepen::new(&opts, seed).expect("deal");
+            let mut rng = GameRng::new(seed);
+            loop {
+                let obs = game.observe(0);
+                let table = Toepen::table_view(&obs, None);
+                for s in 0..obs.players as usize {
+                    let t = tags(&table, s);
+                    let eliminated = obs.eliminated >> s & 1 == 1;
+                    let folded = !eliminated && obs.dealt >> s & 1 == 1 && obs.live >> s & 1 == 0;
+                    assert_eq!(
+                        has(&t, "eliminated"),
+                        eliminated,
+                        "{preset} seed {seed}, P{s}: {t:?}"
+                    );
+                    assert_eq!(
+                        has(&t, "folded"),
+                        folded,
+                        "{preset} seed {seed}, P{s}: {t:?}"
+                    );
+                    seen[2] += eliminated as u32;
+                    seen[3] += folded as u32;
+                }
+                if game.to_act().is_none() {
+                    break;
+                }
+                game.legal_actions(&mut legal);
+                game.apply(legal[rng.below(legal.len())]).expect("legal");
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "passed, out, eliminated, folded seen {seen:?} times"
+    );
+}
