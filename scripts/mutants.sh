@@ -100,7 +100,7 @@ group_args() {
         # to end by croupier-cli's `cli` and `play` tests, and the replay documents by
         # croupier-tournament's `replay` test (every viewer of every preset), which run here.
         args=(--package croupier-tournament -f tournament/src/matches.rs -f tournament/src/replay.rs
-            --re 'replay|read_log|read_resume|bit'
+            --re 'replay|read_log|read_resume'
             -- -p croupier-cli -p croupier-tournament --test cli --test play --test replay) ;;
     *)
         echo "unknown group: $1 (groups: ${groups[*]})" >&2
