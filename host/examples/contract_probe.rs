@@ -434,6 +434,13 @@ fn main() -> Result<()> {
             }),
         ),
         (
+            "(e) the same in postcard (serde derive) + legal + budget",
+            Box::new(|s, i| {
+                let b = postcard::to_allocvec(&observations[i])?;
+                p.call_postcard(&mut *s, &b, &points[i].legal, budget)
+            }),
+        ),
+        (
             "(e') bytes: record and legal actions in one list + budget",
             Box::new(|s, i| {
                 let mut b = std::mem::take(&mut s.data_mut().scratch);

@@ -134,6 +134,15 @@ impl Guest for Probe {
         first(&legal) ^ tags ^ budget.millis
     }
 
+    fn postcard(obs: Vec<u8>, legal: Vec<u32>, budget: Budget) -> u32 {
+        let x = match postcard::from_bytes::<croupier_rules::durak::Observation>(&obs) {
+            // A fresh value every decision, dropped after it: serde has no refill.
+            Ok(o) => o.hand.bits() as u32 ^ o.table.len() as u32,
+            Err(_) => u32::MAX,
+        };
+        first(&legal) ^ x ^ budget.millis
+    }
+
     fn packed_all(input: Vec<u8>, budget: Budget) -> u32 {
         // The legal actions go last: their count is the final byte, each action 4 bytes before it.
         let Some((&n, rest)) = input.split_last() else {
