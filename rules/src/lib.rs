@@ -20,6 +20,7 @@ pub mod log;
 pub mod rng;
 pub mod toepen;
 pub mod uno;
+pub mod wire;
 
 pub use cards::{Card, CardSet, Seat, Suit};
 pub use game::{
