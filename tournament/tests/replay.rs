@@ -640,3 +640,89 @@ fn seat_tags_follow_the_observation() {
         "passed, out, eliminated, folded seen {seen:?} times"
     );
 }
+
+/// The tables a replay shows are pinned: for one game of each preset below, every step's
+/// table as the spectator sees it and seat 0's hand, one line per step, in
+/// `tests/golden/replay-<game>-<preset>.jsonl`. The tests above compare documents with
+/// `table_view` itself, so a wrong tag, fact or pile would pass them; here it changes a line.
+/// After a deliberate change to what a table shows, rewrite them with
+///
+/// ```text
+/// CROUPIER_BLESS=1 cargo test -p croupier-tournament --release --test replay pinned
+/// ```
+///
+/// and say in the commit what every table now shows differently.
+#[test]
+fn replay_tables_are_pinned() {
+    fn lines<G: TableView>(kind: GameKind, preset: &str, seed: u64) -> String {
+        let opts = G::Options::preset(preset).expect("preset");
+        let h = header::<G>(kind, preset, &opts, opts.seats());
+        let (rec, _) = play::<G>(&opts, seed);
+        // Seat 0's table differs from the spectator's only by its hand (a test above holds
+        // that), so its line adds the hand alone.
+        let spectator = replay_doc::<G>(&h, &rec, None).expect("spectator doc");
+        let seat = replay_doc::<G>(&h, &rec, Some(0)).expect("seat doc");
+        let mut out = String::new();
+        for (i, (a, b)) in spectator.steps.iter().zip(&seat.steps).enumerate() {
+            let table = serde_json::to_string(&a.table).expect("json");
+            let hand = serde_json::to_string(&b.table.hand).expect("json");
+            out.push_str(&format!("{i} {table} P0 {hand}\n"));
+        }
+        out
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("CROUPIER_BLESS").is_some();
+    // Presets whose one game shows every tag and pile: transfers, taking, passing and going
+    // out (Durak); folding, knocking, laundry shown and elimination (Toepen); UNO's house game.
+    let cases: Vec<(&str, &str, String)> = vec![
+        (
+            "durak",
+            "teams",
+            lines::<Durak>(GameKind::Durak, "teams", 2),
+        ),
+        (
+            "durak",
+            "perevodnoy",
+            lines::<Durak>(GameKind::Durak, "perevodnoy", 2),
+        ),
+        (
+            "toepen",
+            "standard",
+            lines::<Toepen>(GameKind::Toepen, "standard", 2),
+        ),
+        (
+            "toepen",
+            "cafe",
+            lines::<Toepen>(GameKind::Toepen, "cafe", 2),
+        ),
+        ("uno", "house", lines::<Uno>(GameKind::Uno, "house", 2)),
+    ];
+    for (game, preset, got) in cases {
+        let path = dir.join(format!("replay-{game}-{preset}.jsonl"));
+        if bless {
+            std::fs::create_dir_all(&dir).expect("golden dir");
+            std::fs::write(&path, &got).expect("write golden");
+            continue;
+        }
+        let want = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (bless it, see above)", path.display()));
+        if let Some((i, (w, g))) = want
+            .lines()
+            .zip(got.lines())
+            .enumerate()
+            .find(|(_, (w, g))| w != g)
+        {
+            panic!(
+                "{}, line {}: the table changed\nwant {w}\ngot  {g}",
+                path.display(),
+                i + 1
+            );
+        }
+        assert_eq!(
+            want.lines().count(),
+            got.lines().count(),
+            "{}: another number of steps",
+            path.display()
+        );
+    }
+}
