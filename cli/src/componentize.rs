@@ -305,7 +305,9 @@ pub fn have_componentize_py() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The WIT package this host implements (agents are built against it).
+/// The contract the other languages' toolchains build against: 0.2.0, whose observation is
+/// a typed record. (0.3.0 sends it as bytes that only the Rust SDK decodes; the host serves
+/// both, see docs/versioning.md.)
 pub fn wit_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/v0.2")
 }

@@ -4,9 +4,10 @@
 //! `tests/digest-agents` log a digest of every observation they receive (after the WIT
 //! lowering and the SDK's conversion back to the rules crate's type). The test plays real
 //! games through the sandbox, then replays each game natively and compares every digest with
-//! the host's own `observe(seat)` at that decision. The 0.1.0 agents are committed builds
-//! (tests/fixtures/v0.1.0, built from the 0.1.0 SDK), so this is also the proof that agents
-//! built against an older contract keep loading and playing.
+//! the host's own `observe(seat)` at that decision. The 0.1.0 and 0.2.0 agents are committed
+//! builds (tests/fixtures/v0.1.0 and v0.2.0, built from those versions' SDK), each playing
+//! against the current build, so this is also the proof that agents built against an older
+//! contract keep loading and playing.
 
 mod common;
 
@@ -37,9 +38,13 @@ fn current(game: &str) -> PathBuf {
     test_agents_dir().join(game).join("digest.wasm")
 }
 
-fn fixture(game: &str) -> PathBuf {
-    repo().join(format!("tests/fixtures/v0.1.0/{game}-digest.wasm"))
+/// A committed build of `game`'s digest agent against an older contract version.
+fn fixture(version: &str, game: &str) -> PathBuf {
+    repo().join(format!("tests/fixtures/v{version}/{game}-digest.wasm"))
 }
+
+/// The older versions whose committed builds play against the current one.
+const OLDER: [&str; 2] = ["0.1.0", "0.2.0"];
 
 /// Plays `games` games of `a` against `b` with a log, then checks every logged digest;
 /// returns how many decisions were compared.
@@ -117,24 +122,41 @@ fn play_and_check<G: Game>(game: &str, rules: &str, a: &Path, b: &Path, games: u
 #[test]
 fn durak_observations_arrive_intact_in_every_version() {
     for rules in ["classic", "perevodnoy", "teams"] {
-        let n = play_and_check::<Durak>("durak", rules, &current("durak"), &fixture("durak"), 12);
-        assert!(n > 100, "{rules}: only {n} decisions compared");
+        for v in OLDER {
+            let n = play_and_check::<Durak>(
+                "durak",
+                rules,
+                &current("durak"),
+                &fixture(v, "durak"),
+                12,
+            );
+            assert!(n > 100, "{rules}, against {v}: only {n} decisions compared");
+        }
     }
 }
 
 #[test]
 fn toepen_observations_arrive_intact_in_every_version() {
     for rules in ["standard", "drinking", "cafe", "plain"] {
-        let n =
-            play_and_check::<Toepen>("toepen", rules, &current("toepen"), &fixture("toepen"), 8);
-        assert!(n > 100, "{rules}: only {n} decisions compared");
+        for v in OLDER {
+            let n = play_and_check::<Toepen>(
+                "toepen",
+                rules,
+                &current("toepen"),
+                &fixture(v, "toepen"),
+                8,
+            );
+            assert!(n > 100, "{rules}, against {v}: only {n} decisions compared");
+        }
     }
 }
 
 #[test]
 fn uno_observations_arrive_intact_in_every_version() {
     for rules in ["house", "official", "two-player"] {
-        let n = play_and_check::<Uno>("uno", rules, &current("uno"), &fixture("uno"), 4);
-        assert!(n > 100, "{rules}: only {n} decisions compared");
+        for v in OLDER {
+            let n = play_and_check::<Uno>("uno", rules, &current("uno"), &fixture(v, "uno"), 4);
+            assert!(n > 100, "{rules}, against {v}: only {n} decisions compared");
+        }
     }
 }

@@ -63,7 +63,7 @@ fn component_without_an_agent_world_is_refused() {
     assert!(matches!(e, LoadError::NoWorld { .. }), "{e}");
     let msg = e.to_string();
     assert!(
-        msg.contains("croupier:agent/durak-agent@0.1.0|0.2.0"),
+        msg.contains("croupier:agent/durak-agent@0.1.0|0.2.0|0.3.0"),
         "{msg}"
     );
     assert!(msg.contains("no exports"), "{msg}");
@@ -79,7 +79,7 @@ fn unknown_version_is_refused_with_what_is_supported() {
     assert!(matches!(e, LoadError::Version { .. }), "{e}");
     let msg = e.to_string();
     assert!(
-        msg.contains("version 0.9.0") && msg.contains("supported: 0.1.0, 0.2.0"),
+        msg.contains("version 0.9.0") && msg.contains("supported: 0.1.0, 0.2.0, 0.3.0"),
         "{msg}"
     );
 }
@@ -208,7 +208,7 @@ fn validate_reports_world_and_version() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("ok: durak agent, croupier:agent/durak-agent@0.2.0 (Rust"),
+        text.contains("ok: durak agent, croupier:agent/durak-agent@0.3.0 (Rust"),
         "{text}"
     );
 }

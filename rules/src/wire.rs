@@ -286,7 +286,7 @@ macro_rules! wire_enum {
     };
 }
 
-/// A struct as its fields in order (an `Item` too when it can be one: implement that by hand). The destructuring has no `..`: a field missing from the
+/// A struct as its fields in order, and an `Item` whose blank has every field blank. The destructuring has no `..`: a field missing from the
 /// list, or one added to the struct later, stops the build.
 macro_rules! wire_struct {
     ($t:ident { $($f:ident),* $(,)? }) => {
@@ -300,6 +300,14 @@ macro_rules! wire_struct {
                 $( $crate::wire::Wire::get($f, r)?; )*
                 Some(())
             }
+        }
+        impl $crate::wire::Item for $t {
+            /// Every field blank: a value to decode the first observation of a game into.
+            fn blank() -> Self {
+                $t { $($f: $crate::wire::Item::blank()),* }
+            }
+            // A lower bound is all a list needs; no observation is a list item.
+            const MIN: usize = 0;
         }
     };
 }
@@ -470,19 +478,6 @@ mod uno_v1 {
         hand_len,
         hand,
     });
-    impl Item for Wd4Pending {
-        fn blank() -> Self {
-            Wd4Pending {
-                offender: 0,
-                victim: 0,
-                prev_color: Color::Red,
-                prev_top: UnoCard(0),
-                hand_len: 0,
-                hand: None,
-            }
-        }
-        const MIN: usize = 0;
-    }
     wire_struct!(Observation {
         seat,
         players,

@@ -6,7 +6,8 @@
 #![allow(unused_imports, dead_code)]
 
 use crate::{Agent, Budget, GameInfo, Level, Rules, Services, agent_rng};
-use croupier_rules::{Card, CardSet, Game, GameRng};
+use croupier_rules::wire::Item;
+use croupier_rules::{Game, GameRng};
 
 /// The one agent value of an instance (an instance lives for one game).
 pub struct Slot<G: Game, A: Agent<G>> {
@@ -101,7 +102,7 @@ macro_rules! world {
         #[allow(clippy::all, missing_docs)]
         pub mod $module {
             wit_bindgen::generate!({
-                path: "../wit/v0.2",
+                path: "../wit/v0.3",
                 world: $world,
                 pub_export_macro: true,
                 export_macro_name: $export,
@@ -169,264 +170,30 @@ world!(
     UnoImports
 );
 
-fn card(code: u8) -> Card {
-    // The host only sends valid codes; a bad one becomes the lowest card rather than a trap.
-    Card::from_code(code).unwrap_or(Card::new(2, croupier_rules::Suit::Clubs))
-}
-
-fn opt_card(code: u8) -> Option<Card> {
-    Card::from_code(code)
-}
-
-/// Refills a vector of the previous decision's observation instead of allocating a new one:
-/// inside the sandbox every allocation is a `dlmalloc` call, and a decision built six of them.
-fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T> {
-    v.clear();
-    v.extend(items);
-    v
-}
-
-/// `reuse!(spare.field, items)`: the `field` vector of the spare observation, refilled.
-macro_rules! reuse {
-    ($spare:ident . $field:ident, $items:expr) => {
-        refill(
-            $spare
-                .as_mut()
-                .map(|p| std::mem::take(&mut p.$field))
-                .unwrap_or_default(),
-            $items,
-        )
-    };
-}
-
-#[cfg(feature = "durak")]
-pub fn durak_obs(
-    o: durak_world::croupier::agent::durak_types::Observation,
-    mut spare: Option<croupier_rules::durak::Observation>,
-) -> croupier_rules::durak::Observation {
-    use croupier_rules::durak::{Observation, Phase};
-    use durak_world::croupier::agent::durak_types::Phase as W;
-    Observation {
-        seat: o.seat,
-        acting_for: o.acting_for,
-        players: o.players,
-        teams: o.teams,
-        trump: card(o.trump),
-        trump_suit: card(o.trump).suit(),
-        trump_holder: o.trump_holder,
-        talon: o.talon,
-        hand: CardSet(o.hand),
-        hand_sizes: reuse!(spare.hand_sizes, o.seats.iter().map(|s| s.hand_size)),
-        out: o.out,
-        phase: match o.phase {
-            W::Lead => Phase::Lead,
-            W::Defend => Phase::Defend,
-            W::ThrowIn => Phase::ThrowIn,
-            W::Over => Phase::Over,
-        },
-        attacker: o.attacker,
-        defender: o.defender,
-        h0: o.h0,
-        limit: o.limit,
-        taking: o.taking,
-        passed: o.passed,
-        table: reuse!(
-            spare.table,
-            o.table
-                .iter()
-                .map(|b| (card(b.attack), b.defence.and_then(opt_card)))
-        ),
-        shown: CardSet(o.shown),
-        discard: CardSet(o.discard),
-        known: reuse!(spare.known, o.seats.iter().map(|s| CardSet(s.known))),
-        unseen: CardSet(o.unseen),
-        bout: o.bout,
-        attackers: reuse!(spare.attackers, o.table.iter().map(|b| b.attacker)),
-        leader: o.leader,
-        dealer: o.dealer,
-        finish: reuse!(spare.finish, o.seats.iter().map(|s| s.finish)),
-        own_known: CardSet(o.own_known),
-        low_trumps: CardSet(o.low_trumps),
-        low_trump_room: reuse!(
-            spare.low_trump_room,
-            o.seats.iter().map(|s| s.low_trump_room)
-        ),
+/// The host's observation (contract 0.3.0: the rules crate's wire format 1), decoded into the
+/// previous decision's value, whose vectors it refills: inside the sandbox every allocation
+/// is a `dlmalloc` call.
+pub fn observation<G: Game>(bytes: &[u8], spare: Option<G::Observation>) -> G::Observation
+where
+    G::Observation: Item,
+{
+    let mut o = spare.unwrap_or_else(Item::blank);
+    if croupier_rules::wire::decode(bytes, &mut o).is_none() {
+        // The host and this agent disagree about the format of the version both claim:
+        // trapping says so, where playing on a wrong observation would hide it.
+        panic!(
+            "the host's observation ({} bytes) does not decode in this agent's rules crate",
+            bytes.len()
+        );
     }
-}
-
-#[cfg(feature = "toepen")]
-pub fn toepen_obs(
-    o: toepen_world::croupier::agent::toepen_types::Observation,
-    mut spare: Option<croupier_rules::toepen::Observation>,
-) -> croupier_rules::toepen::Observation {
-    use croupier_rules::toepen::{Decision, Observation};
-    use toepen_world::croupier::agent::toepen_types::Decision as W;
-    Observation {
-        seat: o.seat,
-        players: o.players,
-        decision: match o.decision {
-            W::Laundry => Decision::Laundry,
-            W::LaundryChallenge => Decision::LaundryChallenge,
-            W::Poverty => Decision::Poverty,
-            W::Play => Decision::Play,
-            W::KnockWindow => Decision::KnockWindow,
-            W::KnockResponse => Decision::KnockResponse,
-            W::Over => Decision::Over,
-        },
-        round: o.round,
-        dealer: o.dealer,
-        hand: CardSet(o.hand),
-        scores: reuse!(spare.scores, o.seats.iter().map(|s| s.score)),
-        eliminated: o.eliminated,
-        live: o.live,
-        stake: o.stake,
-        last_knocker: o.last_knocker,
-        stock: o.stock,
-        trick_no: o.trick_no,
-        leader: o.leader,
-        trick: o
-            .trick
-            .chunks_exact(2)
-            .map(|p| (p[0], card(p[1])))
-            .collect(),
-        trick_winners: o.trick_winners,
-        played: reuse!(spare.played, o.seats.iter().map(|s| CardSet(s.played))),
-        hand_counts: reuse!(spare.hand_counts, o.seats.iter().map(|s| s.hand_count)),
-        voids: reuse!(spare.voids, o.seats.iter().map(|s| s.voids)),
-        unseen: CardSet(o.unseen),
-        own_laundry: CardSet(o.own_laundry),
-        revealed: CardSet(o.revealed),
-        to_act: o.to_act,
-        dealt: o.dealt,
-        fold_stakes: reuse!(spare.fold_stakes, o.seats.iter().map(|s| s.fold_stake)),
-        dead: o.dead,
-        past_tricks: {
-            let mut tricks: Vec<Vec<(u8, Card)>> = Vec::new();
-            for t in o.past_tricks.chunks_exact(3) {
-                let i = t[0] as usize;
-                while tricks.len() <= i {
-                    tricks.push(Vec::new());
-                }
-                tricks[i].push((t[1], card(t[2])));
-            }
-            tricks
-        },
-        poor: o.poor,
-        laundry_done: o.laundry_done,
-        claimed: o.claimed,
-        white_claims: o.white_claims,
-        challenged: o.challenged,
-        returned: o.returned,
-        revealed_by: reuse!(
-            spare.revealed_by,
-            o.seats.iter().map(|s| CardSet(s.revealed_by))
-        ),
-        claimant: o.claimant,
-        poverty_done: o.poverty_done,
-        knock_window: o.knock_window,
-        hand_knowers: reuse!(spare.hand_knowers, o.seats.iter().map(|s| s.hand_knowers)),
-        stock_knowers: o
-            .stock_knowers
-            .chunks_exact(2)
-            .map(|p| (p[0], p[1]))
-            .collect(),
-        known_cards: reuse!(
-            spare.known_cards,
-            o.seats.iter().map(|s| CardSet(s.known_cards))
-        ),
-        known_stock: o
-            .known_stock
-            .into_iter()
-            .map(|(b, s)| (b, CardSet(s)))
-            .collect(),
-        eliminated_at: reuse!(spare.eliminated_at, o.seats.iter().map(|s| s.eliminated_at)),
-    }
-}
-
-#[cfg(feature = "uno")]
-pub fn uno_obs(
-    o: uno_world::croupier::agent::uno_types::Observation,
-    mut spare: Option<croupier_rules::uno::Observation>,
-) -> croupier_rules::uno::Observation {
-    use croupier_rules::uno::{Color, Decision, Observation, UnoCard};
-    use uno_world::croupier::agent::uno_types::{Color as WC, Decision as W};
-    let color = |c: WC| match c {
-        WC::Red => Color::Red,
-        WC::Yellow => Color::Yellow,
-        WC::Green => Color::Green,
-        WC::Blue => Color::Blue,
-    };
-    Observation {
-        seat: o.seat,
-        players: o.players,
-        decision: match o.decision {
-            W::ChooseStartColor => Decision::ChooseStartColor,
-            W::Turn => Decision::Turn,
-            W::AfterDraw => Decision::AfterDraw,
-            W::Wd4Challenge => Decision::Wd4Challenge,
-            W::PenaltyTurn => Decision::PenaltyTurn,
-            W::UnoCatch => Decision::UnoCatch,
-            W::Over => Decision::Over,
-        },
-        hand_no: o.hand_no,
-        dealer: o.dealer,
-        hand: o.hand.into_iter().map(UnoCard).collect(),
-        top: UnoCard(o.top),
-        color: color(o.color),
-        direction: o.direction,
-        pending: o.pending,
-        hand_sizes: reuse!(spare.hand_sizes, o.seats.iter().map(|s| s.hand_size)),
-        draw_pile: o.draw_pile,
-        discard_pile: o.discard_pile,
-        scores: reuse!(spare.scores, o.seats.iter().map(|s| s.score)),
-        drawn: o.drawn.map(UnoCard),
-        unseen: o.unseen,
-        to_act: o.to_act,
-        discard: o.discard.into_iter().map(UnoCard).collect(),
-        turns: o.turns,
-        known: {
-            let mut known = vec![Vec::new(); o.seats.len()];
-            for &(seat, c) in &o.known {
-                if let Some(h) = known.get_mut(seat as usize) {
-                    h.push(UnoCard(c));
-                }
-            }
-            known
-        },
-        color_caps: o
-            .seats
-            .iter()
-            .map(|s| {
-                let (r, y, g, b) = s.color_caps;
-                [r, y, g, b]
-            })
-            .collect(),
-        kind_caps: o
-            .kind_caps
-            .chunks_exact(13)
-            .map(|c| {
-                let mut k = [0u8; 13];
-                k.copy_from_slice(c);
-                k
-            })
-            .collect(),
-        offender: o.offender,
-        wd4: o.wd4.map(|w| croupier_rules::uno::Wd4Pending {
-            offender: w.offender,
-            victim: w.victim,
-            prev_color: color(w.prev_color),
-            prev_top: UnoCard(w.prev_top),
-            hand_len: w.hand_len,
-            hand: w.hand.map(|h| h.into_iter().map(UnoCard).collect()),
-        }),
-    }
+    o
 }
 
 /// Wires an agent type to one world's exports; used by `export_durak!` and friends.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __export_game {
-    ($agent:ty, $game:ty, $world:ident, $iface:ident, $types:ident, $obs:ident, $imports:ident, $export:ident) => {
+    ($agent:ty, $game:ty, $world:ident, $iface:ident, $types:ident, $imports:ident, $export:ident) => {
         #[cfg(target_arch = "wasm32")]
         const _: () = {
             use $crate::__private::$world as __w;
@@ -459,7 +226,7 @@ macro_rules! __export_game {
                             ::core::option::Option::Some(slot) => {
                                 let spare = slot.take_spare();
                                 slot.decide(
-                                    $crate::__private::$obs(obs, spare),
+                                    $crate::__private::observation::<$game>(&obs, spare),
                                     &legal,
                                     budget.into(),
                                     &mut $crate::__private::$imports,
@@ -487,7 +254,6 @@ macro_rules! export_durak {
             durak_world,
             durak_agent,
             durak_types,
-            durak_obs,
             DurakImports,
             __export_durak_world
         );
@@ -504,7 +270,6 @@ macro_rules! export_toepen {
             toepen_world,
             toepen_agent,
             toepen_types,
-            toepen_obs,
             ToepenImports,
             __export_toepen_world
         );
@@ -521,7 +286,6 @@ macro_rules! export_uno {
             uno_world,
             uno_agent,
             uno_types,
-            uno_obs,
             UnoImports,
             __export_uno_world
         );

@@ -1,8 +1,8 @@
 //! The agent contract on the host side, organised by version, as Zed's
 //! `extension_host/src/wasm_host/wit/since_v*.rs`: one module per published version
-//! (`v0_1`, `v0_2`), each holding the bindings of every game that version has and the
+//! (`v0_1`, `v0_2`, `v0_3`), each holding the bindings of every game that version has and the
 //! conversions into its records, generated from its own frozen folder (`wit/v0.1/`,
-//! `wit/v0.2/`). [`latest`] names the newest. The versions this host serves, and which games
+//! `wit/v0.2/`, `wit/v0.3/`). [`latest`] names the newest. The versions this host serves, and which games
 //! each has, are listed once, in [`VERSIONS`]; a game first added in a later version simply
 //! has no module in the older ones (the adapter of a game lists the versions it exists in,
 //! see `crate::adapters`).
@@ -18,11 +18,12 @@ use wasmtime::component::Linker;
 mod host;
 pub mod v0_1;
 pub mod v0_2;
+pub mod v0_3;
 
 pub(crate) use host::add_host_to_linker;
 
 /// The newest contract version: what the SDK and new agents build against.
-pub use v0_2 as latest;
+pub use v0_3 as latest;
 
 /// What is left to spend on a decision, before it is put in a version's `budget` record.
 #[derive(Copy, Clone, Debug)]
@@ -54,7 +55,7 @@ pub struct Version {
 
 /// Every version this host serves, oldest first. A later host keeps older entries (and their
 /// modules) so that agents built against them keep loading; see docs/versioning.md.
-pub const VERSIONS: &[Version] = &[v0_1::VERSION, v0_2::VERSION];
+pub const VERSIONS: &[Version] = &[v0_1::VERSION, v0_2::VERSION, v0_3::VERSION];
 
 /// The version numbers served.
 pub fn numbers() -> impl Iterator<Item = &'static str> {
@@ -85,7 +86,8 @@ pub fn versions_of(game: GameKind) -> Vec<&'static str> {
 /// The shared types-only interface (`common`) of every version.
 pub(crate) fn add_common_to_linker(linker: &mut Linker<StoreData>) -> wasmtime::Result<()> {
     v0_1::add_common_to_linker(linker)?;
-    v0_2::add_common_to_linker(linker)
+    v0_2::add_common_to_linker(linker)?;
+    v0_3::add_common_to_linker(linker)
 }
 
 /// What every version module holds besides its game files: the bindings of every world,

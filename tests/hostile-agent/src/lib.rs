@@ -188,13 +188,13 @@ mod export {
         }
 
         fn decide(
-            obs: w::croupier::agent::durak_types::Observation,
+            obs: w::croupier::agent::durak_types::Observation, // the wire format's bytes
             legal: Vec<u32>,
             _budget: w::croupier::agent::common::Budget,
         ) -> u32 {
             // Like the SDK's export macro: the previous observation's vectors are reused.
             let spare = SPARE.with(|s| s.borrow_mut().take());
-            let obs: Observation = croupier_sdk::__private::durak_obs(obs, spare);
+            let obs: Observation = croupier_sdk::__private::observation::<Durak>(&obs, spare);
             let code = play(&obs, &legal);
             SPARE.with(|s| *s.borrow_mut() = Some(obs));
             code

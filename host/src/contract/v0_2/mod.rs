@@ -33,8 +33,9 @@ macro_rules! glue {
         crate::contract::glue_common!($module, $types, $world, $pre, $getter);
 
         /// The last observation record sent, whose vectors the next one reuses (a host
-        /// allocation and free per list per decision showed in the profile).
-        pub type Scratch = Option<wit::Observation>;
+        /// allocation and free per list per decision showed in the profile). It lives in the
+        /// newest version's scratch, which the adapter keeps.
+        pub type Record = Option<wit::Observation>;
 
         pub(crate) fn decide(
             b: &Bindings,
@@ -42,13 +43,13 @@ macro_rules! glue {
             obs: Observation,
             legal: &[u32],
             budget: crate::contract::Budget,
-            scratch: &mut Scratch,
+            scratch: &mut crate::contract::latest::$module::Scratch,
         ) -> wasmtime::Result<u32> {
-            let record = to_wit(obs, scratch.take());
+            let record = to_wit(obs, scratch.record.take());
             let r = b
                 .$getter()
                 .call_decide(store, &record, legal, super::budget(budget));
-            *scratch = Some(record);
+            scratch.record = Some(record);
             r
         }
     };

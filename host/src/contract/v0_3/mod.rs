@@ -1,0 +1,66 @@
+//! Contract 0.3.0 (`wit/v0.3/`), frozen: the observation crosses as one `list<u8>` in the
+//! rules crate's wire format 1 (`croupier_rules::wire`). Chosen by measurement over a typed
+//! record without lists, events, a handle with accessors and a pull (BENCHMARKS.md,
+//! "Contract 0.3.0"): one list is one allocation in the guest and one copy, where 0.2.0's
+//! record cost a store per field and an allocation per list. `game-info`, `budget`, the
+//! actions and the host interface are 0.2.0's.
+
+use crate::kind::GameKind;
+use crate::start::StartInfo;
+
+/// This version and its games.
+pub const VERSION: super::Version = super::Version {
+    number: "0.3.0",
+    games: &[GameKind::Durak, GameKind::Toepen, GameKind::Uno],
+};
+
+super::version_bindings!("../wit/v0.3");
+
+pub mod durak;
+pub mod toepen;
+pub mod uno;
+
+/// `game-info`: the closest preset and the options that differ from it (as in 0.2.0).
+fn game_info(info: &StartInfo) -> GameInfo {
+    GameInfo {
+        seat: info.seat,
+        players: info.players,
+        preset: info.rules.preset.to_string(),
+        rules: info.rules.overrides.to_vec(),
+        seed: info.seed,
+        args: info.args.clone(),
+    }
+}
+
+/// What every game module of this version provides (only the names differ).
+macro_rules! glue {
+    ($module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
+        crate::contract::glue_common!($module, $types, $world, $pre, $getter);
+
+        impl super::bindings::$module::croupier::agent::$types::Host for crate::store::StoreData {}
+
+        /// What the host reuses from one decision to the next, for the agents of every version
+        /// (the adapter keeps one per seat): this version's bytes and 0.2.0's record.
+        #[derive(Default)]
+        pub struct Scratch {
+            /// The previous observation's encoding, whose buffer the next one reuses.
+            pub bytes: Vec<u8>,
+            /// 0.2.0's previous record (see `v0_2`).
+            pub record: crate::contract::v0_2::$module::Record,
+        }
+
+        pub(crate) fn decide(
+            b: &Bindings,
+            store: &mut wasmtime::Store<crate::store::StoreData>,
+            obs: croupier_rules::$module::Observation,
+            legal: &[u32],
+            budget: crate::contract::Budget,
+            scratch: &mut Scratch,
+        ) -> wasmtime::Result<u32> {
+            croupier_rules::wire::encode(&obs, &mut scratch.bytes);
+            b.$getter()
+                .call_decide(store, &scratch.bytes, legal, super::budget(budget))
+        }
+    };
+}
+use glue;
