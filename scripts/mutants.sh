@@ -89,12 +89,13 @@ group_args() {
         args=(--package croupier-rules -f rules/src/uno/engine.rs --re 'why_illegal|check_card'
             "${uno_tests[@]}" -C --test=golden) ;;
     runner)
-        # Scoring (`tally`), the forfeit policy and one game's play loop. Their end-to-end
-        # tests are croupier-cli's (agents that fault, in the sandbox), so those run: each
-        # mutant relinks the CLI's test binaries against wasmtime (minutes per mutant).
+        # Scoring (`tally`), the forfeit policy and one game's play loop: the runner's unit
+        # tests, and croupier-cli's end-to-end `cli` (forfeits, teams, JSON totals) and
+        # `sandbox` (agents that fault, in the sandbox). `hardening` is left out: its
+        # resource tests take minutes a run and test the loader and limits, not these.
         args=(--package croupier-tournament -f tournament/src/runner.rs
             --re 'tally|forfeit|play_game'
-            -- -p croupier-cli --test sandbox --test hardening --test cli) ;;
+            -- -p croupier-tournament -p croupier-cli --lib --test cli --test sandbox) ;;
     driver)
         # Replay's per-viewer filtering, the log reader and resuming from a log: tested end
         # to end by croupier-cli's `cli` and `play` tests, and the replay documents by
