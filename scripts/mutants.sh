@@ -37,7 +37,7 @@
 # of the re-deal loops never end, and a fixed 300 s cost five minutes each), MUTANTS_NICE
 # (default 10: share the machine), MUTANTS_ARGS (more cargo-mutants arguments, e.g.
 # `--shard 0/2` to run the first half of a group in one sitting and `--shard 1/2` later),
-# CARGO_INCREMENTAL (default 1, below).
+# CARGO_INCREMENTAL (default 1) and CARGO_PROFILE_RELEASE_LTO (default off), below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -48,6 +48,12 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 # incrementally, only what the mutated function reaches is recompiled (about 5 s). Only the
 # workspace's crates are affected; the dependencies stay as `scripts/setup.sh` built them.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-1}"
+# With incremental release builds, rustc's crate-local ThinLTO once left the `croupier` binary
+# with an undefined hidden symbol from wasmtime (`drop_in_place<RegisteredType>`), and the
+# link failed for the unmutated tree; without it (`lto = "off"`) the builds link. It changes
+# the release profile, so the first run rebuilds every dependency in this target directory:
+# give the script a target directory of its own.
+export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-off}"
 timeout_args=()
 read -r -a extra_args <<<"${MUTANTS_ARGS:-}"
 [[ -n "${MUTANTS_TIMEOUT:-}" ]] && timeout_args=(--timeout "$MUTANTS_TIMEOUT")
