@@ -726,3 +726,24 @@ fn replay_tables_are_pinned() {
         );
     }
 }
+
+/// A fault's step comes from the log, which may come from anywhere: one placed past the last
+/// action (or exactly at it, where a game ended by a fault stops) lands on the last step.
+#[test]
+fn a_fault_past_the_end_lands_on_the_last_step() {
+    let opts = <Durak as Game>::Options::preset("classic").expect("preset");
+    let h = header::<Durak>(GameKind::Durak, "classic", &opts, 2);
+    let (mut rec, _) = play::<Durak>(&opts, 1);
+    let end = rec.actions.len();
+    for at in [end, end + 1, end + 1000] {
+        rec.faults[0].at = at;
+        let doc = replay_doc::<Durak>(&h, &rec, None).expect("doc");
+        let last = doc.steps.len() - 1;
+        assert_eq!(last, end, "one step per action after the deal");
+        assert_eq!(doc.steps[last].faults.len(), 1, "at {at}");
+        assert!(
+            doc.steps[..last].iter().all(|s| s.faults.is_empty()),
+            "at {at}"
+        );
+    }
+}
