@@ -651,6 +651,73 @@ impl Delivery<'_> {
 mod tests {
     use super::*;
 
+    /// A first-legal-action player that reports `build`.
+    struct Fixed {
+        build: String,
+    }
+
+    impl<G: Game> Player<G> for Fixed {
+        fn start(&mut self, _: &StartInfo) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn decide(&mut self, _: G::Observation, legal: &[G::Action]) -> Result<G::Action, Fault> {
+            legal
+                .first()
+                .copied()
+                .ok_or_else(|| Fault::new(Verdict::Trap, "no legal action"))
+        }
+        fn take_log(&mut self) -> Vec<LogLine> {
+            Vec::new()
+        }
+        fn stats(&self) -> CallStats {
+            CallStats::default()
+        }
+        fn build_id(&self) -> String {
+            self.build.clone()
+        }
+    }
+
+    /// A factory hot-swapped between being asked its build and making the player: it says
+    /// "old" but makes "new" players, as a `--watch` swap can.
+    struct Swapped;
+
+    impl<G: Game> PlayerFactory<G> for Swapped {
+        fn make(&self, _: u64) -> Result<Box<dyn Player<G>>, MakeError> {
+            Ok(Box::new(Fixed {
+                build: "new".into(),
+            }))
+        }
+        fn build_id(&self) -> String {
+            "old".into()
+        }
+    }
+
+    /// The record names the build that played, which the player knows; the factory's
+    /// answer may already be out of date.
+    #[test]
+    fn a_record_names_the_build_that_played() {
+        use croupier_rules::durak::{Durak, Options};
+        let entrants: Vec<Entrant<Durak>> = (0..2)
+            .map(|i| Entrant {
+                name: format!("a{i}"),
+                args: String::new(),
+                factory: Arc::new(Swapped),
+            })
+            .collect();
+        let options = Options::classic(2);
+        let schedule = Schedule::new(2, 2, 1, false);
+        let plan = Plan {
+            options: &options,
+            entrants: &entrants,
+            schedule: &schedule,
+            seed: 1,
+            policy: FaultPolicy::Forfeit,
+            threads: 1,
+        };
+        let rec = play_game(&plan, &StartRules::new::<Durak>(&options), 0).expect("played");
+        assert_eq!(rec.builds, ["new", "new"]);
+    }
+
     #[test]
     fn schedule_fills_and_rotates() {
         let s = Schedule::new(2, 4, 10, false);
