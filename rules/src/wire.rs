@@ -33,7 +33,9 @@ pub trait Wire {
 /// A value that can be an item of a list or an option: it has a value to decode into, and a
 /// least size on the wire (which bounds a list's length by what is left of the input).
 pub trait Item: Wire + Sized {
+    /// A value to decode into (zeros, empty lists, `None`).
     fn blank() -> Self;
+    /// The fewest bytes an encoding takes.
     const MIN: usize;
 }
 
@@ -41,6 +43,7 @@ pub trait Item: Wire + Sized {
 pub struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
+    /// Reads `bytes` from the start.
     pub fn new(bytes: &'a [u8]) -> Reader<'a> {
         Reader(bytes)
     }
@@ -286,8 +289,9 @@ macro_rules! wire_enum {
     };
 }
 
-/// A struct as its fields in order, and an `Item` whose blank has every field blank. The destructuring has no `..`: a field missing from the
-/// list, or one added to the struct later, stops the build.
+/// A struct as its fields in order, and an `Item` whose blank has every field blank. The
+/// destructuring has no `..`: a field missing from the list, or one added to the struct
+/// later, stops the build.
 macro_rules! wire_struct {
     ($t:ident { $($f:ident),* $(,)? }) => {
         impl $crate::wire::Wire for $t {
@@ -313,8 +317,8 @@ macro_rules! wire_struct {
 }
 
 impl Reader<'_> {
-    /// One byte (for the enum macro, outside this module).
-    pub fn take_byte(&mut self) -> Option<[u8; 1]> {
+    /// One byte (what the enum and UNO card impls read).
+    pub(crate) fn take_byte(&mut self) -> Option<[u8; 1]> {
         self.take::<1>()
     }
 }
