@@ -283,8 +283,8 @@ fn codes(e: &Event, out: &mut Vec<u32>) {
     }
 }
 
-#[path = "../../bench/contract-probe/codec.rs"]
-mod codec;
+// (e) is the shape contract 0.3.0 took: the rules crate's own wire format.
+use croupier_rules::wire as codec;
 
 /// One decision: its inputs in every shape.
 struct Point {

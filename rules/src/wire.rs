@@ -12,6 +12,11 @@
 //! destructures without `..`), so a field added to an observation stops the build until it
 //! is put on the wire; and a change to the format is a new contract version.
 //!
+//! Every impl is `#[inline]`: the host encodes in a release build split into codegen units,
+//! where calls between them are otherwise not inlined (measured natively on 15 000 Durak
+//! `teams` observations: encode 63–80 → 40 ns, decode 121–153 → 60 ns; a hand-written codec
+//! of the same fields decodes in about 30 ns, the price of one generic format for all games).
+//!
 //! Threat model: the agent decodes what the host wrote, but the agent's own code must never
 //! panic on any input: [`Wire::get`] returns `None` for truncated or malformed bytes (an
 //! unknown enum index, a card code out of range, trailing bytes), never indexes past the end
@@ -37,6 +42,27 @@ pub trait Item: Wire + Sized {
     fn blank() -> Self;
     /// The fewest bytes an encoding takes.
     const MIN: usize;
+    /// Appends the items of a list, after its length.
+    #[inline]
+    fn put_all(items: &[Self], out: &mut Vec<u8>) {
+        for v in items {
+            v.put(out);
+        }
+    }
+    /// Replaces `items` with `n` items read from `r`, reusing what `items` holds.
+    #[inline]
+    fn get_all(items: &mut Vec<Self>, n: usize, r: &mut Reader) -> Option<()> {
+        items.truncate(n);
+        for v in items.iter_mut() {
+            v.get(r)?;
+        }
+        while items.len() < n {
+            let mut v = Self::blank();
+            v.get(r)?;
+            items.push(v);
+        }
+        Some(())
+    }
 }
 
 /// What is left of the input.
@@ -47,13 +73,21 @@ impl<'a> Reader<'a> {
     pub fn new(bytes: &'a [u8]) -> Reader<'a> {
         Reader(bytes)
     }
+    #[inline]
     fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
         let (head, rest) = self.0.split_first_chunk::<N>()?;
         self.0 = rest;
         Some(*head)
     }
+    #[inline]
     fn left(&self) -> usize {
         self.0.len()
+    }
+    #[inline]
+    fn take_slice(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(head)
     }
 }
 
@@ -73,15 +107,24 @@ pub fn decode<T: Wire>(bytes: &[u8], into: &mut T) -> Option<()> {
 macro_rules! int {
     ($($t:ty),*) => {$(
         impl Wire for $t {
+            #[inline]
             fn put(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
             }
+            #[inline]
             fn get(&mut self, r: &mut Reader) -> Option<()> {
                 *self = <$t>::from_le_bytes(r.take()?);
                 Some(())
             }
         }
+    )*};
+}
+int!(u8, i8, u16, u32, i64, u64);
+
+macro_rules! int_item {
+    ($($t:ty),*) => {$(
         impl Item for $t {
+            #[inline]
             fn blank() -> Self {
                 0
             }
@@ -89,12 +132,34 @@ macro_rules! int {
         }
     )*};
 }
-int!(u8, i8, u16, u32, i64, u64);
+int_item!(i8, u16, u32, i64, u64);
+
+/// Lists of bytes (hand sizes, places, seats) are copied whole rather than item by item.
+impl Item for u8 {
+    #[inline]
+    fn blank() -> Self {
+        0
+    }
+    const MIN: usize = 1;
+    #[inline]
+    fn put_all(items: &[u8], out: &mut Vec<u8>) {
+        out.extend_from_slice(items);
+    }
+    #[inline]
+    fn get_all(items: &mut Vec<u8>, n: usize, r: &mut Reader) -> Option<()> {
+        let bytes = r.take_slice(n)?;
+        items.clear();
+        items.extend_from_slice(bytes);
+        Some(())
+    }
+}
 
 impl Wire for bool {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         out.push(*self as u8);
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         *self = match r.take::<1>()? {
             [0] => false,
@@ -106,6 +171,7 @@ impl Wire for bool {
 }
 
 impl Item for bool {
+    #[inline]
     fn blank() -> Self {
         false
     }
@@ -113,9 +179,11 @@ impl Item for bool {
 }
 
 impl Wire for Card {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         out.push(self.code());
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         *self = Card::from_code(r.take::<1>()?[0])?;
         Some(())
@@ -123,6 +191,7 @@ impl Wire for Card {
 }
 
 impl Item for Card {
+    #[inline]
     fn blank() -> Self {
         Card::new(2, crate::Suit::Clubs)
     }
@@ -130,9 +199,11 @@ impl Item for Card {
 }
 
 impl Wire for CardSet {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         self.bits().put(out);
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         let bits = u64::from_le_bytes(r.take()?);
         // Only the 52 card bits exist.
@@ -145,6 +216,7 @@ impl Wire for CardSet {
 }
 
 impl Item for CardSet {
+    #[inline]
     fn blank() -> Self {
         CardSet::EMPTY
     }
@@ -152,6 +224,7 @@ impl Item for CardSet {
 }
 
 impl<T: Item> Wire for Option<T> {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         match self {
             None => out.push(0),
@@ -161,6 +234,7 @@ impl<T: Item> Wire for Option<T> {
             }
         }
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         match r.take::<1>()? {
             [0] => *self = None,
@@ -176,6 +250,7 @@ impl<T: Item> Wire for Option<T> {
 }
 
 impl<T: Item> Item for Option<T> {
+    #[inline]
     fn blank() -> Self {
         None
     }
@@ -183,34 +258,27 @@ impl<T: Item> Item for Option<T> {
 }
 
 impl<T: Item> Wire for Vec<T> {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         // No observation has a list near 65 535 items (the longest is UNO's discard pile,
         // at most its 108 cards); the host's own encoder is the only writer.
-        (self.len().min(u16::MAX as usize) as u16).put(out);
-        for v in self.iter().take(u16::MAX as usize) {
-            v.put(out);
-        }
+        let n = self.len().min(u16::MAX as usize);
+        (n as u16).put(out);
+        T::put_all(&self[..n], out);
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         let n = u16::from_le_bytes(r.take()?) as usize;
         // A hostile length cannot make the decoder reserve more than the input could hold.
         if n.checked_mul(T::MIN)? > r.left() {
             return None;
         }
-        self.truncate(n);
-        for v in self.iter_mut() {
-            v.get(r)?;
-        }
-        while self.len() < n {
-            let mut v = T::blank();
-            v.get(r)?;
-            self.push(v);
-        }
-        Some(())
+        T::get_all(self, n, r)
     }
 }
 
 impl<T: Item> Item for Vec<T> {
+    #[inline]
     fn blank() -> Self {
         Vec::new()
     }
@@ -218,11 +286,13 @@ impl<T: Item> Item for Vec<T> {
 }
 
 impl<T: Item + Copy, const N: usize> Wire for [T; N] {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         for v in self {
             v.put(out);
         }
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         for v in self.iter_mut() {
             v.get(r)?;
@@ -232,6 +302,7 @@ impl<T: Item + Copy, const N: usize> Wire for [T; N] {
 }
 
 impl<T: Item + Copy, const N: usize> Item for [T; N] {
+    #[inline]
     fn blank() -> Self {
         [T::blank(); N]
     }
@@ -239,10 +310,12 @@ impl<T: Item + Copy, const N: usize> Item for [T; N] {
 }
 
 impl<A: Item, B: Item> Wire for (A, B) {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         self.0.put(out);
         self.1.put(out);
     }
+    #[inline]
     fn get(&mut self, r: &mut Reader) -> Option<()> {
         self.0.get(r)?;
         self.1.get(r)
@@ -250,6 +323,7 @@ impl<A: Item, B: Item> Wire for (A, B) {
 }
 
 impl<A: Item, B: Item> Item for (A, B) {
+    #[inline]
     fn blank() -> Self {
         (A::blank(), B::blank())
     }
@@ -260,6 +334,7 @@ impl<A: Item, B: Item> Item for (A, B) {
 macro_rules! wire_enum {
     ($t:ty { $($v:ident),* $(,)? }) => {
         impl $crate::wire::Wire for $t {
+            #[inline]
             fn put(&self, out: &mut Vec<u8>) {
                 const ALL: &[$t] = &[$(<$t>::$v),*];
                 // The position in ALL is the index; every variant is listed (the match in
@@ -267,6 +342,7 @@ macro_rules! wire_enum {
                 let i = ALL.iter().position(|v| v == self).unwrap_or(0);
                 out.push(i as u8);
             }
+            #[inline]
             fn get(&mut self, r: &mut $crate::wire::Reader) -> Option<()> {
                 const ALL: &[$t] = &[$(<$t>::$v),*];
                 let [i] = r.take_byte()?;
@@ -275,6 +351,7 @@ macro_rules! wire_enum {
             }
         }
         impl $crate::wire::Item for $t {
+            #[inline]
             fn blank() -> Self {
                 const ALL: &[$t] = &[$(<$t>::$v),*];
                 // Exhaustive: adding a variant to the enum stops the build here.
@@ -295,10 +372,12 @@ macro_rules! wire_enum {
 macro_rules! wire_struct {
     ($t:ident { $($f:ident),* $(,)? }) => {
         impl $crate::wire::Wire for $t {
+            #[inline]
             fn put(&self, out: &mut Vec<u8>) {
                 let $t { $($f),* } = self;
                 $( $crate::wire::Wire::put($f, out); )*
             }
+            #[inline]
             fn get(&mut self, r: &mut $crate::wire::Reader) -> Option<()> {
                 let $t { $($f),* } = self;
                 $( $crate::wire::Wire::get($f, r)?; )*
@@ -307,6 +386,7 @@ macro_rules! wire_struct {
         }
         impl $crate::wire::Item for $t {
             /// Every field blank: a value to decode the first observation of a game into.
+            #[inline]
             fn blank() -> Self {
                 $t { $($f: $crate::wire::Item::blank()),* }
             }
@@ -439,9 +519,11 @@ mod uno_v1 {
     use crate::uno::{Color, Decision, Observation, UnoCard, Wd4Pending};
 
     impl Wire for UnoCard {
+        #[inline]
         fn put(&self, out: &mut Vec<u8>) {
             out.push(self.0);
         }
+        #[inline]
         fn get(&mut self, r: &mut Reader) -> Option<()> {
             let [c] = r.take_byte()?;
             // 0..52 coloured cards, 52 Wild, 53 Wild Draw Four.
@@ -453,6 +535,7 @@ mod uno_v1 {
         }
     }
     impl Item for UnoCard {
+        #[inline]
         fn blank() -> Self {
             UnoCard(0)
         }

@@ -10,10 +10,8 @@ use croupier::probe::types::Event;
 use croupier::probe::view::{Obs, current};
 use exports::croupier::probe::probe::{Budget, FlatObservation, Guest, Observation};
 
-// The host encodes, the guest only decodes.
-#[allow(dead_code)]
-#[path = "../../codec.rs"]
-mod codec;
+// (e): the rules crate's wire format, as contract 0.3.0's SDK decodes it.
+use croupier_rules::wire as codec;
 
 use croupier_rules::durak::{Durak, Options, Phase};
 use croupier_rules::{Card, CardSet, Game};
