@@ -466,21 +466,18 @@ fn main() -> Result<()> {
             "(a) events as typed variants + legal + budget",
             Box::new(|s, i| p.call_events(s, &points[i].events, &points[i].legal, budget)),
         ),
-        (
-            "(b) handle, no reads",
-            Box::new(|s, i| handle(p, s, &points, i, 0)),
-        ),
+        ("(b) handle, no reads", Box::new(|s, i| handle(p, s, i, 0))),
         (
             "(b) handle, 6 accessor calls",
-            Box::new(|s, i| handle(p, s, &points, i, 6)),
+            Box::new(|s, i| handle(p, s, i, 6)),
         ),
         (
             "(b) handle, 20 accessor calls",
-            Box::new(|s, i| handle(p, s, &points, i, 20)),
+            Box::new(|s, i| handle(p, s, i, 20)),
         ),
         (
             "(b) handle, one all() call",
-            Box::new(|s, i| handle(p, s, &points, i, 255)),
+            Box::new(|s, i| handle(p, s, i, 255)),
         ),
         (
             "(d) legal + budget, no pull",
@@ -547,7 +544,6 @@ fn main() -> Result<()> {
 fn handle(
     p: &exports::croupier::probe::probe::Guest,
     s: &mut Store<Data>,
-    _points: &[Point],
     i: usize,
     reads: u8,
 ) -> wasmtime::Result<u32> {

@@ -13,15 +13,14 @@ use exports::croupier::probe::probe::{Budget, FlatObservation, Guest, Observatio
 // (e): the rules crate's wire format, as contract 0.3.0's SDK decodes it.
 use croupier_rules::wire as codec;
 
-use croupier_rules::durak::{Durak, Options, Phase};
-use croupier_rules::{Card, CardSet, Game};
+use croupier_rules::durak::Phase;
+use croupier_rules::{Card, CardSet};
 use std::cell::RefCell;
 
 thread_local! {
     /// The previous decision's observation, whose vectors the next one refills (as the SDK does).
-    static SPARE: RefCell<croupier_rules::durak::Observation> = RefCell::new(
-        Durak::new(&Options::teams(), 0).map(|g| g.observe(0)).expect("deal"),
-    );
+    static SPARE: RefCell<croupier_rules::durak::Observation> =
+        RefCell::new(croupier_rules::wire::Item::blank());
 }
 
 /// 0.2.0's record into the rules crate's observation, as the SDK's glue does it.
