@@ -8,7 +8,9 @@
 #     the server playing nothing) against `croupier match --threads N`, the server's CPU per
 #     1000 games, and bytes per stored game; on PostgreSQL when PG_URL is set;
 #  5. leases per second the server and its database hand out (8 clients leasing and giving
-#     back as fast as they can, python3).
+#     back as fast as they can, python3);
+#  6. one worker on a core of its own (taskset; the server on the other core) against
+#     `croupier match --threads 1` on that same core, in alternating rounds.
 # Usage: scripts/bench-arena.sh            (TEAMS=200 GAMES=1000000 by default)
 #        TEAMS=20 GAMES=20000 scripts/bench-arena.sh   (a quick run)
 # Needs wrk (Debian package `wrk`) for part 3, python3 for reading JSON.
@@ -17,7 +19,7 @@ cd "$(dirname "$0")/.."
 C=${CROUPIER:-$PWD/target/release/croupier}
 TEAMS=${TEAMS:-200}
 GAMES=${GAMES:-1000000}
-PARTS=${PARTS:-12345} # which parts to run, e.g. PARTS=1
+PARTS=${PARTS:-123456} # which parts to run, e.g. PARTS=1
 PG_URL=${PG_URL:-}    # parts 4 and 5 on this PostgreSQL (an empty database) instead of SQLite
 A=target/agents/durak
 tmp=$(mktemp -d)
@@ -45,13 +47,24 @@ serve() {
   done
   echo "server did not start: $(cat "$dir/serve.log")"; exit 1
 }
+# An arena in $1 whose server plays nothing (`threads = 0`), with teams a and b and one
+# worker token ($wt), served: the set-up of parts 5 and 6. Sets $url, $pid, $ta, $tb, $wt.
+worker_arena() {
+  local dir=$1
+  DB=$PG_URL start "$dir" 50
+  sed -i "s/^threads = .*/threads = 0/" "$dir/arena.toml"
+  ta=$(DB=$PG_URL; "$C" arena team add "$dir" ${DB:+--database "$DB"} a | tail -1)
+  tb=$(DB=$PG_URL; "$C" arena team add "$dir" ${DB:+--database "$DB"} b | tail -1)
+  wt=$(DB=$PG_URL; "$C" arena workers add "$dir" ${DB:+--database "$DB"} w | tail -1)
+  DB=$PG_URL serve "$dir"
+}
 
 if [[ $PARTS == *1* ]]; then
 echo "== 1. ladder throughput, random-lead vs trump-tosser, 2 v 2, one thread"
-base=$(for _ in 1 2 3 4 5; do
-  "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 4000 --threads 1 --quiet --seed $RANDOM \
-    | grep -o '([0-9]* games/s)' | tr -dc 0-9; echo; done | median)
-echo "croupier match --threads 1: $base games/s (median of 5)"
+# Rounds alternate: a 5 s window of the ladder, then the server is stopped (SIGSTOP) while
+# `croupier match --threads 1` plays 4000 games, and each round's ratio is taken on its own.
+# On a shared machine the speed drifts by 10-20% within a minute; measuring one side after
+# the other put that drift into the ratio.
 for deals in 2 8 50; do
   d=$tmp/tp$deals; start "$d" "$deals"
   ta=$("$C" arena team add "$d" a | tail -1); tb=$("$C" arena team add "$d" b | tail -1)
@@ -59,10 +72,20 @@ for deals in 2 8 50; do
   "$C" submit $A/random-lead.wasm --arena "$url" --token "$ta" >/dev/null
   "$C" submit $A/trump-tosser.wasm --arena "$url" --token "$tb" >/dev/null
   sleep 3
-  rate=$(for _ in 1 2 3; do g0=$(games "$url"); t0=$(date +%s.%N); sleep 5; g1=$(games "$url"); t1=$(date +%s.%N)
-    echo "($g1 - $g0) / ($t1 - $t0)" | bc -l; done | median)
-  printf 'arena ladder, %s deals per match: %.0f games/s rated (median of three 5 s windows), %.0f%% of match\n' \
-    "$deals" "$rate" "$(echo "100 * $rate / $base" | bc -l)"
+  rates=(); bases=(); ratios=()
+  for round in 1 2 3 4 5; do
+    kill -CONT "$pid"; sleep 1
+    g0=$(games "$url"); t0=$(date +%s.%N); sleep 5; g1=$(games "$url"); t1=$(date +%s.%N)
+    kill -STOP "$pid"
+    rate=$(echo "($g1 - $g0) / ($t1 - $t0)" | bc -l)
+    base=$("$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 4000 --threads 1 --quiet --seed "$round" \
+      | grep -o '([0-9]* games/s)' | tr -dc 0-9)
+    rates+=("$rate"); bases+=("$base"); ratios+=("$(echo "100 * $rate / $base" | bc -l)")
+  done
+  kill -CONT "$pid"
+  printf 'arena ladder, %s deals per match: %.0f games/s rated against croupier match --threads 1 %.0f games/s (medians of 5 alternating rounds): %.0f%% (median of the rounds'"'"' ratios; rounds %s)\n' \
+    "$deals" "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" \
+    "$(printf '%s\n' "${ratios[@]}" | median)" "$(printf '%.0f%% ' "${ratios[@]}")"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 done
 
@@ -161,12 +184,7 @@ fi
 
 if [[ $PARTS == *5* ]]; then
 echo "== 5. leases per second (8 clients lease and give back a match as fast as they can)${PG_URL:+, PostgreSQL}"
-d=$tmp/lease; DB=$PG_URL start "$d" 50
-sed -i "s/^threads = .*/threads = 0/" "$d/arena.toml"
-ta=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} a | tail -1)
-tb=$(DB=$PG_URL; "$C" arena team add "$d" ${DB:+--database "$DB"} b | tail -1)
-wt=$(DB=$PG_URL; "$C" arena workers add "$d" ${DB:+--database "$DB"} bench | tail -1)
-DB=$PG_URL serve "$d"
+d=$tmp/lease; worker_arena "$d"
 "$C" submit $A/random-lead.wasm --arena "$url" --token "$ta" >/dev/null
 "$C" submit $A/trump-tosser.wasm --arena "$url" --token "$tb" >/dev/null
 python3 - "$url" "$wt" <<'PY'
@@ -191,4 +209,38 @@ ts = [threading.Thread(target=client, args=(i,)) for i in range(8)]
 [t.start() for t in ts]; [t.join() for t in ts]
 print(f"{sum(count) / 10:.0f} leases per second (each: lease, then release; over HTTP)")
 PY
+fi
+
+if [[ $PARTS == *6* ]]; then
+# What a worker costs on a machine of its own, which is how it is deployed: the worker and
+# the `croupier match` it is compared with each get core 1 to themselves (taskset), and the
+# server with its SQLite writer gets core 0. On two shared cores (part 4) the server and the
+# workers take turns on the same cores, which measures the machine, not the worker.
+command -v taskset >/dev/null || { echo "taskset is not installed: no part 6"; exit 0; }
+[ "$(nproc)" -ge 2 ] || { echo "part 6 needs two cores"; exit 0; }
+echo "== 6. one worker on a core of its own (taskset): random-lead vs trump-tosser, 2 v 2, 50 deals per match${PG_URL:+, PostgreSQL}"
+d=$tmp/pinned; worker_arena "$d"
+taskset -pc 0 "$pid" >/dev/null; for t in /proc/"$pid"/task/*; do taskset -pc 0 "${t##*/}" >/dev/null; done
+"$C" submit $A/random-lead.wasm --arena "$url" --token "$ta" >/dev/null
+"$C" submit $A/trump-tosser.wasm --arena "$url" --token "$tb" >/dev/null
+# Alternating windows, so that the machine's drift falls on both sides of each ratio.
+ratios=(); rates=(); bases=()
+CROUPIER_WORKER_TOKEN=$wt taskset -c 1 "$C" arena worker --server "$url" --threads 1 --cache "$d/cache" >"$d/w.log" 2>&1 &
+wpid=$!
+sleep 5
+for round in 1 2 3 4 5; do
+  kill -CONT "$wpid"; sleep 1
+  a=$(games "$url"); s0=$(date +%s.%N); sleep 5; b=$(games "$url"); s1=$(date +%s.%N)
+  kill -STOP "$wpid"
+  rate=$(echo "($b - $a) / ($s1 - $s0)" | bc -l)
+  base=$(taskset -c 1 "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 20000 --threads 1 --quiet --seed $round \
+    | grep -o '([0-9]* games/s)' | tr -dc 0-9)
+  rates+=("$rate"); bases+=("$base"); ratios+=("$(echo "100 * $rate / $base" | bc -l)")
+  printf '   round %s: worker %.0f games/s rated, croupier match --threads 1 %s games/s: %.0f%%\n' "$round" "$rate" "$base" "${ratios[-1]}"
+done
+kill -CONT "$wpid"; kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null || true
+printf '1 worker on its own core: %.0f games/s against croupier match --threads 1 on the same core %.0f games/s (medians of 5): %.0f%% (median of the rounds'"'"' ratios)\n' \
+  "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" "$(printf '%s\n' "${ratios[@]}" | median)"
+kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+[ -n "$PG_URL" ] && PGOPTIONS='-c client_min_messages=warning' psql "$PG_URL" -qc 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' >/dev/null
 fi

@@ -48,6 +48,12 @@ pub struct Arena {
     /// version is stored, so they are read from the database once: a lease and a remote
     /// report each asked for every entrant again, two round trips per match.
     entrants: std::sync::Mutex<HashMap<i64, JobEntrant>>,
+    /// Team names by id. A name never changes once the team is added, so pages read it
+    /// from here; a team this map does not know yet (added since, perhaps by `croupier arena
+    /// team add` in another process) makes it read the table again. Reading all 200 names
+    /// per team page cost a fifth of the page under load (sqlx hands SQLite's rows over
+    /// one at a time, between two threads).
+    names: RwLock<Arc<HashMap<i64, String>>>,
 }
 
 /// Versions whose team and hash are kept in memory; past this the map starts again (a
@@ -108,6 +114,7 @@ impl Arena {
             linked,
             board_update: tokio::sync::Mutex::new(()),
             entrants: std::sync::Mutex::new(HashMap::new()),
+            names: RwLock::new(Arc::new(HashMap::new())),
         });
         Ok(arena)
     }
@@ -138,6 +145,27 @@ impl Arena {
             m.insert(id, e.clone());
         }
         Ok(Some(e))
+    }
+
+    /// Team names by id, covering at least `ids` when those teams exist (read from the
+    /// database only when one of them is not known yet).
+    pub async fn team_names(
+        &self,
+        ids: impl IntoIterator<Item = i64>,
+    ) -> Result<Arc<HashMap<i64, String>>, DbError> {
+        let known = self
+            .names
+            .read()
+            .map(|n| n.clone())
+            .unwrap_or_else(|_| Arc::new(HashMap::new()));
+        if ids.into_iter().all(|id| known.contains_key(&id)) {
+            return Ok(known);
+        }
+        let fresh = Arc::new(self.db.team_names().await?);
+        if let Ok(mut n) = self.names.write() {
+            *n = fresh.clone();
+        }
+        Ok(fresh)
     }
 
     /// Whether submissions and the ladder are stopped for the final.

@@ -40,11 +40,20 @@ pub enum DbError {
     Corrupt(String),
 }
 
-/// One of the two pools.
+/// One of the two databases.
 #[derive(Clone, Debug)]
 pub enum Db {
     /// The embedded default: a file in the arena's directory.
-    Sqlite(SqlitePool),
+    Sqlite {
+        /// The one connection every write (and every read that decides a write) goes
+        /// through: two writers on two connections make SQLite's busy handler sleep.
+        pool: SqlitePool,
+        /// Read-only connections for the pages and the API ([`on_read_pool!`]). In WAL mode
+        /// a reader neither waits for the writer nor holds it up; behind the one writing
+        /// connection, a team page's five queries queued behind the ladder's batch inserts
+        /// (p99 65 ms with 10⁶ stored games and the ladder playing).
+        read: SqlitePool,
+    },
     /// A PostgreSQL server.
     Postgres(PgPool),
 }
@@ -54,7 +63,19 @@ pub enum Db {
 macro_rules! on_pool {
     ($db:expr, $p:ident => $body:expr) => {
         match $db {
-            Db::Sqlite($p) => $body,
+            Db::Sqlite { pool: $p, .. } => $body,
+            Db::Postgres($p) => $body,
+        }
+    };
+}
+
+/// As [`on_pool!`], for a read that only shows data (a page or the API): SQLite's read-only
+/// connections, PostgreSQL's one pool. A read here sees every write committed before it
+/// started, so a page shown after a write that returned shows that write.
+macro_rules! on_read_pool {
+    ($db:expr, $p:ident => $body:expr) => {
+        match $db {
+            Db::Sqlite { read: $p, .. } => $body,
             Db::Postgres($p) => $body,
         }
     };
@@ -67,7 +88,7 @@ macro_rules! on_pool {
 macro_rules! in_write_tx {
     ($db:expr, $tx:ident => $body:expr) => {
         match $db {
-            Db::Sqlite(p) => {
+            Db::Sqlite { pool: p, .. } => {
                 let mut $tx = p.begin_with("BEGIN IMMEDIATE").await?;
                 $body
             }
@@ -91,6 +112,19 @@ pub struct TeamRow {
     pub token_hash: Vec<u8>,
     /// When it was added.
     pub created_ms: i64,
+}
+
+/// A team on the leaderboard: its latest valid version ([`Db::board_entries`]).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct BoardEntry {
+    /// The team's id.
+    pub team_id: i64,
+    /// Its name.
+    pub name: String,
+    /// The version's id.
+    pub version_id: i64,
+    /// Its number within the team.
+    pub number: i64,
 }
 
 /// A worker as stored.
@@ -419,6 +453,10 @@ impl InsertGames for sqlx::PgConnection {
     }
 }
 
+/// SQLite connections that serve pages: one per core is what can run at once, and a few
+/// more cover the ones waiting on the disk.
+const READERS: u32 = 4;
+
 fn hide_password(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => format!("{}://…@{}", &url[..s], &url[at + 1..]),
@@ -475,14 +513,20 @@ impl Db {
                 // connections cut the ladder to a tenth). Every statement here is short.
                 let pool = SqlitePoolOptions::new()
                     .max_connections(1)
-                    .connect_with(opts)
+                    .connect_with(opts.clone())
                     .await
                     .map_err(|e| open(e.to_string()))?;
                 sqlx::migrate!("migrations/sqlite")
                     .run(&pool)
                     .await
                     .map_err(|e| open(format!("migrating: {e}")))?;
-                Ok(Db::Sqlite(pool))
+                // Opened after the migration, read-only: a page can never write.
+                let read = SqlitePoolOptions::new()
+                    .max_connections(READERS)
+                    .connect_with(opts.create_if_missing(false).read_only(true))
+                    .await
+                    .map_err(|e| open(format!("read-only connection: {e}")))?;
+                Ok(Db::Sqlite { pool, read })
             }
         }
     }
@@ -526,7 +570,9 @@ impl Db {
     /// A team by id.
     pub async fn team(&self, id: i64) -> Result<Option<TeamRow>, DbError> {
         let q = "SELECT id, name, token_hash, created_ms FROM teams WHERE id = $1";
-        Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(id).fetch_optional(p).await?))
+        Ok(
+            on_read_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(id).fetch_optional(p).await?),
+        )
     }
 
     /// Every team's name, by id.
@@ -542,7 +588,7 @@ impl Db {
     /// Every team, by id.
     pub async fn teams(&self) -> Result<Vec<TeamRow>, DbError> {
         let q = "SELECT id, name, token_hash, created_ms FROM teams ORDER BY id";
-        Ok(on_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).fetch_all(p).await?))
+        Ok(on_read_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).fetch_all(p).await?))
     }
 
     /// Adds a worker; `None` if the name is taken.
@@ -619,21 +665,23 @@ impl Db {
     pub async fn version(&self, id: i64) -> Result<Option<VersionRow>, DbError> {
         let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke FROM versions WHERE id = $1";
         Ok(
-            on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(id).fetch_optional(p).await?),
+            on_read_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(id).fetch_optional(p).await?),
         )
     }
 
     /// Every version, by id.
     pub async fn versions(&self) -> Result<Vec<VersionRow>, DbError> {
         let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke FROM versions ORDER BY id";
-        Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
+        Ok(on_read_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
     }
 
     /// A team's versions, newest first.
     pub async fn versions_of(&self, team: i64) -> Result<Vec<VersionRow>, DbError> {
         let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
                  FROM versions WHERE team_id = $1 ORDER BY number DESC";
-        Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(team).fetch_all(p).await?))
+        Ok(
+            on_read_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(team).fetch_all(p).await?),
+        )
     }
 
     /// When a team uploaded since `since_ms`, oldest first (the rate limit).
@@ -688,6 +736,18 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_as::<_, (i64, i64)>(q).fetch_all(p).await?))
     }
 
+    /// The leaderboard's entries: each team with a valid version, its name and its latest
+    /// valid version (id and number), in team order. Only these four columns of one row per
+    /// team travel: the board read every team and every version with its smoke log.
+    pub async fn board_entries(&self) -> Result<Vec<BoardEntry>, DbError> {
+        let q = "SELECT t.id AS team_id, t.name, v.id AS version_id, v.number
+                 FROM (SELECT team_id, MAX(id) AS id FROM versions WHERE status = 'valid' GROUP BY team_id) l
+                 JOIN teams t ON t.id = l.team_id
+                 JOIN versions v ON v.id = l.id
+                 ORDER BY t.id";
+        Ok(on_read_pool!(self, p => sqlx::query_as::<_, BoardEntry>(q).fetch_all(p).await?))
+    }
+
     /// Matches a worker can lease now: queued, or leased under a lease that has run out (the
     /// same test as [`Db::claim`]'s).
     pub async fn leasable_matches(&self) -> Result<i64, DbError> {
@@ -711,7 +771,7 @@ impl Db {
                         ORDER BY kind <> 'final', id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
         Ok(match self {
-            Db::Sqlite(p) => {
+            Db::Sqlite { pool: p, .. } => {
                 sqlx::query_as::<_, MatchRow>(SQLITE)
                     .bind(lease)
                     .bind(expires_ms)
@@ -799,7 +859,9 @@ impl Db {
     /// A match by id.
     pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, DbError> {
         let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms FROM matches WHERE id = $1";
-        Ok(on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(id).fetch_optional(p).await?))
+        Ok(
+            on_read_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(id).fetch_optional(p).await?),
+        )
     }
 
     /// Every match, by id.
@@ -829,7 +891,7 @@ impl Db {
     pub async fn game(&self, match_id: i64, index: i64) -> Result<Option<GameRow>, DbError> {
         let q = "SELECT match_id, game_index, record, compact, logs, finished_ms FROM games WHERE match_id = $1 AND game_index = $2";
         Ok(
-            on_pool!(self, p => sqlx::query_as::<_, GameRow>(q).bind(match_id).bind(index).fetch_optional(p).await?),
+            on_read_pool!(self, p => sqlx::query_as::<_, GameRow>(q).bind(match_id).bind(index).fetch_optional(p).await?),
         )
     }
 
@@ -858,14 +920,18 @@ impl Db {
         team: i64,
         limit: i64,
     ) -> Result<Vec<SeatRow>, DbError> {
-        let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
-                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
-                 WHERE (s.match_id, s.game_index) IN
-                       (SELECT DISTINCT match_id, game_index FROM game_seats WHERE team_id = $1
-                        ORDER BY match_id DESC, game_index DESC LIMIT $2)
+        // The games first (read off the (team, match, game) index, no sort), then their
+        // seats: 0.2 ms on 90 000 games where filtering the seats by a subquery on the old
+        // (team, match) index took 0.7 ms (sqlite3's timer).
+        let q = "WITH recent AS (SELECT DISTINCT match_id, game_index FROM game_seats WHERE team_id = $1
+                                 ORDER BY match_id DESC, game_index DESC LIMIT $2)
+                 SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+                 FROM recent r
+                 JOIN game_seats s ON s.match_id = r.match_id AND s.game_index = r.game_index
+                 JOIN games g ON g.match_id = r.match_id AND g.game_index = r.game_index
                  ORDER BY s.match_id DESC, s.game_index DESC, s.seat";
         Ok(
-            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(team).bind(limit).fetch_all(p).await?),
+            on_read_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(team).bind(limit).fetch_all(p).await?),
         )
     }
 
@@ -875,13 +941,80 @@ impl Db {
                  FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
                  WHERE s.match_id = $1 AND s.game_index = $2 ORDER BY s.seat";
         Ok(
-            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(match_id).bind(index).fetch_all(p).await?),
+            on_read_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(match_id).bind(index).fetch_all(p).await?),
         )
     }
 
     /// Stored games in all.
     pub async fn game_count(&self) -> Result<i64, DbError> {
         let q = "SELECT COUNT(*) FROM games";
-        Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+        Ok(on_read_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh arena directory under the system's temp dir, removed on drop.
+    struct Dir(std::path::PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    fn dir(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("croupier-db-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        Dir(d)
+    }
+
+    /// Regression: pages read on the one writing connection, so with 10⁶ stored games a
+    /// team page queued behind the ladder's inserts (p99 65 ms). A page's read must finish
+    /// while a write transaction is open, which one shared connection can never do.
+    #[tokio::test]
+    async fn a_page_reads_while_the_writer_holds_a_transaction() {
+        let d = dir("reader");
+        let db = Db::open(&d.0, None).await.expect("open");
+        db.add_team("a", &[0; 32]).await.expect("team").expect("id");
+        let Db::Sqlite { pool, .. } = &db else {
+            panic!("SQLite by default")
+        };
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.expect("begin");
+        sqlx::query("INSERT INTO meta (key, value) VALUES ('held', 'yes')")
+            .execute(&mut *tx)
+            .await
+            .expect("write");
+        let teams = tokio::time::timeout(Duration::from_secs(30), db.teams())
+            .await
+            .expect("the read waited for the writer")
+            .expect("teams");
+        assert_eq!(teams.len(), 1);
+        // It sees what was committed, not the open transaction's write.
+        let Db::Sqlite { read, .. } = &db else {
+            unreachable!()
+        };
+        let held: Option<String> = sqlx::query_scalar("SELECT value FROM meta WHERE key = 'held'")
+            .fetch_optional(read)
+            .await
+            .expect("read meta");
+        assert_eq!(held, None);
+        tx.commit().await.expect("commit");
+    }
+
+    /// The page connections are opened read-only: nothing shown can write.
+    #[tokio::test]
+    async fn the_page_connections_cannot_write() {
+        let d = dir("readonly");
+        let db = Db::open(&d.0, None).await.expect("open");
+        let Db::Sqlite { read, .. } = &db else {
+            panic!("SQLite by default")
+        };
+        let err = sqlx::query("INSERT INTO meta (key, value) VALUES ('x', 'y')")
+            .execute(read)
+            .await
+            .expect_err("a write on a read-only connection");
+        assert!(err.to_string().contains("readonly"), "{err}");
     }
 }

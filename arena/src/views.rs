@@ -42,28 +42,22 @@ pub struct BoardRow {
 
 /// The leaderboard: each team's latest valid version, by μ − 3σ.
 pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
-    let teams = arena.db.teams().await?;
-    let versions = arena.db.versions().await?;
-    let mut latest = std::collections::BTreeMap::new();
-    for v in versions.iter().filter(|v| v.status == "valid") {
-        latest.insert(v.team_id, v.clone());
-    }
+    let entries = arena.db.board_entries().await?;
     let board = arena
         .board
         .read()
         .map_err(|_| AppError::Internal("board lock".into()))?;
-    let mut rows: Vec<BoardRow> = teams
-        .iter()
-        .filter_map(|t| {
-            let v = latest.get(&t.id)?;
-            let st = board.versions.get(&v.id);
+    let mut rows: Vec<BoardRow> = entries
+        .into_iter()
+        .map(|e| {
+            let st = board.versions.get(&e.version_id);
             let (mu, sigma) = st.map_or((25.0, 25.0 / 3.0), |s| (s.mu, s.sigma));
             let (win_rate, ci) = st.map_or((0.0, (0.0, 1.0)), |s| s.win_rate());
-            Some(BoardRow {
+            BoardRow {
                 rank: 0,
-                team_id: t.id,
-                team: t.name.clone(),
-                version: v.number,
+                team_id: e.team_id,
+                team: e.name,
+                version: e.number,
                 mu,
                 sigma,
                 conservative: mu - 3.0 * sigma,
@@ -73,7 +67,7 @@ pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
                 faults: st.map(|s| s.faults.clone()).unwrap_or_default(),
                 suspended: st.and_then(|s| s.suspended.clone()),
                 changed_ms: st.map_or(0, |s| s.changed_ms),
-            })
+            }
         })
         .collect();
     rows.sort_by(|a, b| {
@@ -172,15 +166,27 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         .ok_or_else(|| AppError::NotFound(format!("no team {id}")))?;
     let private = who.may_see(id);
     let versions = arena.db.versions_of(id).await?;
-    let names = arena.db.team_names().await?;
-    let number: std::collections::HashMap<i64, i64> = arena
-        .db
-        .versions()
-        .await?
-        .into_iter()
-        .map(|v| (v.id, v.number))
-        .collect();
+    // Only this team's versions are numbered on its page: its own list has them all.
+    let number: std::collections::HashMap<i64, i64> =
+        versions.iter().map(|v| (v.id, v.number)).collect();
     let seats = arena.db.recent_games_of_team(id, 50).await?;
+    // Head to head against each opponent: this team's pairs are one range of the map.
+    let head_to_head: Vec<(i64, crate::ratings::HeadToHead)> = arena
+        .board
+        .read()
+        .map_err(|_| AppError::Internal("board lock".into()))?
+        .head_to_head
+        .range((id, i64::MIN)..=(id, i64::MAX))
+        .map(|(&(_, b), h)| (b, *h))
+        .collect();
+    let names = arena
+        .team_names(
+            seats
+                .iter()
+                .map(|s| s.team_id)
+                .chain(head_to_head.iter().map(|h| h.0)),
+        )
+        .await?;
     let mut games: Vec<TeamGame> = Vec::new();
     for one in seats.chunk_by(|x, y| (x.match_id, x.game_index) == (y.match_id, y.game_index)) {
         let Some(mine) = one.iter().find(|o| o.team_id == id) else {
@@ -237,13 +243,11 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         })
         .collect();
     history.sort_by_key(|a| a.0);
-    let head_to_head = board
-        .head_to_head
-        .iter()
-        .filter(|((a, _), _)| *a == id)
-        .map(|((_, b), h)| {
+    let head_to_head = head_to_head
+        .into_iter()
+        .map(|(b, h)| {
             (
-                names.get(b).cloned().unwrap_or_default(),
+                names.get(&b).cloned().unwrap_or_default(),
                 h.wins,
                 h.draws,
                 h.losses,
@@ -315,8 +319,8 @@ pub async fn game_doc(
             rec.logs = all.into_iter().filter(|(x, _)| *x == s).collect();
         }
     }
-    let names = arena.db.team_names().await?;
     let ids = mrow.entrant_ids()?;
+    let names = arena.team_names(seats.iter().map(|s| s.team_id)).await?;
     let mut agents = Vec::new();
     for id in &ids {
         let v = arena.db.version(*id).await?;

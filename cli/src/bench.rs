@@ -138,36 +138,29 @@ fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
     }
 }
 
-/// Wall time of a whole match (median of `rounds`) and the agents' decisions per game.
+/// Wall time of one whole match, and the agents' decisions per game.
 fn match_time<G: Game>(
     opts: &G::Options,
     entrants: &[Entrant<G>],
     games: u64,
     threads: usize,
-    rounds: usize,
 ) -> Result<(f64, f64)> {
-    let mut decisions = 0.0;
     let schedule = Schedule::new(entrants.len(), opts.seats(), games, false);
     let todo: Vec<u64> = (0..games).collect();
-    let mut times = Vec::new();
-    for _ in 0..rounds {
-        let plan = runner::Plan {
-            options: opts,
-            entrants,
-            schedule: &schedule,
-            seed: 1,
-            policy: FaultPolicy::Forfeit,
-            threads,
-        };
-        let mut asked = 0u64;
-        let d = runner::run::<G>(&plan, &todo, &(), &mut |rec| {
-            asked += rec.decisions;
-            Ok(())
-        })?;
-        times.push(d.as_secs_f64());
-        decisions = asked as f64 / games.max(1) as f64;
-    }
-    Ok((median(times), decisions))
+    let plan = runner::Plan {
+        options: opts,
+        entrants,
+        schedule: &schedule,
+        seed: 1,
+        policy: FaultPolicy::Forfeit,
+        threads,
+    };
+    let mut asked = 0u64;
+    let d = runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+        asked += rec.decisions;
+        Ok(())
+    })?;
+    Ok((d.as_secs_f64(), asked as f64 / games.max(1) as f64))
 }
 
 /// Random-play games per second of the rules engine alone (median of `rounds`).
@@ -219,6 +212,11 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     if only == Some("fuel") {
         println!("\nfuel against wall time: ns per unit of fuel, by access pattern (sandboxed)");
         fuel_rates(&mut put, if quick { 1 } else { 4 }, rounds)?;
+        return Ok(figs);
+    }
+    if only == Some("match") {
+        let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
+        match_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
     if only == Some("search") {
@@ -372,6 +370,25 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     );
     put("load from the cache", median(warm), "ms");
 
+    match_figures(&mut put, &host, quick, rounds)?;
+
+    println!("\nrules engines alone: random play, native, 1 thread");
+    rules_rates(&mut put, if quick { 300 } else { 3000 }, rounds);
+
+    // Hardening finding 6: fuel is the deterministic budget, but the wall clock is the
+    // backstop; the default deadline must sit above the slowest code fuel allows.
+    println!("\nfuel against wall time: ns per unit of fuel, by access pattern (sandboxed)");
+    fuel_rates(&mut put, if quick { 1 } else { 4 }, rounds)?;
+    Ok(figs)
+}
+
+/// Source A's match (the main job) on 1 and 2 threads, sandboxed and native.
+fn match_figures(
+    put: &mut dyn FnMut(&str, f64, &str),
+    host: &croupier_host::Runtime,
+    quick: bool,
+    rounds: usize,
+) -> Result<()> {
     println!("\nsource A's match: 1000 games, durak teams, random-lead vs trump-tosser");
     let (_, teams) = matches::options::<Durak>(&RulesArgs {
         rules: Some("teams".into()),
@@ -381,11 +398,11 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     let sandboxed = [
         entrant::<Durak>(
             "random-lead",
-            wasm_factory::<Durak>(&host, "durak/random-lead")?,
+            wasm_factory::<Durak>(host, "durak/random-lead")?,
         ),
         entrant::<Durak>(
             "trump-tosser",
-            wasm_factory::<Durak>(&host, "durak/trump-tosser")?,
+            wasm_factory::<Durak>(host, "durak/trump-tosser")?,
         ),
     ];
     let native = [
@@ -402,10 +419,23 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
             ),
         ),
     ];
-    let (s1, asked) = match_time(&teams, &sandboxed, games, 1, rounds)?;
-    let (s2, _) = match_time(&teams, &sandboxed, games, 2, rounds)?;
-    let (n1, _) = match_time(&teams, &native, games, 1, rounds)?;
-    let (n2, _) = match_time(&teams, &native, games, 2, rounds)?;
+    // The four runs alternate round by round, and each ratio is the median of the rounds'
+    // own ratios: on a shared machine the speed drifts by 10-20% over a minute, and runs
+    // taken one configuration after another put that drift into the ratios.
+    let (mut s1, mut s2, mut n1, mut n2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut asked = 0.0;
+    for _ in 0..rounds {
+        let (t, a) = match_time(&teams, &sandboxed, games, 1)?;
+        s1.push(t);
+        asked = a;
+        s2.push(match_time(&teams, &sandboxed, games, 2)?.0);
+        n1.push(match_time(&teams, &native, games, 1)?.0);
+        n2.push(match_time(&teams, &native, games, 2)?.0);
+    }
+    let ratio =
+        |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(x, y)| x / y.max(1e-9)).collect());
+    let (sandbox_ratio, speed_up) = (ratio(&s1, &n1), ratio(&s1, &s2));
+    let (s1, s2, n1, n2) = (median(s1), median(s2), median(n1), median(n2));
     // Forced moves are never sent, so this is what crosses the boundary in a game.
     put("agent decisions per game (real choices only)", asked, "");
     put(
@@ -425,17 +455,10 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         "ms",
     );
     put("sandboxed games/s, 2 threads", games as f64 / s2, "games/s");
-    put("sandboxed / native, 1 thread", s1 / n1.max(1e-9), "×");
-    put("2 threads speed-up (sandboxed)", s1 / s2.max(1e-9), "×");
+    put("sandboxed / native, 1 thread", sandbox_ratio, "×");
+    put("2 threads speed-up (sandboxed)", speed_up, "×");
 
-    println!("\nrules engines alone: random play, native, 1 thread");
-    rules_rates(&mut put, if quick { 300 } else { 3000 }, rounds);
-
-    // Hardening finding 6: fuel is the deterministic budget, but the wall clock is the
-    // backstop; the default deadline must sit above the slowest code fuel allows.
-    println!("\nfuel against wall time: ns per unit of fuel, by access pattern (sandboxed)");
-    fuel_rates(&mut put, if quick { 1 } else { 4 }, rounds)?;
-    Ok(figs)
+    Ok(())
 }
 
 /// Guest code for [`fuel_rates`]: an array of 12 Mi `u32` (48 MiB) made into one random

@@ -81,6 +81,8 @@ fn tokens_decide_who_sees_what() {
     assert_eq!(add(None, "c").status, 401);
     assert_eq!(add(Some(&t.a), "c").status, 403);
     assert_eq!(get(&format!("{url}/admin"), Some(&t.a)).status, 403);
+    // A team page shown now makes the server learn the names of a and b only.
+    assert_eq!(get(&format!("{url}/api/teams/1"), None).status, 200);
     let c = add(Some(&t.dir.admin), "c");
     assert_eq!(c.status, 201, "{}", c.body);
     let c_token = c.json()["token"].as_str().unwrap_or("").to_string();
@@ -150,6 +152,25 @@ fn tokens_decide_who_sees_what() {
         get(&format!("{url}/games/{m}/{g}?seat={sb}"), Some(&t.a)).status,
         403,
         "the page too"
+    );
+    // A team added after the server learnt the names is named on the pages too (the
+    // names are kept in memory since they never change).
+    wait_until(
+        Duration::from_secs(60),
+        "c named in a's head to head",
+        || {
+            let t = get(&format!("{url}/api/teams/1"), None).json();
+            t["head_to_head"]
+                .as_array()
+                .is_some_and(|h| h.iter().any(|r| r[0] == "c"))
+        },
+    );
+    let h2h = get(&format!("{url}/api/teams/1"), None).json()["head_to_head"].clone();
+    assert!(
+        h2h.as_array().is_some_and(|h| h
+            .iter()
+            .all(|r| r[0].as_str().is_some_and(|n| !n.is_empty()))),
+        "every opponent is named: {h2h}"
     );
     // The smoke match's log is private to the team.
     let public = get(&format!("{url}/api/teams/1"), None).json();

@@ -124,7 +124,7 @@ fn a_late_lease_stores_nothing_on_sqlite() {
     rt.block_on(async {
         let tmp = tempfile::tempdir().expect("temp dir");
         let db = Db::open(tmp.path(), None).await.expect("open");
-        assert!(matches!(db, Db::Sqlite(_)));
+        assert!(matches!(db, Db::Sqlite { .. }));
         late_lease_stores_nothing(&db).await;
         db.close().await;
     });

@@ -15,9 +15,9 @@ pub struct BenchCommand {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Run one section only: `fuel` (wall time per unit of fuel, the reasoning behind the
-    /// default deadline) or `search` (the search agents' playouts per second, sandboxed and
-    /// native).
-    #[arg(long, value_name = "SECTION", value_parser = ["fuel", "search"])]
+    /// default deadline), `match` (source A's match on 1 and 2 threads, sandboxed and
+    /// native) or `search` (the search agents' playouts per second, sandboxed and native).
+    #[arg(long, value_name = "SECTION", value_parser = ["fuel", "match", "search"])]
     only: Option<String>,
 }
 
