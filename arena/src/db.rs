@@ -453,6 +453,38 @@ impl InsertGames for sqlx::PgConnection {
     }
 }
 
+// Queries the ladder runs for every match it stores, whatever the number of matches played.
+// Each must find its rows through an index: `state <> 'done'` read every match ever played
+// (18 ms at 200 000 matches, which 2-deal matches reach in ten minutes), and the 2-deal
+// ladder slowed from 40% to 18% of `croupier match` within a minute. The test
+// `per_match_queries_never_scan_a_table` checks each plan.
+
+/// Matches not yet done.
+const PENDING: &str = "SELECT COUNT(*) FROM matches WHERE state IN ('queued', 'leased')";
+/// The id below which every match is done.
+const DONE_BELOW: &str =
+    "SELECT COALESCE((SELECT MIN(id) FROM matches WHERE state IN ('queued', 'leased')),
+                                 (SELECT MAX(id) FROM matches) + 1, 1)";
+/// Whether a lease still holds its match (checked before its games are stored).
+const HOLDER: &str =
+    "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
+/// Games stored of a match.
+const COUNT_GAMES: &str = "SELECT COUNT(*) FROM games WHERE match_id = $1";
+/// The seats the ratings take next.
+const SEATS_BETWEEN: &str = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
+                 JOIN matches m ON m.id = s.match_id
+                 WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind <> 'final'
+                 ORDER BY s.match_id, s.game_index, s.seat";
+/// Leases the oldest leasable match (PostgreSQL's is in [`Db::claim`]).
+const CLAIM_SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
+            WHERE id = (SELECT id FROM matches
+                        WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
+                        ORDER BY kind <> 'final', id LIMIT 1)
+            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
+/// Matches a worker can lease now.
+const LEASABLE: &str = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
+
 /// SQLite connections that serve pages: one per core is what can run at once, and a few
 /// more cover the ones waiting on the disk.
 const READERS: u32 = 4;
@@ -724,8 +756,7 @@ impl Db {
 
     /// Matches not yet done.
     pub async fn pending_matches(&self) -> Result<i64, DbError> {
-        let q = "SELECT COUNT(*) FROM matches WHERE state <> 'done'";
-        Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+        Ok(on_read_pool!(self, p => sqlx::query_scalar(PENDING).fetch_one(p).await?))
     }
 
     /// The latest valid version of each team, as (team, version) in team order: the ladder's
@@ -751,8 +782,9 @@ impl Db {
     /// Matches a worker can lease now: queued, or leased under a lease that has run out (the
     /// same test as [`Db::claim`]'s).
     pub async fn leasable_matches(&self) -> Result<i64, DbError> {
-        let q = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
-        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(crate::now_ms()).fetch_one(p).await?))
+        Ok(
+            on_pool!(self, p => sqlx::query_scalar(LEASABLE).bind(crate::now_ms()).fetch_one(p).await?),
+        )
     }
 
     /// Leases the oldest match that is queued, or whose lease has expired, to `lease` until
@@ -760,11 +792,6 @@ impl Db {
     pub async fn claim(&self, lease: &str, expires_ms: i64) -> Result<Option<MatchRow>, DbError> {
         let now = crate::now_ms();
         // The same statement; PostgreSQL also skips rows another transaction is claiming.
-        const SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
-            WHERE id = (SELECT id FROM matches
-                        WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                        ORDER BY kind <> 'final', id LIMIT 1)
-            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
         const POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
             WHERE id = (SELECT id FROM matches
                         WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
@@ -772,7 +799,7 @@ impl Db {
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
         Ok(match self {
             Db::Sqlite { pool: p, .. } => {
-                sqlx::query_as::<_, MatchRow>(SQLITE)
+                sqlx::query_as::<_, MatchRow>(CLAIM_SQLITE)
                     .bind(lease)
                     .bind(expires_ms)
                     .bind(now)
@@ -828,13 +855,10 @@ impl Db {
         games: &[NewGame],
         finish: Option<i64>,
     ) -> Result<Stored, DbError> {
-        let holder =
-            "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
         let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
-        let count_q = "SELECT COUNT(*) FROM games WHERE match_id = $1";
         let now = crate::now_ms();
         let outcome = in_write_tx!(self, tx => {
-            let held: i64 = sqlx::query_scalar(holder).bind(match_id).bind(lease).fetch_one(&mut *tx).await?;
+            let held: i64 = sqlx::query_scalar(HOLDER).bind(match_id).bind(lease).fetch_one(&mut *tx).await?;
             if held != 1 {
                 return Ok(Stored::LeaseLost);
             }
@@ -843,7 +867,7 @@ impl Db {
             if let Some(expected) = finish {
                 // A match is done only with every game of its schedule: a worker that says
                 // "done" early (a bug, a stale build) cannot end it short.
-                let stored: i64 = sqlx::query_scalar(count_q).bind(match_id).fetch_one(&mut *tx).await?;
+                let stored: i64 = sqlx::query_scalar(COUNT_GAMES).bind(match_id).fetch_one(&mut *tx).await?;
                 if stored < expected {
                     outcome = Stored::Incomplete { stored, expected };
                 } else {
@@ -882,9 +906,7 @@ impl Db {
     /// one past the last match. Ratings take matches in id order and stop here, so they never
     /// depend on the order results arrived in.
     pub async fn done_below(&self) -> Result<i64, DbError> {
-        let q = "SELECT COALESCE((SELECT MIN(id) FROM matches WHERE state <> 'done'),
-                                 (SELECT MAX(id) FROM matches) + 1, 1)";
-        Ok(on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?))
+        Ok(on_pool!(self, p => sqlx::query_scalar(DONE_BELOW).fetch_one(p).await?))
     }
 
     /// One stored game.
@@ -903,13 +925,8 @@ impl Db {
 
     /// Seats of every game of matches with id in `[from, to)`, in (match, game, seat) order.
     pub async fn seats_between(&self, from: i64, to: i64) -> Result<Vec<SeatRow>, DbError> {
-        let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
-                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
-                 JOIN matches m ON m.id = s.match_id
-                 WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind <> 'final'
-                 ORDER BY s.match_id, s.game_index, s.seat";
         Ok(
-            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(from).bind(to).fetch_all(p).await?),
+            on_pool!(self, p => sqlx::query_as::<_, SeatRow>(SEATS_BETWEEN).bind(from).bind(to).fetch_all(p).await?),
         )
     }
 
@@ -1001,6 +1018,45 @@ mod tests {
             .expect("read meta");
         assert_eq!(held, None);
         tx.commit().await.expect("commit");
+    }
+
+    /// Regression: `state <> 'done'` read every match ever played, once per match stored.
+    /// No query the ladder runs per match may read a whole table, so that a match costs the
+    /// same after a million as after ten. SQLite's plan names a full read as `SCAN table`
+    /// (or its alias). It cannot see everything: the old `MIN(id) ... WHERE state <> 'done'`
+    /// planned as a `SEARCH` of the primary key that walked every done match; the counts
+    /// beside it, which had the same filter, are what this test catches.
+    #[tokio::test]
+    async fn per_match_queries_never_scan_a_table() {
+        let d = dir("plans");
+        let db = Db::open(&d.0, None).await.expect("open");
+        let Db::Sqlite { pool, .. } = &db else {
+            panic!("SQLite by default")
+        };
+        for q in [
+            PENDING,
+            DONE_BELOW,
+            LEASABLE,
+            HOLDER,
+            COUNT_GAMES,
+            SEATS_BETWEEN,
+            CLAIM_SQLITE,
+        ] {
+            let params = (1..10).filter(|n| q.contains(&format!("${n}"))).count();
+            let mut explain = sqlx::query_as::<_, (i64, i64, i64, String)>(sqlx::AssertSqlSafe(
+                format!("EXPLAIN QUERY PLAN {q}"),
+            ));
+            for _ in 0..params {
+                explain = explain.bind(0i64);
+            }
+            let plan = explain.fetch_all(pool).await.expect("explain");
+            let scans: Vec<&str> = plan
+                .iter()
+                .map(|r| r.3.as_str())
+                .filter(|d| d.starts_with("SCAN ") && *d != "SCAN CONSTANT ROW")
+                .collect();
+            assert!(scans.is_empty(), "{q}\nreads a whole table: {scans:?}");
+        }
     }
 
     /// The page connections are opened read-only: nothing shown can write.
