@@ -242,6 +242,64 @@ async fn lease_one<Q: Queue>(queue: Arc<Q>, name: String) -> Option<Held> {
     }
 }
 
+/// A job for [`PlayThread`].
+type PlayJob = Box<dyn FnOnce() + Send>;
+
+/// The one thread that plays every match of a worker loop, for as long as the loop runs.
+///
+/// Matches used to run on `spawn_blocking`, which hands each to whichever of tokio's blocking
+/// threads is free; the reports' HTTP calls use that pool too, so consecutive matches moved
+/// between half a dozen threads, each with its own cold allocator heap and caches, and every
+/// one of them woke several hundred times a second. Measured with a worker alone on a core
+/// (`scripts/bench-arena.sh`, part 6): a tenth more CPU per game than `croupier match`, most
+/// of it in the kernel switching threads.
+struct PlayThread {
+    jobs: std::sync::mpsc::Sender<PlayJob>,
+}
+
+impl PlayThread {
+    fn start(name: &str) -> std::io::Result<PlayThread> {
+        let (jobs, rx) = std::sync::mpsc::channel::<PlayJob>();
+        std::thread::Builder::new()
+            .name(format!("play-{name}"))
+            // Ends when the loop drops its sender.
+            .spawn(move || {
+                while let Ok(job) = rx.recv() {
+                    job();
+                }
+            })?;
+        Ok(PlayThread { jobs })
+    }
+
+    /// Runs `f` on the play thread; `Err` (with why) if it panicked or the thread is gone.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, String> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: PlayJob = Box::new(move || {
+            // A panic is a platform failure of this match only; the thread plays on.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+                .map_err(|p| panic_text(p.as_ref()));
+            let _ = tx.send(r);
+        });
+        self.jobs
+            .send(job)
+            .map_err(|_| "the play thread is gone".to_string())?;
+        rx.await
+            .map_err(|_| "the play thread is gone".to_string())?
+    }
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    format!("the match panicked: {what}")
+}
+
 /// Leases and plays jobs until `stop` is set.
 pub async fn run<Q: Queue>(
     worker: Arc<Worker>,
@@ -262,6 +320,13 @@ pub async fn run<Q: Queue>(
     let mut ahead: std::collections::VecDeque<tokio::task::JoinHandle<Option<Held>>> =
         std::collections::VecDeque::new();
     let mut depth = 1;
+    let player = match PlayThread::start(&name) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("arena worker {name}: cannot start its play thread: {e}");
+            return;
+        }
+    };
     loop {
         if *stop.borrow() {
             break;
@@ -289,10 +354,11 @@ pub async fn run<Q: Queue>(
         let started = std::time::Instant::now();
         let result = {
             let (worker, queue, job) = (worker.clone(), queue.clone(), job.clone());
-            tokio::task::spawn_blocking(move || {
-                croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &handle))
-            })
-            .await
+            player
+                .run(move || {
+                    croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &handle))
+                })
+                .await
         };
         depth = if started.elapsed() < SHORT_MATCH {
             MAX_LEASES_AHEAD
@@ -308,11 +374,11 @@ pub async fn run<Q: Queue>(
                 give_back(&*queue, &name, &job, e).await;
                 continue;
             }
-            Err(join) => {
+            Err(reason) => {
                 beat.abort();
                 let e = PlayError::Platform {
                     id: job.match_id,
-                    reason: join.to_string(),
+                    reason,
                 };
                 give_back(&*queue, &name, &job, e).await;
                 continue;
@@ -605,5 +671,37 @@ impl Queue for RemoteQueue {
             ));
         }
         Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: consecutive matches ran on whichever blocking thread tokio had free, each
+    /// with a cold heap. Every match of a loop now plays on one thread, and a match that
+    /// panics fails alone: the next one still plays, on the same thread.
+    #[tokio::test]
+    async fn every_match_of_a_loop_plays_on_one_thread_and_a_panic_fails_only_its_match() {
+        let player = PlayThread::start("test").expect("play thread");
+        let first = player
+            .run(|| std::thread::current().id())
+            .await
+            .expect("first");
+        let panicked = player
+            .run(|| -> u32 { panic!("an agent broke the host") })
+            .await;
+        assert!(
+            panicked
+                .as_ref()
+                .is_err_and(|e| e.contains("an agent broke the host")),
+            "{panicked:?}"
+        );
+        let after = player
+            .run(|| std::thread::current().id())
+            .await
+            .expect("after the panic");
+        assert_eq!(first, after);
+        assert_ne!(first, std::thread::current().id());
     }
 }
