@@ -111,9 +111,9 @@ pub fn schedule<G: croupier_rules::Game>(opts: &G::Options, job: &Job) -> Schedu
     Schedule::new(job.entrants.len(), opts.seats(), job.deals, job.duplicate)
 }
 
-/// Plays the missing games of a job on this thread (a blocking call: run it with
-/// `spawn_blocking`), reporting them through `queue` as they finish; [`finish`] reports the
-/// rest and ends the job.
+/// Plays the missing games of a job on this thread (a blocking call, made on the worker
+/// loop's play thread: see [`PlayThread`]), reporting them through `queue` as they finish;
+/// [`finish`] reports the rest and ends the job.
 pub fn play<G: Adapter, Q: Queue>(
     worker: &Worker,
     queue: &Arc<Q>,
