@@ -24,7 +24,13 @@ PG_URL=${PG_URL:-}    # parts 4 and 5 on this PostgreSQL (an empty database) ins
 A=target/agents/durak
 tmp=$(mktemp -d)
 pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+wpids=()
+# Parts 1 and 6 stop processes with SIGSTOP between windows: a stopped process keeps a
+# SIGTERM pending until it is continued, so each is continued before it is killed.
+cleanup() {
+  for p in $pid "${wpids[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done
+  wait 2>/dev/null; rm -rf "$tmp"
+}
 trap cleanup EXIT
 
 games() { curl -s "$1/api/leaderboard" | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])'; }
@@ -171,7 +177,7 @@ for k in 1 2 3; do
   # On a machine of its own a worker is limited by its own CPU: compare it with match's.
   printf '   workers CPU %.3f s per 1000 games, croupier match %.3f s: the workers use %.0f%% of match'"'"'s CPU per game\n' \
     "$(echo "1000 * ($w1 - $w0) / ($g1 - $g0)" | bc -l)" "$mcpu" "$(echo "100000 * ($w1 - $w0) / ($g1 - $g0) / $mcpu" | bc -l)"
-  kill "${wpids[@]}" 2>/dev/null; wait "${wpids[@]}" 2>/dev/null || true
+  kill "${wpids[@]}" 2>/dev/null; wait "${wpids[@]}" 2>/dev/null || true; wpids=()
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
   if [ -z "$PG_URL" ]; then
     bytes=$(du -cb "$d"/arena.db* | tail -1 | cut -f1)
@@ -226,7 +232,7 @@ taskset -pc 0 "$pid" >/dev/null; for t in /proc/"$pid"/task/*; do taskset -pc 0 
 # Alternating windows, so that the machine's drift falls on both sides of each ratio.
 ratios=(); rates=(); bases=()
 CROUPIER_WORKER_TOKEN=$wt taskset -c 1 "$C" arena worker --server "$url" --threads 1 --cache "$d/cache" >"$d/w.log" 2>&1 &
-wpid=$!
+wpid=$!; wpids=("$wpid")
 sleep 5
 for round in 1 2 3 4 5; do
   kill -CONT "$wpid"; sleep 1
@@ -238,7 +244,7 @@ for round in 1 2 3 4 5; do
   rates+=("$rate"); bases+=("$base"); ratios+=("$(echo "100 * $rate / $base" | bc -l)")
   printf '   round %s: worker %.0f games/s rated, croupier match --threads 1 %s games/s: %.0f%%\n' "$round" "$rate" "$base" "${ratios[-1]}"
 done
-kill -CONT "$wpid"; kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null || true
+kill -CONT "$wpid"; kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null || true; wpids=()
 printf '1 worker on its own core: %.0f games/s against croupier match --threads 1 on the same core %.0f games/s (medians of 5): %.0f%% (median of the rounds'"'"' ratios)\n' \
   "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" "$(printf '%s\n' "${ratios[@]}" | median)"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
