@@ -476,11 +476,17 @@ const SEATS_BETWEEN: &str = "SELECT s.match_id, s.game_index, s.seat, s.version_
                  JOIN matches m ON m.id = s.match_id
                  WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind <> 'final'
                  ORDER BY s.match_id, s.game_index, s.seat";
-/// Leases the oldest leasable match (PostgreSQL's is in [`Db::claim`]).
+/// Leases the oldest leasable match ([`Db::claim`]).
 const CLAIM_SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
             WHERE id = (SELECT id FROM matches
                         WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
                         ORDER BY kind <> 'final', id LIMIT 1)
+            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
+/// The same on PostgreSQL, which also skips rows another transaction is claiming.
+const CLAIM_POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
+            WHERE id = (SELECT id FROM matches
+                        WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
+                        ORDER BY kind <> 'final', id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
 /// Matches a worker can lease now.
 const LEASABLE: &str = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
@@ -791,12 +797,6 @@ impl Db {
     /// `expires_ms`; the final's matches go first (the ladder is frozen by then). One statement, so two workers never hold the same match.
     pub async fn claim(&self, lease: &str, expires_ms: i64) -> Result<Option<MatchRow>, DbError> {
         let now = crate::now_ms();
-        // The same statement; PostgreSQL also skips rows another transaction is claiming.
-        const POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
-            WHERE id = (SELECT id FROM matches
-                        WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                        ORDER BY kind <> 'final', id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
         Ok(match self {
             Db::Sqlite { pool: p, .. } => {
                 sqlx::query_as::<_, MatchRow>(CLAIM_SQLITE)
@@ -807,7 +807,7 @@ impl Db {
                     .await?
             }
             Db::Postgres(p) => {
-                sqlx::query_as::<_, MatchRow>(POSTGRES)
+                sqlx::query_as::<_, MatchRow>(CLAIM_POSTGRES)
                     .bind(lease)
                     .bind(expires_ms)
                     .bind(now)
@@ -980,11 +980,31 @@ mod tests {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
-    fn dir(name: &str) -> Dir {
+
+    /// A new SQLite arena database in its own directory, with its two pools.
+    struct Opened {
+        db: Db,
+        write: SqlitePool,
+        read: SqlitePool,
+        // Last, so that the pools are dropped before the directory goes.
+        _dir: Dir,
+    }
+
+    async fn open(name: &str) -> Opened {
         let d = std::env::temp_dir().join(format!("croupier-db-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).expect("temp dir");
-        Dir(d)
+        let dir = Dir(d);
+        let db = Db::open(&dir.0, None).await.expect("open");
+        let Db::Sqlite { pool, read } = db.clone() else {
+            panic!("SQLite by default")
+        };
+        Opened {
+            db,
+            write: pool,
+            read,
+            _dir: dir,
+        }
     }
 
     /// Regression: pages read on the one writing connection, so with 10⁶ stored games a
@@ -992,28 +1012,24 @@ mod tests {
     /// while a write transaction is open, which one shared connection can never do.
     #[tokio::test]
     async fn a_page_reads_while_the_writer_holds_a_transaction() {
-        let d = dir("reader");
-        let db = Db::open(&d.0, None).await.expect("open");
-        db.add_team("a", &[0; 32]).await.expect("team").expect("id");
-        let Db::Sqlite { pool, .. } = &db else {
-            panic!("SQLite by default")
-        };
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.expect("begin");
+        let o = open("reader").await;
+        o.db.add_team("a", &[0; 32])
+            .await
+            .expect("team")
+            .expect("id");
+        let mut tx = o.write.begin_with("BEGIN IMMEDIATE").await.expect("begin");
         sqlx::query("INSERT INTO meta (key, value) VALUES ('held', 'yes')")
             .execute(&mut *tx)
             .await
             .expect("write");
-        let teams = tokio::time::timeout(Duration::from_secs(30), db.teams())
+        let teams = tokio::time::timeout(Duration::from_secs(30), o.db.teams())
             .await
             .expect("the read waited for the writer")
             .expect("teams");
         assert_eq!(teams.len(), 1);
         // It sees what was committed, not the open transaction's write.
-        let Db::Sqlite { read, .. } = &db else {
-            unreachable!()
-        };
         let held: Option<String> = sqlx::query_scalar("SELECT value FROM meta WHERE key = 'held'")
-            .fetch_optional(read)
+            .fetch_optional(&o.read)
             .await
             .expect("read meta");
         assert_eq!(held, None);
@@ -1028,11 +1044,7 @@ mod tests {
     /// beside it, which had the same filter, are what this test catches.
     #[tokio::test]
     async fn per_match_queries_never_scan_a_table() {
-        let d = dir("plans");
-        let db = Db::open(&d.0, None).await.expect("open");
-        let Db::Sqlite { pool, .. } = &db else {
-            panic!("SQLite by default")
-        };
+        let o = open("plans").await;
         for q in [
             PENDING,
             DONE_BELOW,
@@ -1049,7 +1061,7 @@ mod tests {
             for _ in 0..params {
                 explain = explain.bind(0i64);
             }
-            let plan = explain.fetch_all(pool).await.expect("explain");
+            let plan = explain.fetch_all(&o.write).await.expect("explain");
             let scans: Vec<&str> = plan
                 .iter()
                 .map(|r| r.3.as_str())
@@ -1062,13 +1074,9 @@ mod tests {
     /// The page connections are opened read-only: nothing shown can write.
     #[tokio::test]
     async fn the_page_connections_cannot_write() {
-        let d = dir("readonly");
-        let db = Db::open(&d.0, None).await.expect("open");
-        let Db::Sqlite { read, .. } = &db else {
-            panic!("SQLite by default")
-        };
+        let o = open("readonly").await;
         let err = sqlx::query("INSERT INTO meta (key, value) VALUES ('x', 'y')")
-            .execute(read)
+            .execute(&o.read)
             .await
             .expect_err("a write on a read-only connection");
         assert!(err.to_string().contains("readonly"), "{err}");
