@@ -628,9 +628,16 @@ fn faults_in_a_row_suspend_until_a_new_upload() {
         page.body.contains("is suspended from the ladder"),
         "the team page says why"
     );
-    // No new match for it: the games counted stop growing.
-    std::thread::sleep(Duration::from_secs(2));
-    let settled = row("search")["games"].as_u64();
+    // No new match for it: the games counted stop growing. Matches queued before the
+    // suspension (the scheduler keeps several waiting per worker) still play first, and on
+    // a loaded machine they took longer than a fixed 2 s pause: wait until the count holds
+    // for 2 s, which it never does while the version is still being matched.
+    let mut settled = row("search")["games"].as_u64();
+    wait_until(Duration::from_secs(60), "the queued matches played", || {
+        std::thread::sleep(Duration::from_secs(2));
+        let now = row("search")["games"].as_u64();
+        std::mem::replace(&mut settled, now) == now
+    });
     std::thread::sleep(Duration::from_secs(2));
     assert_eq!(
         row("search")["games"].as_u64(),
