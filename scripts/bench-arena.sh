@@ -2,8 +2,9 @@
 # Arena figures for BENCHMARKS.md. Prints, each measured in this one run:
 #  1. ladder throughput (games/s rated) against `croupier match` on one thread, same agents;
 #  2. from an upload to its first rated game, with the ladder busy;
-#  3. page and API latency (wrk, p50/p99) with TEAMS teams and GAMES stored games, and the
-#     database's size per game;
+#  3. page and API latency (wrk, p50/p99) with TEAMS teams and GAMES stored games, the
+#     database's size per game, and how long a restart takes with and without the ratings
+#     checkpoint;
 #  4. workers: games/s with 1, 2 and 3 `croupier arena worker` processes (one thread each,
 #     the server playing nothing) against `croupier match --threads N`, the server's CPU per
 #     1000 games, and bytes per stored game; on PostgreSQL when PG_URL is set;
@@ -43,13 +44,13 @@ start() {
   sed -i "s/^deals = .*/deals = $deals/; s/^per_hour = .*/per_hour = 1000/" "$dir/arena.toml"
 }
 serve() {
-  local dir=$1
+  local dir=$1 wait=${2:-10} # seconds to wait for it to listen
   "$C" arena serve "$dir" ${DB:+--database "$DB"} >"$dir/serve.log" 2>&1 &
   pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq $((wait * 20))); do
     url=$(grep -o 'http://[0-9.:]*' "$dir/serve.log" || true)
     [ -n "$url" ] && return
-    sleep 0.1
+    sleep 0.05
   done
   echo "server did not start: $(cat "$dir/serve.log")"; exit 1
 }
@@ -129,13 +130,28 @@ while [ "$(games "$url")" -lt "$GAMES" ]; do sleep 10; echo "  $(games "$url") g
 stored=$(games "$url")
 bytes=$(du -cb "$d"/arena.db* | tail -1 | cut -f1)
 echo "stored: $stored games rated, database $((bytes / 1048576)) MiB, $((bytes / stored)) bytes per game"
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk): no latency figures"; exit 0; }
-for path in / /api/leaderboard /teams/1 /api/teams/1; do
+command -v wrk >/dev/null || echo "wrk is not installed (apt-get install wrk): no latency figures"
+command -v wrk >/dev/null && for path in / /api/leaderboard /teams/1 /api/teams/1; do
   out=$(wrk -t2 -c8 -d15s --latency "$url$path")
   p50=$(echo "$out" | awk '/^ +50%/ {print $2}'); p99=$(echo "$out" | awk '/^ +99%/ {print $2}')
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   echo "$path: p50 $p50, p99 $p99, $rps requests/s (wrk, 2 threads, 8 connections, 15 s)"
 done
+# Restarts. After kill -9 with the ladder playing, the ratings come from the last checkpoint
+# (ladder.checkpoint_seconds old at most) and the matches done since; then, with the
+# checkpoint deleted, from every stored result, as every start did before checkpoints.
+kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+t0=$(date +%s.%N); serve "$d" 600; t1=$(date +%s.%N)
+printf 'restart after kill -9, ladder playing: listening after %.2f s (%s)\n' "$(echo "$t1 - $t0" | bc -l)" \
+  "$(grep -o 'checkpoint at match.*since' "$d/serve.log" || echo 'no checkpoint used')"
+if command -v sqlite3 >/dev/null; then
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  sqlite3 "$d/arena.db" "DELETE FROM board_checkpoint"
+  t0=$(date +%s.%N); serve "$d" 600; t1=$(date +%s.%N)
+  printf 'restart without a checkpoint: listening after %.2f s (%s games counted)\n' "$(echo "$t1 - $t0" | bc -l)" "$(games "$url")"
+else
+  echo "sqlite3 is not installed (apt-get install sqlite3): no figure for a start without a checkpoint"
+fi
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 fi
 

@@ -42,8 +42,9 @@ pub struct Arena {
     pub frozen: AtomicBool,
     /// Linked agents by content hash (the uploads' checks and the embedded worker share it).
     pub linked: Arc<Linked>,
-    /// Serialises board updates, so two never interleave.
-    board_update: tokio::sync::Mutex<()>,
+    /// Serialises board updates, so two never interleave, and knows when the board was last
+    /// saved.
+    board_update: tokio::sync::Mutex<Saves>,
     /// Each version's team and content hash, as matches name them. Both are fixed when the
     /// version is stored, so they are read from the database once: a lease and a remote
     /// report each asked for every entrant again, two round trips per match.
@@ -59,6 +60,15 @@ pub struct Arena {
 /// Versions whose team and hash are kept in memory; past this the map starts again (a
 /// course's ladder holds a few thousand versions, so this bounds only a pathological one).
 const MAX_CACHED_ENTRANTS: usize = 1 << 16;
+
+/// When the board was last saved as a checkpoint, and how far it counted then.
+#[derive(Default)]
+struct Saves {
+    /// The saved checkpoint has been looked at (once, when the board is first filled).
+    looked: bool,
+    at: Option<std::time::Instant>,
+    upto: i64,
+}
 
 /// Why the arena could not start.
 #[derive(Debug, thiserror::Error)]
@@ -112,7 +122,7 @@ impl Arena {
             reference,
             frozen: AtomicBool::new(frozen),
             linked,
-            board_update: tokio::sync::Mutex::new(()),
+            board_update: tokio::sync::Mutex::new(Saves::default()),
             entrants: std::sync::Mutex::new(HashMap::new()),
             names: RwLock::new(Arc::new(HashMap::new())),
         });
@@ -181,11 +191,19 @@ impl Arena {
         }
     }
 
-    /// Counts the results of every match that is done and has no open match before it.
+    /// Counts the results of every match that is done and has no open match before it. The
+    /// first time, it starts from the saved checkpoint if that can be used; it saves a new
+    /// one every `ladder.checkpoint_seconds` while results come in.
     pub async fn update_board(&self) -> Result<(), DbError> {
-        let _one = self.board_update.lock().await;
-        let mut from = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
+        let mut saves = self.board_update.lock().await;
         let upto = self.db.done_below().await?;
+        if !saves.looked {
+            saves.looked = true;
+            self.restore_board(upto).await?;
+            saves.upto = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
+            saves.at = Some(std::time::Instant::now());
+        }
+        let mut from = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
         let rules = self.rating_rules();
         // In slices of matches, so that a restart over millions of games never holds them
         // all in memory at once.
@@ -198,6 +216,102 @@ impl Arena {
             }
             from = to;
         }
+        let every = std::time::Duration::from_secs(self.cfg.ladder.checkpoint_seconds);
+        if from > saves.upto && saves.at.is_none_or(|t| t.elapsed() >= every) {
+            self.save_board(&mut saves).await;
+        }
+        Ok(())
+    }
+
+    /// Saves the board now if it counts more than the last save (at a clean shutdown).
+    pub async fn checkpoint_board(&self) {
+        let mut saves = self.board_update.lock().await;
+        let upto = self.board.read().map(|b| b.applied_upto).unwrap_or(0);
+        if saves.looked && upto > saves.upto {
+            self.save_board(&mut saves).await;
+        }
+    }
+
+    /// Writes the checkpoint. A failure is only logged: the checkpoint is derived data, and
+    /// without it a restart is slower, nothing more.
+    async fn save_board(&self, saves: &mut Saves) {
+        let saved = self
+            .board
+            .read()
+            .map_err(|_| "the board's lock is poisoned".to_string())
+            .and_then(|b| {
+                b.save(self.rating_rules())
+                    .map(|body| (b.applied_upto, b.games, body))
+                    .map_err(|e| e.to_string())
+            });
+        let result = match saved {
+            Ok((applied_upto, games, body)) => self
+                .db
+                .save_checkpoint(&crate::db::CheckpointRow {
+                    applied_upto,
+                    games: games as i64,
+                    body,
+                })
+                .await
+                .map(|()| applied_upto)
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(upto) => saves.upto = upto,
+            Err(e) => eprintln!("arena: saving the ratings checkpoint: {e}"),
+        }
+        saves.at = Some(std::time::Instant::now());
+    }
+
+    /// Starts the empty board from the saved checkpoint, if there is one that this build
+    /// counted under these settings and that agrees with the stored games. Otherwise every
+    /// result is counted, and the server says why.
+    async fn restore_board(&self, done_below: i64) -> Result<(), DbError> {
+        let Some(c) = self.db.load_checkpoint().await? else {
+            return Ok(());
+        };
+        let why_not = if c.applied_upto > done_below {
+            // Matches below it were done when it was saved, and a done match stays done.
+            format!(
+                "it counts matches up to {} and only those below {done_below} are done",
+                c.applied_upto
+            )
+        } else {
+            match Board::restore(&c.body, self.rating_rules()) {
+                Err(e) => e.to_string(),
+                Ok(board)
+                    if board.applied_upto != c.applied_upto || board.games as i64 != c.games =>
+                {
+                    format!(
+                        "its row says {} games below match {}, its body {} below {}",
+                        c.games, c.applied_upto, board.games, board.applied_upto
+                    )
+                }
+                Ok(board) => {
+                    let stored = self.db.games_below(c.applied_upto).await?;
+                    if stored != c.games {
+                        format!(
+                            "it counts {} games below match {} and {stored} are stored",
+                            c.games, c.applied_upto
+                        )
+                    } else {
+                        eprintln!(
+                            "arena: ratings from the checkpoint at match {} ({} games, {} KiB); counting the {} matches since",
+                            c.applied_upto,
+                            c.games,
+                            c.body.len() / 1024,
+                            done_below - c.applied_upto
+                        );
+                        if let Ok(mut b) = self.board.write() {
+                            *b = board;
+                        }
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        eprintln!("arena: the ratings checkpoint is not used ({why_not}); counting every result");
         Ok(())
     }
 

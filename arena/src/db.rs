@@ -127,6 +127,17 @@ pub struct BoardEntry {
     pub number: i64,
 }
 
+/// The saved ratings board ([`Db::load_checkpoint`], `crate::ratings`).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct CheckpointRow {
+    /// Every match below this id is counted in `body`.
+    pub applied_upto: i64,
+    /// Games counted.
+    pub games: i64,
+    /// The board, as `Board::save` writes it.
+    pub body: String,
+}
+
 /// A worker as stored.
 #[derive(Clone, Debug, Serialize, sqlx::FromRow)]
 pub struct WorkerRow {
@@ -907,6 +918,40 @@ impl Db {
     /// depend on the order results arrived in.
     pub async fn done_below(&self) -> Result<i64, DbError> {
         Ok(on_pool!(self, p => sqlx::query_scalar(DONE_BELOW).fetch_one(p).await?))
+    }
+
+    /// The saved ratings board, if one was saved.
+    pub async fn load_checkpoint(&self) -> Result<Option<CheckpointRow>, DbError> {
+        let q = "SELECT applied_upto, games, body FROM board_checkpoint WHERE id = 1";
+        Ok(on_pool!(self, p => sqlx::query_as::<_, CheckpointRow>(q).fetch_optional(p).await?))
+    }
+
+    /// Saves the ratings board, unless the one saved already counts more matches (several
+    /// servers on one PostgreSQL each save their own).
+    pub async fn save_checkpoint(&self, c: &CheckpointRow) -> Result<(), DbError> {
+        let q = "INSERT INTO board_checkpoint (id, applied_upto, games, body, written_ms)
+                 VALUES (1, $1, $2, $3, $4)
+                 ON CONFLICT (id) DO UPDATE SET applied_upto = excluded.applied_upto,
+                     games = excluded.games, body = excluded.body, written_ms = excluded.written_ms
+                 WHERE excluded.applied_upto >= board_checkpoint.applied_upto";
+        let now = crate::now_ms();
+        on_pool!(self, p => {
+            sqlx::query(q).bind(c.applied_upto).bind(c.games).bind(&c.body).bind(now).execute(p).await?;
+        });
+        Ok(())
+    }
+
+    /// Forgets the saved ratings board: the next start counts every result.
+    pub async fn forget_checkpoint(&self) -> Result<(), DbError> {
+        let q = "DELETE FROM board_checkpoint";
+        on_pool!(self, p => { sqlx::query(q).execute(p).await?; });
+        Ok(())
+    }
+
+    /// Games stored in matches below `upto`.
+    pub async fn games_below(&self, upto: i64) -> Result<i64, DbError> {
+        let q = "SELECT COUNT(*) FROM games WHERE match_id < $1";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(upto).fetch_one(p).await?))
     }
 
     /// One stored game.

@@ -9,9 +9,15 @@
 //! each distinct version in a game is one side, ranked by its best seat, so 1 v 1, four seats
 //! and 2 v 2 teams (one version per team) all fit. Before every game each side's σ grows by
 //! `tau`, so ratings keep following a pool that changes; a final uses `tau = 0`.
+//!
+//! A board is saved now and then as a checkpoint ([`Board::save`]), so that a restarted
+//! server counts only the results stored since, not every game ever played: 18 s before the
+//! first page at a million games. The checkpoint is used only if it was computed by the same
+//! rules and build, and it holds every float exactly, so a board restored from it and
+//! brought up to date is bit for bit the board counted from scratch.
 
 use crate::db::SeatRow;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use std::collections::BTreeMap;
@@ -20,7 +26,7 @@ use std::collections::BTreeMap;
 const HISTORY_POINTS: usize = 400;
 
 /// What the board knows of one version.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VersionStats {
     /// The version's team.
     pub team_id: i64,
@@ -94,7 +100,7 @@ impl VersionStats {
 }
 
 /// Wins, draws and losses of one team against another.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HeadToHead {
     /// Games the first team placed above the second.
     pub wins: u64,
@@ -105,11 +111,12 @@ pub struct HeadToHead {
 }
 
 /// Everything computed from the results.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Board {
     /// Per version id.
     pub versions: BTreeMap<i64, VersionStats>,
     /// Per (team, opponent team).
+    #[serde(with = "pair_keys")]
     pub head_to_head: BTreeMap<(i64, i64), HeadToHead>,
     /// Matches below this id are counted.
     pub applied_upto: i64,
@@ -118,7 +125,7 @@ pub struct Board {
 }
 
 /// How results are turned into ratings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Rules {
     /// σ added before every game.
     pub tau: f64,
@@ -126,7 +133,65 @@ pub struct Rules {
     pub suspend_after: u32,
 }
 
+/// Bumped whenever the way a board is counted changes, so that a checkpoint counted the old
+/// way is not carried on the new way.
+const CHECKPOINT_FORMAT: u32 = 1;
+
+/// A saved board and what it was counted under.
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    format: u32,
+    /// The build that counted it: a new release counts everything again once, in case it
+    /// rates differently (a new `skillratings`, a fix) and nobody bumped the format.
+    build: String,
+    rules: Rules,
+    board: Board,
+}
+
+/// The build a checkpoint is tied to.
+fn build() -> String {
+    format!("croupier-arena {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Why a checkpoint was not used.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// Not a checkpoint this build can read.
+    #[error("unreadable: {0}")]
+    Unreadable(#[from] serde_json::Error),
+    /// Counted another way, by another build or under other ladder settings.
+    #[error("counted under {0}, not under this build's and arena.toml's")]
+    Other(String),
+}
+
 impl Board {
+    /// The board as a checkpoint. JSON, because the floats' shortest decimal forms read back
+    /// to the same bits (serde_json's `float_roundtrip`, on in this crate's Cargo.toml).
+    pub fn save(&self, rules: Rules) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&Checkpoint {
+            format: CHECKPOINT_FORMAT,
+            build: build(),
+            rules,
+            board: self.clone(),
+        })
+    }
+
+    /// The board saved in `text`, if it was counted by this build under `rules`.
+    pub fn restore(text: &str, rules: Rules) -> Result<Board, RestoreError> {
+        let c: Checkpoint = serde_json::from_str(text)?;
+        let same = c.format == CHECKPOINT_FORMAT
+            && c.build == build()
+            && c.rules.tau.to_bits() == rules.tau.to_bits()
+            && c.rules.suspend_after == rules.suspend_after;
+        if !same {
+            return Err(RestoreError::Other(format!(
+                "format {}, {}, tau {}, suspend_after {}",
+                c.format, c.build, c.rules.tau, c.rules.suspend_after
+            )));
+        }
+        Ok(c.board)
+    }
+
     /// Applies the seats of finished games, in (match, game, seat) order, then marks every
     /// match below `upto` as counted.
     pub fn apply(
@@ -269,6 +334,24 @@ impl Board {
     }
 }
 
+/// A map keyed by pairs as a list of entries: JSON keys are strings only.
+mod pair_keys {
+    use super::HeadToHead;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::BTreeMap;
+
+    type Map = BTreeMap<(i64, i64), HeadToHead>;
+
+    pub fn serialize<S: Serializer>(m: &Map, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(m.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Map, D::Error> {
+        let entries: Vec<((i64, i64), HeadToHead)> = Vec::deserialize(d)?;
+        Ok(entries.into_iter().collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,5 +430,78 @@ mod tests {
             "{why}"
         );
         assert_eq!(b.versions[&1].faults["ILLEGAL"], 3);
+    }
+
+    /// A board saved part way, restored and brought up to date, is the board counted in one
+    /// go, to the last bit of every float; and a checkpoint counted under other settings is
+    /// refused.
+    #[test]
+    fn a_restored_checkpoint_carries_on_to_the_same_bits() {
+        let team = |v: i64| v * 10;
+        // Three versions, results spread by a simple generator, faults now and then.
+        let mut x: u64 = 7;
+        let rows: Vec<SeatRow> = (0..600)
+            .flat_map(|g| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let (a, b) = (1 + (x >> 33) % 3, 1 + (x >> 40) % 3);
+                let b = if a == b { 1 + a % 3 } else { b };
+                let fault = (x >> 50).is_multiple_of(17).then_some("TIMEOUT");
+                let first = ((x >> 20) % 2) as i64;
+                [
+                    seat(1 + g / 8, g % 8, 0, a as i64, first, fault),
+                    seat(1 + g / 8, g % 8, 1, b as i64, 1 - first, None),
+                ]
+            })
+            .collect();
+        let mut once = Board::default();
+        once.apply(&rows, 1000, RULES, &team);
+        let half = rows
+            .iter()
+            .position(|r| r.match_id == 40)
+            .expect("match 40");
+        let mut part = Board::default();
+        part.apply(&rows[..half], 40, RULES, &team);
+        let text = part.save(RULES).expect("save");
+        let mut restored = Board::restore(&text, RULES).expect("restore");
+        assert_eq!(restored, part);
+        restored.apply(&rows[half..], 1000, RULES, &team);
+        assert_eq!(restored, once);
+        for (v, st) in &once.versions {
+            let r = &restored.versions[v];
+            assert_eq!(
+                (r.mu.to_bits(), r.sigma.to_bits()),
+                (st.mu.to_bits(), st.sigma.to_bits())
+            );
+            assert!(
+                st.history.len() > 1 && st.matches > 1,
+                "version {v}: {st:?}"
+            );
+        }
+        assert!(!once.head_to_head.is_empty());
+        let other = Rules { tau: 0.2, ..RULES };
+        assert!(matches!(
+            Board::restore(&text, other),
+            Err(RestoreError::Other(_))
+        ));
+        let other = Rules {
+            suspend_after: 4,
+            ..RULES
+        };
+        assert!(matches!(
+            Board::restore(&text, other),
+            Err(RestoreError::Other(_))
+        ));
+        let stale = text.replace(&format!("\"format\":{CHECKPOINT_FORMAT}"), "\"format\":0");
+        assert_ne!(stale, text);
+        assert!(matches!(
+            Board::restore(&stale, RULES),
+            Err(RestoreError::Other(_))
+        ));
+        assert!(matches!(
+            Board::restore("{", RULES),
+            Err(RestoreError::Unreadable(_))
+        ));
     }
 }

@@ -106,7 +106,7 @@ async fn static_file(Path(file): Path<String>) -> Result<Response, AppError> {
         .into_response())
 }
 
-/// Serves the arena on its listen address (or `listen`) until Ctrl-C, with the ladder's
+/// Serves the arena on its listen address (or `listen`) until Ctrl-C or SIGTERM, with the ladder's
 /// scheduler and one worker running inside. `ready` is called with the bound address.
 pub async fn serve(
     arena: Arc<Arena>,
@@ -119,7 +119,8 @@ pub async fn serve(
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
-    // The ratings from every stored result, before the first page is served.
+    // The ratings from the stored results (from the saved checkpoint on), before the first
+    // page is served.
     arena.update_board().await?;
     // Uploads a killed server left unchecked are checked again.
     for v in arena.db.checking_versions().await? {
@@ -150,9 +151,7 @@ pub async fn serve(
     // With each client's address: the refused-token limit counts per address.
     let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(stop_signal())
         .await
         .context("the server stopped")?;
     let _ = stop_tx.send(true);
@@ -160,8 +159,30 @@ pub async fn serve(
     if let Some(w) = worker {
         let _ = w.await;
     }
+    // The last results, counted and saved, so the next start need not count them again.
+    if let Err(e) = arena.update_board().await {
+        eprintln!("arena: counting the last results: {e}");
+    }
+    arena.checkpoint_board().await;
     arena.db.close().await;
     Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (what systemd, Docker and Kubernetes send to stop a service): either
+/// stops the server cleanly, so the last results are counted and the ratings saved.
+pub async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 mod common;
 
 use common::arena::{
-    ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, interrupted,
+    ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,
     late_lease_stores_nothing, observer, runtime, snapshot, submit, wait_until,
 };
 use common::example_agent;
@@ -128,4 +128,148 @@ fn a_late_lease_stores_nothing_on_sqlite() {
         late_lease_stores_nothing(&db).await;
         db.close().await;
     });
+}
+
+/// What a restarted server shows of the ratings: the table and every team's versions and
+/// head-to-head records, as the API gives them.
+fn ratings_shown(url: &str) -> serde_json::Value {
+    let board = common::arena::board(url);
+    let teams: Vec<serde_json::Value> = board["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|row| {
+            let t = get(&format!("{url}/api/teams/{}", row["team_id"]), None).json();
+            serde_json::json!({ "versions": t["versions"], "head_to_head": t["head_to_head"] })
+        })
+        .collect();
+    serde_json::json!({ "games": board["games"], "rows": board["rows"], "teams": teams })
+}
+
+/// Runs one statement on the arena's database, whichever it is.
+async fn execute(db: &Db, q: &'static str) {
+    match db {
+        Db::Sqlite { pool, .. } => drop(sqlx::query(q).execute(pool).await.expect(q)),
+        Db::Postgres(pool) => drop(sqlx::query(q).execute(pool).await.expect(q)),
+    }
+}
+
+/// A server killed while the ladder plays starts again from its saved ratings checkpoint
+/// and counts only the matches done since; what it then shows is exactly what counting every
+/// result from scratch shows (the checkpoint, tampered with so that it no longer agrees with
+/// the stored games, is refused, which forces the full count).
+fn a_restart_counts_from_the_checkpoint(database: Option<&str>) {
+    let dir = ArenaDir::init_on("durak", "teams", database, |cfg| {
+        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+            l.insert("deals".into(), toml::Value::Integer(2));
+            l.insert("checkpoint_seconds".into(), toml::Value::Integer(1));
+        }
+    });
+    let teams = [
+        ("a", "durak/random-lead"),
+        ("b", "durak/trump-tosser"),
+        ("c", "durak/cheapest"),
+    ];
+    let tokens: Vec<String> = teams
+        .iter()
+        .map(|(name, _)| dir.add_team(name, database))
+        .collect();
+    let rt = runtime();
+    let db = rt.block_on(observer(dir.path(), database));
+    let mut server = Server::start(dir.path(), database);
+    for ((_, agent), token) in teams.iter().zip(&tokens) {
+        let r = submit(&server.url, token, &example_agent(agent));
+        assert_eq!(r.status, 201, "{agent}: {}", r.body);
+    }
+    // Killed with a checkpoint saved and matches done after it, so that the restart both
+    // restores and counts on.
+    let mut attempts = 0;
+    let saved_upto = loop {
+        wait_until(
+            Duration::from_secs(240),
+            "a checkpoint, then more matches",
+            || {
+                let c = rt.block_on(db.load_checkpoint()).expect("checkpoint");
+                let below = rt.block_on(db.done_below()).expect("done_below");
+                c.is_some_and(|c| c.applied_upto >= 5 && below > c.applied_upto + 3)
+            },
+        );
+        server.kill9();
+        let c = rt
+            .block_on(db.load_checkpoint())
+            .expect("checkpoint")
+            .expect("saved");
+        if rt.block_on(db.done_below()).expect("done_below") > c.applied_upto {
+            break c.applied_upto;
+        }
+        attempts += 1;
+        assert!(attempts < 5, "every kill landed on a fresh checkpoint");
+        server = Server::start(dir.path(), database);
+    };
+    // From here nothing plays, so the two starts below see the same results.
+    let path = dir.path().join("arena.toml");
+    let mut cfg: toml::Table = std::fs::read_to_string(&path)
+        .expect("arena.toml")
+        .parse()
+        .expect("toml");
+    if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+        l.insert("threads".into(), toml::Value::Integer(0));
+    }
+    std::fs::write(&path, toml::to_string(&cfg).expect("toml")).expect("write arena.toml");
+
+    let mut server = Server::start(dir.path(), database);
+    let restored = ratings_shown(&server.url);
+    server.wait_said(&format!(
+        "ratings from the checkpoint at match {saved_upto} "
+    ));
+    server.kill9();
+
+    // A checkpoint whose row and body disagree is refused: every result is counted.
+    rt.block_on(execute(
+        &db,
+        "UPDATE board_checkpoint SET games = games + 1",
+    ));
+    let mut server = Server::start(dir.path(), database);
+    let counted = ratings_shown(&server.url);
+    server.wait_said("the ratings checkpoint is not used (its row says");
+    assert!(restored["games"].as_u64().unwrap_or(0) > 0, "{restored}");
+    assert_eq!(restored, counted);
+
+    // A clean stop (SIGTERM) saves the board it counted; a checkpoint that counts a game no longer
+    // stored (a database put back from an older copy, say) is refused too.
+    server.terminate();
+    let c = rt
+        .block_on(db.load_checkpoint())
+        .expect("checkpoint")
+        .expect("saved at the stop");
+    assert_eq!(c.games, restored["games"].as_i64().unwrap_or(-1));
+    rt.block_on(execute(
+        &db,
+        "DELETE FROM game_seats WHERE match_id = (SELECT MIN(match_id) FROM games) AND game_index = 0",
+    ));
+    rt.block_on(execute(
+        &db,
+        "DELETE FROM games WHERE match_id = (SELECT MIN(match_id) FROM games) AND game_index = 0",
+    ));
+    let server = Server::start(dir.path(), database);
+    server.wait_said("are stored); counting every result");
+    assert_eq!(
+        common::arena::games_rated(&server.url),
+        restored["games"].as_u64().unwrap_or(0) - 1
+    );
+    drop(server);
+    rt.block_on(db.close());
+}
+
+#[test]
+fn a_restart_counts_from_the_checkpoint_on_sqlite() {
+    a_restart_counts_from_the_checkpoint(None);
+}
+
+#[test]
+fn a_restart_counts_from_the_checkpoint_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL checkpoint test") else {
+        return;
+    };
+    a_restart_counts_from_the_checkpoint(Some(&pg.url));
 }

@@ -23,7 +23,7 @@ pub struct ArenaCommand {
 enum ArenaSub {
     /// Write DIR/arena.toml (commented) and the database, and print the organiser's token once.
     Init(InitArgs),
-    /// Serve the arena in DIR, with its ladder running, until Ctrl-C.
+    /// Serve the arena in DIR, with its ladder running, until Ctrl-C or SIGTERM.
     Serve(ServeArgs),
     /// Teams: `team add DIR NAME` prints the new team's token once.
     #[command(subcommand)]

@@ -39,7 +39,7 @@ fn default_cache() -> PathBuf {
     base.join("croupier").join("worker")
 }
 
-/// Runs the worker until Ctrl-C; the match in play is finished and reported first.
+/// Runs the worker until Ctrl-C or SIGTERM; the match in play is finished and reported first.
 pub fn run(a: &WorkerArgs) -> Result<()> {
     let cache = a.cache.clone().unwrap_or_else(default_cache);
     let remote = Remote::new(&a.server, &a.token, &cache)?;
@@ -69,7 +69,7 @@ pub fn run(a: &WorkerArgs) -> Result<()> {
     rt.block_on(async {
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
-            let _ = tokio::signal::ctrl_c().await;
+            croupier_arena::server::stop_signal().await;
             let _ = stop_tx.send(true);
         });
         croupier_arena::worker::run(worker, queue, stop_rx).await;

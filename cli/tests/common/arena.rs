@@ -275,6 +275,31 @@ impl Server {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
+    /// Stops the server as systemd, Docker and Kubernetes do (SIGTERM), and waits until it
+    /// has shut down cleanly.
+    pub fn terminate(&mut self) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: signals our own child, which has not been waited for yet.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM");
+        let mut status = None;
+        wait_until(Duration::from_secs(120), "the server to stop", || {
+            status = self.child.try_wait().ok().flatten();
+            status.is_some()
+        });
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "{status:?}: {}",
+            self.stderr()
+        );
+    }
+
+    /// Waits until the server has said `text` on its standard error.
+    pub fn wait_said(&self, text: &str) {
+        wait_until(Duration::from_secs(30), text, || {
+            self.stderr().contains(text)
+        });
+    }
+
     /// Kills the server at once (SIGKILL), as a crash would.
     pub fn kill9(&mut self) {
         let _ = self.child.kill();
