@@ -68,7 +68,14 @@ struct Saves {
     looked: bool,
     at: Option<std::time::Instant>,
     upto: i64,
+    /// How long the last save took.
+    took: std::time::Duration,
 }
+
+/// A save may take at most this share of the time between saves: a board of thousands of
+/// versions (a long course, many uploads per team) makes a checkpoint of tens of MB, saved
+/// then less often than `ladder.checkpoint_seconds` asks.
+const SAVE_SHARE: u32 = 100;
 
 /// Why the arena could not start.
 #[derive(Debug, thiserror::Error)]
@@ -216,7 +223,8 @@ impl Arena {
             }
             from = to;
         }
-        let every = std::time::Duration::from_secs(self.cfg.ladder.checkpoint_seconds);
+        let every = std::time::Duration::from_secs(self.cfg.ladder.checkpoint_seconds)
+            .max(saves.took * SAVE_SHARE);
         if from > saves.upto && saves.at.is_none_or(|t| t.elapsed() >= every) {
             self.save_board(&mut saves).await;
         }
@@ -235,6 +243,7 @@ impl Arena {
     /// Writes the checkpoint. A failure is only logged: the checkpoint is derived data, and
     /// without it a restart is slower, nothing more.
     async fn save_board(&self, saves: &mut Saves) {
+        let started = std::time::Instant::now();
         let saved = self
             .board
             .read()
@@ -261,6 +270,7 @@ impl Arena {
             Ok(upto) => saves.upto = upto,
             Err(e) => eprintln!("arena: saving the ratings checkpoint: {e}"),
         }
+        saves.took = started.elapsed();
         saves.at = Some(std::time::Instant::now());
     }
 
