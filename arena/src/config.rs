@@ -5,9 +5,9 @@
 //! Defaults and why:
 //! - `ladder.deals` 8 with `duplicate`: a ladder match is every seat rotation of eight deals
 //!   (16 games in 2 v 2 Durak), so luck of the deal cancels inside each match. Shorter
-//!   matches make the ladder spend its time on bookkeeping: each match costs about ten
-//!   database round trips, and with two deals the ladder rated a quarter of the games
-//!   `croupier match` plays (`scripts/bench-arena.sh`, BENCHMARKS.md).
+//!   matches make the ladder spend its time on bookkeeping: each match costs about eleven
+//!   database statements and a lease, and with two deals the ladder rates about 65% of the
+//!   games `croupier match` plays (`scripts/bench-arena.sh`, BENCHMARKS.md).
 //! - `ladder.placement` 4: a new version first plays four matches against a spread of
 //!   opponents, as Halite and aiarena place newcomers, so its rating is known quickly.
 //! - `ladder.suspend_after` 5: five faulted games in a row take a version out of matchmaking

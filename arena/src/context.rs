@@ -40,6 +40,9 @@ pub struct Arena {
     pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
+    /// Verdicts on uploads this server has stored: the scheduler reads the versions again
+    /// when it changes.
+    pub verdicts: std::sync::atomic::AtomicU64,
     /// Linked agents by content hash (the uploads' checks and the embedded worker share it).
     pub linked: Arc<Linked>,
     /// Serialises board updates, so two never interleave, and knows when the board was last
@@ -128,6 +131,7 @@ impl Arena {
             failed_tokens: std::sync::Mutex::new(HashMap::new()),
             reference,
             frozen: AtomicBool::new(frozen),
+            verdicts: std::sync::atomic::AtomicU64::new(0),
             linked,
             board_update: tokio::sync::Mutex::new(Saves::default()),
             entrants: std::sync::Mutex::new(HashMap::new()),

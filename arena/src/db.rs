@@ -199,6 +199,10 @@ pub struct MatchRow {
     pub created_ms: i64,
     /// When it was done.
     pub done_ms: Option<i64>,
+    /// Times it has been leased, the lease just taken included; only a claim reads it (0
+    /// elsewhere).
+    #[sqlx(default)]
+    pub attempts: i64,
 }
 
 impl MatchRow {
@@ -481,6 +485,10 @@ const HOLDER: &str =
     "SELECT COUNT(*) FROM matches WHERE id = $1 AND lease = $2 AND state = 'leased'";
 /// Games stored of a match.
 const COUNT_GAMES: &str = "SELECT COUNT(*) FROM games WHERE match_id = $1";
+/// Ends a match held under a lease if all its games are stored: the check and the end in
+/// one statement, since the count is read only to say why when it is not.
+const FINISH: &str = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1
+                      WHERE id = $2 AND lease = $3 AND (SELECT COUNT(*) FROM games WHERE match_id = $2) >= $4";
 /// The seats the ratings take next.
 const SEATS_BETWEEN: &str = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
                  FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
@@ -492,13 +500,13 @@ const CLAIM_SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1, lea
             WHERE id = (SELECT id FROM matches
                         WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
                         ORDER BY kind <> 'final', id LIMIT 1)
-            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
+            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms, attempts";
 /// The same on PostgreSQL, which also skips rows another transaction is claiming.
 const CLAIM_POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1, lease_expires_ms = $2, attempts = attempts + 1
             WHERE id = (SELECT id FROM matches
                         WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
                         ORDER BY kind <> 'final', id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms";
+            RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms, attempts";
 /// Matches a worker can lease now.
 const LEASABLE: &str = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
 
@@ -866,7 +874,6 @@ impl Db {
         games: &[NewGame],
         finish: Option<i64>,
     ) -> Result<Stored, DbError> {
-        let done_q = "UPDATE matches SET state = 'done', lease = NULL, done_ms = $1 WHERE id = $2 AND lease = $3";
         let now = crate::now_ms();
         let outcome = in_write_tx!(self, tx => {
             let held: i64 = sqlx::query_scalar(HOLDER).bind(match_id).bind(lease).fetch_one(&mut *tx).await?;
@@ -878,11 +885,12 @@ impl Db {
             if let Some(expected) = finish {
                 // A match is done only with every game of its schedule: a worker that says
                 // "done" early (a bug, a stale build) cannot end it short.
-                let stored: i64 = sqlx::query_scalar(COUNT_GAMES).bind(match_id).fetch_one(&mut *tx).await?;
-                if stored < expected {
+                let ended = sqlx::query(FINISH).bind(now).bind(match_id).bind(lease).bind(expected)
+                    .execute(&mut *tx).await?.rows_affected();
+                if ended != 1 {
+                    // The lease was checked above, in this transaction: games are missing.
+                    let stored: i64 = sqlx::query_scalar(COUNT_GAMES).bind(match_id).fetch_one(&mut *tx).await?;
                     outcome = Stored::Incomplete { stored, expected };
-                } else {
-                    sqlx::query(done_q).bind(now).bind(match_id).bind(lease).execute(&mut *tx).await?;
                 }
             }
             tx.commit().await?;
@@ -1096,6 +1104,7 @@ mod tests {
             LEASABLE,
             HOLDER,
             COUNT_GAMES,
+            FINISH,
             SEATS_BETWEEN,
             CLAIM_SQLITE,
         ] {

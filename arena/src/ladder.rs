@@ -184,11 +184,12 @@ pub fn pick(
 pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<bool>) {
     let mut rng = GameRng::new(arena.cfg.ladder.seed ^ crate::auth::random_u64().unwrap_or(0));
     let mut last: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
+    let mut slow = Slow::default();
     loop {
         if *stop.borrow() {
             return;
         }
-        if let Err(e) = queue_some(&arena, &mut rng, &mut last).await {
+        if let Err(e) = queue_some(&arena, &mut rng, &mut last, &mut slow).await {
             eprintln!("arena scheduler: {e}");
         }
         let mut stop = stop.clone();
@@ -200,10 +201,50 @@ pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<boo
     }
 }
 
+/// What the scheduler reads that changes rarely: read at most once a second (and the
+/// versions again at once when this server stores a verdict), instead of on every wake, which
+/// comes with every match done. Two of the five statements each wake cost.
+#[derive(Default)]
+struct Slow {
+    /// When these were read.
+    at: Option<std::time::Instant>,
+    /// The server's count of verdicts stored, when the versions were read.
+    verdicts: u64,
+    /// Workers on other machines heard from in the last minute.
+    remote: i64,
+    /// The latest valid version of each team.
+    latest: std::collections::BTreeMap<i64, i64>,
+}
+
+/// How stale [`Slow`] may be: a version another server validated (on a shared PostgreSQL)
+/// waits this much longer for its first match, and a new remote worker as long for its share
+/// of the queue.
+const SLOW_FOR: Duration = Duration::from_secs(1);
+
+impl Slow {
+    async fn refresh(&mut self, arena: &Arena) -> Result<(), crate::db::DbError> {
+        let verdicts = arena.verdicts.load(std::sync::atomic::Ordering::Relaxed);
+        if self.verdicts == verdicts && self.at.is_some_and(|t| t.elapsed() < SLOW_FOR) {
+            return Ok(());
+        }
+        self.remote = arena.db.active_workers(crate::now_ms() - 60_000).await?;
+        self.latest = arena
+            .db
+            .latest_valid_versions()
+            .await?
+            .into_iter()
+            .collect();
+        self.verdicts = verdicts;
+        self.at = Some(std::time::Instant::now());
+        Ok(())
+    }
+}
+
 async fn queue_some(
     arena: &Arena,
     rng: &mut GameRng,
     last: &mut std::collections::HashMap<i64, i64>,
+    slow: &mut Slow,
 ) -> Result<(), crate::db::DbError> {
     // `arena final` may run in another process: the freeze is read from the database.
     if !arena.is_frozen() && arena.db.meta("frozen").await?.is_some() {
@@ -218,19 +259,14 @@ async fn queue_some(
     // worker can lease count: counting the leased ones too (one playing, one leased ahead,
     // one whose end is being stored, per worker) left the lease ahead finding none and the
     // worker idle until the scheduler caught up, a third of the time with 16-game matches.
-    let remote = arena.db.active_workers(crate::now_ms() - 60_000).await?;
-    let want = 4 * (arena.cfg.ladder.threads as i64 + remote);
+    slow.refresh(arena).await?;
+    let want = 4 * (arena.cfg.ladder.threads as i64 + slow.remote);
     let pending = arena.db.leasable_matches().await?;
     if pending >= want {
         return Ok(());
     }
     // The latest valid version of each team, unless suspended.
-    let latest: std::collections::BTreeMap<i64, i64> = arena
-        .db
-        .latest_valid_versions()
-        .await?
-        .into_iter()
-        .collect();
+    let latest = &slow.latest;
     let pool: Vec<Candidate> = {
         let Ok(board) = arena.board.read() else {
             return Ok(());

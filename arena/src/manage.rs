@@ -97,6 +97,9 @@ pub async fn check_version(
             smoke.as_deref(),
         )
         .await?;
+    arena
+        .verdicts
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     arena.changed.notify_waiters();
     Ok(verdict)
 }
