@@ -949,13 +949,6 @@ impl Db {
         Ok(())
     }
 
-    /// Forgets the saved ratings board: the next start counts every result.
-    pub async fn forget_checkpoint(&self) -> Result<(), DbError> {
-        let q = "DELETE FROM board_checkpoint";
-        on_pool!(self, p => { sqlx::query(q).execute(p).await?; });
-        Ok(())
-    }
-
     /// Games stored in matches below `upto`.
     pub async fn games_below(&self, upto: i64) -> Result<i64, DbError> {
         let q = "SELECT COUNT(*) FROM games WHERE match_id < $1";
