@@ -14,9 +14,8 @@ mod common;
 
 use common::arena::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,
-    late_lease_stores_nothing, observer, runtime, snapshot, submit, wait_until,
+    late_lease_stores_nothing, observer, runtime, snapshot, wait_until,
 };
-use common::example_agent;
 use common::postgres::Postgres;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::db::Db;
@@ -36,19 +35,9 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
         }
     });
     let cfg = ArenaConfig::load(dir.path()).expect("arena.toml");
-    let teams = CRASH_TEAMS;
-    let tokens: Vec<String> = teams
-        .iter()
-        .map(|(name, _)| dir.add_team(name, database))
-        .collect();
     let rt = runtime();
     let db = rt.block_on(observer(dir.path(), database));
-
-    let mut server = Server::start(dir.path(), database);
-    for ((_, agent), token) in teams.iter().zip(&tokens) {
-        let r = submit(&server.url, token, &example_agent(agent));
-        assert_eq!(r.status, 201, "{agent}: {}", r.body);
-    }
+    let mut server = dir.serve_teams(&CRASH_TEAMS, database);
     // Kill as soon as a match is part stored: its first batch is in, its last is not. A
     // match without `durak/ismcts` plays in a blink, so it may finish between the look and
     // the kill; then the server is started again and the next match is tried.
@@ -170,17 +159,9 @@ fn a_restart_counts_from_the_checkpoint(database: Option<&str>) {
         ("b", "durak/trump-tosser"),
         ("c", "durak/cheapest"),
     ];
-    let tokens: Vec<String> = teams
-        .iter()
-        .map(|(name, _)| dir.add_team(name, database))
-        .collect();
     let rt = runtime();
     let db = rt.block_on(observer(dir.path(), database));
-    let mut server = Server::start(dir.path(), database);
-    for ((_, agent), token) in teams.iter().zip(&tokens) {
-        let r = submit(&server.url, token, &example_agent(agent));
-        assert_eq!(r.status, 201, "{agent}: {}", r.body);
-    }
+    let mut server = dir.serve_teams(&teams, database);
     // Killed with a checkpoint saved and matches done after it, so that the restart both
     // restores and counts on.
     let mut attempts = 0;

@@ -79,6 +79,21 @@ impl ArenaDir {
         self.tmp.path()
     }
 
+    /// Adds each (name, example agent) as a team, starts the server and uploads each team's
+    /// agent, checking it is accepted.
+    pub fn serve_teams(&self, teams: &[(&str, &str)], database: Option<&str>) -> Server {
+        let tokens: Vec<String> = teams
+            .iter()
+            .map(|(name, _)| self.add_team(name, database))
+            .collect();
+        let server = Server::start(self.path(), database);
+        for ((_, agent), token) in teams.iter().zip(&tokens) {
+            let r = submit(&server.url, token, &super::example_agent(agent));
+            assert_eq!(r.status, 201, "{agent}: {}", r.body);
+        }
+        server
+    }
+
     /// `croupier arena team add`: the new team's token.
     pub fn add_team(&self, name: &str, database: Option<&str>) -> String {
         let mut cmd = croupier();
