@@ -248,34 +248,32 @@ impl Arena {
     /// without it a restart is slower, nothing more.
     async fn save_board(&self, saves: &mut Saves) {
         let started = std::time::Instant::now();
-        let saved = self
-            .board
-            .read()
-            .map_err(|_| "the board's lock is poisoned".to_string())
-            .and_then(|b| {
-                b.save(self.rating_rules())
-                    .map(|body| (b.applied_upto, b.games, body))
-                    .map_err(|e| e.to_string())
-            });
-        let result = match saved {
-            Ok((applied_upto, games, body)) => self
-                .db
-                .save_checkpoint(&crate::db::CheckpointRow {
-                    applied_upto,
-                    games: games as i64,
-                    body,
-                })
-                .await
-                .map(|()| applied_upto)
-                .map_err(|e| e.to_string()),
-            Err(e) => Err(e),
-        };
-        match result {
+        match self.write_checkpoint().await {
             Ok(upto) => saves.upto = upto,
             Err(e) => eprintln!("arena: saving the ratings checkpoint: {e}"),
         }
         saves.took = started.elapsed();
         saves.at = Some(std::time::Instant::now());
+    }
+
+    /// Writes the board as the checkpoint; the match it counts up to.
+    async fn write_checkpoint(&self) -> Result<i64, String> {
+        let row = {
+            let b = self
+                .board
+                .read()
+                .map_err(|_| "the board's lock is poisoned".to_string())?;
+            crate::db::CheckpointRow {
+                applied_upto: b.applied_upto,
+                games: b.games as i64,
+                body: b.save(self.rating_rules()).map_err(|e| e.to_string())?,
+            }
+        };
+        self.db
+            .save_checkpoint(&row)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(row.applied_upto)
     }
 
     /// Starts the empty board from the saved checkpoint, if there is one that this build
