@@ -14,11 +14,16 @@ pub struct Slot<G: Game, A: Agent<G>> {
     agent: A,
     rng: GameRng,
     legal: Vec<G::Action>,
-    /// The last observation, whose vectors the next one reuses.
-    spare: Option<G::Observation>,
+    /// The observation of the decision in play, decoded in place: the next decision refills
+    /// its vectors, and it never moves. Moving it (136 bytes for Durak) was a `memory.copy`,
+    /// which wasmtime runs as a call out of the sandbox, twice per decision.
+    obs: G::Observation,
 }
 
-impl<G: Game, A: Agent<G>> Slot<G, A> {
+impl<G: Game, A: Agent<G>> Slot<G, A>
+where
+    G::Observation: Item,
+{
     pub fn start(
         seat: u8,
         players: u8,
@@ -47,29 +52,26 @@ impl<G: Game, A: Agent<G>> Slot<G, A> {
             agent: A::new(&info),
             rng: agent_rng(seed),
             legal: Vec::new(),
-            spare: None,
+            obs: Item::blank(),
         }
     }
 
+    /// Decodes the host's observation (contract 0.3.0's bytes) into the slot's and asks the
+    /// agent.
     pub fn decide(
         &mut self,
-        obs: G::Observation,
+        bytes: &[u8],
         legal: &[u32],
         budget: Budget,
         services: &mut dyn Services,
     ) -> u32 {
+        refill::<G>(bytes, &mut self.obs);
         self.legal.clear();
         self.legal
             .extend(legal.iter().filter_map(|c| G::decode_action(*c)));
         let mut ctx = crate::Ctx::new(budget, &mut self.rng, services);
-        let action = self.agent.decide(&obs, &self.legal, &mut ctx);
-        self.spare = Some(obs);
+        let action = self.agent.decide(&self.obs, &self.legal, &mut ctx);
         G::encode_action(action)
-    }
-
-    /// The previous observation, for its vectors.
-    pub fn take_spare(&mut self) -> Option<G::Observation> {
-        self.spare.take()
     }
 }
 
@@ -170,15 +172,13 @@ world!(
     UnoImports
 );
 
-/// The host's observation (contract 0.3.0: the rules crate's wire format 1), decoded into the
-/// previous decision's value, whose vectors it refills: inside the sandbox every allocation
-/// is a `dlmalloc` call.
-pub fn observation<G: Game>(bytes: &[u8], spare: Option<G::Observation>) -> G::Observation
+/// Decodes the host's observation (contract 0.3.0: the rules crate's wire format 1) into
+/// `into`, refilling its vectors: inside the sandbox every allocation is a `dlmalloc` call.
+pub fn refill<G: Game>(bytes: &[u8], into: &mut G::Observation)
 where
     G::Observation: Item,
 {
-    let mut o = spare.unwrap_or_else(Item::blank);
-    if croupier_rules::wire::decode(bytes, &mut o).is_none() {
+    if croupier_rules::wire::decode(bytes, into).is_none() {
         // The host and this agent disagree about the format of the version both claim:
         // trapping says so, where playing on a wrong observation would hide it.
         panic!(
@@ -186,7 +186,6 @@ where
             bytes.len()
         );
     }
-    o
 }
 
 /// Wires an agent type to one world's exports; used by `export_durak!` and friends.
@@ -224,9 +223,8 @@ macro_rules! __export_game {
                         let mut s = s.borrow_mut();
                         match s.as_mut() {
                             ::core::option::Option::Some(slot) => {
-                                let spare = slot.take_spare();
                                 slot.decide(
-                                    $crate::__private::observation::<$game>(&obs, spare),
+                                    &obs,
                                     &legal,
                                     budget.into(),
                                     &mut $crate::__private::$imports,

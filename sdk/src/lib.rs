@@ -36,12 +36,23 @@ pub use croupier_rules::{
     Card, CardSet, Game, GameRng, Rules, Seat, Suit, durak, game::Preset, toepen, uno,
 };
 
+pub mod alloc;
 mod glue;
 pub mod search;
+
+// Inside the sandbox only: one thread, and every allocation is the agent's own (alloc.rs).
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    feature = "alloc-cache"
+))]
+#[global_allocator]
+static ALLOCATOR: alloc::Cached = alloc::Cached::new();
 
 #[doc(hidden)]
 pub mod __private {
     pub use crate::glue::*;
+    pub use croupier_rules::wire::Item;
     pub use wit_bindgen;
 }
 

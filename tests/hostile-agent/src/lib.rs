@@ -192,18 +192,19 @@ mod export {
             legal: Vec<u32>,
             _budget: w::croupier::agent::common::Budget,
         ) -> u32 {
-            // Like the SDK's export macro: the previous observation's vectors are reused.
-            let spare = SPARE.with(|s| s.borrow_mut().take());
-            let obs: Observation = croupier_sdk::__private::observation::<Durak>(&obs, spare);
-            let code = play(&obs, &legal);
-            SPARE.with(|s| *s.borrow_mut() = Some(obs));
-            code
+            // Like the SDK's export macro: decoded in place, refilling the previous
+            // observation's vectors.
+            OBS.with_borrow_mut(|o| {
+                let o = o.get_or_insert_with(croupier_sdk::__private::Item::blank);
+                croupier_sdk::__private::refill::<Durak>(&obs, o);
+                play(o, &legal)
+            })
         }
     }
 
     thread_local! {
         static DECISIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-        static SPARE: std::cell::RefCell<Option<Observation>> = const { std::cell::RefCell::new(None) };
+        static OBS: std::cell::RefCell<Option<Observation>> = const { std::cell::RefCell::new(None) };
     }
 
     fn play(obs: &Observation, legal: &[u32]) -> u32 {
