@@ -26,6 +26,10 @@
 //! The observation is the rules crate's own type ([`durak::Observation`], ...), with the
 //! perfect-memory knowledge already derived, and the whole rules crate is available for
 //! simulation ([`Game::determinize`] builds a full state consistent with an observation).
+//!
+//! Inside the sandbox the SDK installs its global allocator: a cache of small freed blocks
+//! in front of `dlmalloc` ([`alloc`]). It is the default feature `alloc-cache`; an agent
+//! with its own `#[global_allocator]` depends on the SDK with `default-features = false`.
 
 extern crate self as croupier_sdk;
 
