@@ -705,8 +705,13 @@ fn levers(
         f(&mut l);
         l
     };
-    let variants: [(&str, Levers); 5] = [
+    let variants: [(&str, Levers); 6] = [
         ("as played (fuel, epochs, bounds checks)", Levers::PLAY),
+        ("with Cranelift's inliner", {
+            let mut l = Levers::PLAY;
+            l.inlining = true;
+            l
+        }),
         ("without fuel", off(|l| l.fuel = false)),
         ("without epochs", off(|l| l.epoch = false)),
         (
@@ -719,6 +724,7 @@ fn levers(
                 fuel: false,
                 epoch: false,
                 bounds_checks: false,
+                inlining: false,
             },
         ),
     ];

@@ -138,7 +138,8 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
 }
 
 /// The code-generation switches that `croupier bench --only search` turns off one at a time
-/// to price each (issue #19): fuel metering, epoch checks and explicit bounds checks. Agents
+/// to price each (issue #19): fuel metering, epoch checks and explicit bounds checks (and
+/// Cranelift's inliner, turned on). Agents
 /// always run with [`Levers::PLAY`]; the others exist only to be measured. Without fuel there
 /// is no deterministic budget, without epochs no wall-clock backstop, and guard pages bring
 /// back the mprotect per memory growth that serialised the threads (see [`config`]).
@@ -150,6 +151,10 @@ pub struct Levers {
     pub epoch: bool,
     /// Explicit bounds checks; `false` is guard pages and signal handlers instead.
     pub bounds_checks: bool,
+    /// Cranelift's inliner (`Config::compiler_inlining`, off by default in wasmtime 48). It
+    /// inlines across core modules and adapters; a Rust agent is one core module that LLVM
+    /// has already inlined, so it is measured before it is considered.
+    pub inlining: bool,
 }
 
 impl Levers {
@@ -158,6 +163,7 @@ impl Levers {
         fuel: true,
         epoch: true,
         bounds_checks: true,
+        inlining: false,
     };
 }
 
@@ -169,6 +175,9 @@ pub fn measuring(limits: &Limits, levers: Levers) -> anyhow::Result<Engine> {
     config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
     config.consume_fuel(levers.fuel);
     config.epoch_interruption(levers.epoch);
+    if levers.inlining {
+        config.compiler_inlining(wasmtime::Inlining::Yes);
+    }
     if !levers.bounds_checks {
         // wasmtime's 64-bit defaults: a 4 GiB reservation and a 32 MiB guard, which lets
         // Cranelift drop the check on every access with a small static offset.
