@@ -444,7 +444,12 @@ pub async fn run<Q: Queue>(
         let outcome = loop {
             tokio::select! {
                 o = &mut head.outcome => break o,
-                h = async { feed.as_mut().expect("checked by the guard").await }, if feed.is_some() => {
+                h = async {
+                    match feed.as_mut() {
+                        Some(f) => f.await,
+                        None => std::future::pending().await,
+                    }
+                }, if feed.is_some() => {
                     feed = None;
                     if let Some(held) = h.ok().flatten()
                         && let Some(q) = queue_job(&player, &worker, &queue, held).await

@@ -140,7 +140,7 @@ int_item!(i8, u16, u32, i64, u64);
 
 /// Lists of bytes (hand sizes, places, seats) are encoded whole, and decoded with a loop of
 /// pushes: a copy of a slice becomes `memory.copy` in the agent, which wasmtime runs as a call
-/// out of the sandbox, for lists of at most six bytes.
+/// out of the sandbox, and these lists hold one byte per seat.
 impl Item for u8 {
     #[inline]
     fn blank() -> Self {
