@@ -500,38 +500,36 @@ async fn settle<Q: Queue>(
     depth: &mut usize,
 ) -> Option<tokio::task::JoinHandle<()>> {
     let Queued { job, beat, .. } = q;
-    let platform = |reason: String| PlayError::Platform {
-        id: job.match_id,
-        reason,
+    let platform = |reason: String| {
+        Some(PlayError::Platform {
+            id: job.match_id,
+            reason,
+        })
     };
-    let tail = match outcome {
-        Ok(Ok(Played::Done(Ok(tail), took))) => {
-            *depth = if took < SHORT_MATCH {
-                MAX_LEASES_AHEAD
-            } else {
-                1
-            };
-            tail
+    // `Err(None)`: skipped, given back without a word; `Err(Some(e))`: failed, logged.
+    let played = match outcome {
+        Ok(Ok(Played::Done(r, took))) => {
+            if r.is_ok() {
+                *depth = if took < SHORT_MATCH {
+                    MAX_LEASES_AHEAD
+                } else {
+                    1
+                };
+            }
+            r.map_err(Some)
         }
-        Ok(Ok(Played::Done(Err(e), _))) => {
+        Ok(Ok(Played::Skipped)) => Err(None),
+        Ok(Err(reason)) => Err(platform(reason)),
+        Err(_) => Err(platform("the play thread is gone".into())),
+    };
+    let tail = match played {
+        Ok(tail) => tail,
+        Err(why) => {
             beat.abort();
-            give_back(&**queue, name, &job, e).await;
-            return None;
-        }
-        Ok(Ok(Played::Skipped)) => {
-            beat.abort();
-            queue.release(&job).await;
-            return None;
-        }
-        Ok(Err(reason)) => {
-            beat.abort();
-            give_back(&**queue, name, &job, platform(reason)).await;
-            return None;
-        }
-        Err(_) => {
-            beat.abort();
-            let e = platform("the play thread is gone".into());
-            give_back(&**queue, name, &job, e).await;
+            match why {
+                Some(e) => give_back(&**queue, name, &job, e).await,
+                None => queue.release(&job).await,
+            }
             return None;
         }
     };
