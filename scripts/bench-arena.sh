@@ -11,7 +11,9 @@
 #  5. leases per second the server and its database hand out (8 clients leasing and giving
 #     back as fast as they can, python3);
 #  6. one worker on a core of its own (taskset; the server on the other core) against
-#     `croupier match --threads 1` on that same core, in alternating rounds.
+#     `croupier match --threads 1 --duplicate` on that same core, in alternating rounds (ROUNDS,
+#     9 by default), by games/s and by CPU time per game, with 8 and 50 deals per match
+#     (DEALS6).
 # Usage: scripts/bench-arena.sh            (TEAMS=200 GAMES=1000000 by default)
 #        TEAMS=20 GAMES=20000 scripts/bench-arena.sh   (a quick run)
 # Needs wrk (Debian package `wrk`) for part 3, python3 for reading JSON.
@@ -57,8 +59,8 @@ serve() {
 # An arena in $1 whose server plays nothing (`threads = 0`), with teams a and b and one
 # worker token ($wt), served: the set-up of parts 5 and 6. Sets $url, $pid, $ta, $tb, $wt.
 worker_arena() {
-  local dir=$1
-  DB=$PG_URL start "$dir" 50
+  local dir=$1 deals=${2:-50}
+  DB=$PG_URL start "$dir" "$deals"
   sed -i "s/^threads = .*/threads = 0/" "$dir/arena.toml"
   ta=$(DB=$PG_URL; "$C" arena team add "$dir" ${DB:+--database "$DB"} a | tail -1)
   tb=$(DB=$PG_URL; "$C" arena team add "$dir" ${DB:+--database "$DB"} b | tail -1)
@@ -240,29 +242,56 @@ if [[ $PARTS == *6* ]]; then
 # workers take turns on the same cores, which measures the machine, not the worker.
 command -v taskset >/dev/null || { echo "taskset is not installed: no part 6"; exit 0; }
 [ "$(nproc)" -ge 2 ] || { echo "part 6 needs two cores"; exit 0; }
-echo "== 6. one worker on a core of its own (taskset): random-lead vs trump-tosser, 2 v 2, 50 deals per match${PG_URL:+, PostgreSQL}"
-d=$tmp/pinned; worker_arena "$d"
+for deals in ${DEALS6:-8 50}; do
+echo "== 6. one worker on a core of its own (taskset): random-lead vs trump-tosser, 2 v 2, $deals deals per match${PG_URL:+, PostgreSQL}"
+d=$tmp/pinned$deals; worker_arena "$d" "$deals"
 taskset -pc 0 "$pid" >/dev/null; for t in /proc/"$pid"/task/*; do taskset -pc 0 "${t##*/}" >/dev/null; done
 "$C" submit $A/random-lead.wasm --arena "$url" --token "$ta" >/dev/null
 "$C" submit $A/trump-tosser.wasm --arena "$url" --token "$tb" >/dev/null
-# Alternating windows, so that the machine's drift falls on both sides of each ratio.
-ratios=(); rates=(); bases=()
+# Nanoseconds on a CPU of pid $1's threads (schedstat): "play rest", play being the thread
+# that plays the matches and rest everything else (HTTP, encoding reports, the epoch ticker).
+oncpu() {
+  local p=0 o=0 t n v
+  for t in /proc/"$1"/task/*; do
+    read -r n < "$t/comm" || continue; read -r v _ < "$t/schedstat" || continue
+    if [[ $n == play-* ]]; then p=$((p + v)); else o=$((o + v)); fi
+  done
+  echo "$p $o"
+}
+# Alternating windows, so that the machine's drift falls on both sides of each ratio. Each
+# round gives two ratios: games per second (what the target is about), and the worker's CPU
+# per game (every thread counted) against the match's, which is not moved by how much of
+# the core the worker happened to get in its window.
+ratios=(); cratios=(); rates=(); bases=(); rests=()
 CROUPIER_WORKER_TOKEN=$wt taskset -c 1 "$C" arena worker --server "$url" --threads 1 --cache "$d/cache" >"$d/w.log" 2>&1 &
 wpid=$!; wpids=("$wpid")
 sleep 5
-for round in 1 2 3 4 5; do
+for round in $(seq "${ROUNDS:-9}"); do
   kill -CONT "$wpid"; sleep 1
-  a=$(games "$url"); s0=$(date +%s.%N); sleep 5; b=$(games "$url"); s1=$(date +%s.%N)
+  a=$(games "$url"); s0=$(date +%s.%N); read -r p0 o0 < <(oncpu "$wpid")
+  sleep 4
+  b=$(games "$url"); s1=$(date +%s.%N); read -r p1 o1 < <(oncpu "$wpid")
   kill -STOP "$wpid"
   rate=$(echo "($b - $a) / ($s1 - $s0)" | bc -l)
-  base=$(taskset -c 1 "$C" match durak durak/random-lead durak/trump-tosser --rules teams --games 20000 --threads 1 --quiet --seed $round \
+  wcpu=$(echo "($p1 + $o1 - $p0 - $o0) / ($b - $a)" | bc -l)   # ns per game
+  rest=$(echo "100 * ($o1 - $o0) / ($p1 + $o1 - $p0 - $o0)" | bc -l)
+  # The match alone on the core: its runner's wall time is its CPU time (process start-up,
+  # about 0.1 s, is left out, as the worker's is).
+  base=$(taskset -c 1 "$C" match durak durak/random-lead durak/trump-tosser --rules teams --duplicate --games 8000 --threads 1 --quiet --seed $round \
     | grep -o '([0-9]* games/s)' | tr -dc 0-9)
-  rates+=("$rate"); bases+=("$base"); ratios+=("$(echo "100 * $rate / $base" | bc -l)")
-  printf '   round %s: worker %.0f games/s rated, croupier match --threads 1 %s games/s: %.0f%%\n' "$round" "$rate" "$base" "${ratios[-1]}"
+  mcpu=$(echo "1000000000 / $base" | bc -l)
+  rates+=("$rate"); bases+=("$base"); rests+=("$rest")
+  ratios+=("$(echo "100 * $rate / $base" | bc -l)"); cratios+=("$(echo "100 * $mcpu / $wcpu" | bc -l)")
+  printf '   round %s: worker %.0f games/s rated (%.1f µs CPU a game, %.1f%% of it off the play thread), croupier match --threads 1 %s games/s (%.1f µs): %.0f%% by games/s, %.1f%% by CPU\n' \
+    "$round" "$rate" "$(echo "$wcpu / 1000" | bc -l)" "$rest" "$base" "$(echo "$mcpu / 1000" | bc -l)" "${ratios[-1]}" "${cratios[-1]}"
 done
 kill -CONT "$wpid"; kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null || true; wpids=()
-printf '1 worker on its own core: %.0f games/s against croupier match --threads 1 on the same core %.0f games/s (medians of 5): %.0f%% (median of the rounds'"'"' ratios)\n' \
-  "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" "$(printf '%s\n' "${ratios[@]}" | median)"
+printf '1 worker on its own core, %s deals per match: %.0f games/s against croupier match --threads 1 on the same core %.0f games/s (medians): %.0f%% by games/s, %.1f%% by CPU per game (medians of the rounds'"'"' ratios); %.1f%% of the worker'"'"'s CPU off the play thread\n' \
+  "$deals" "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" "$(printf '%s\n' "${ratios[@]}" | median)" \
+  "$(printf '%s\n' "${cratios[@]}" | median)" "$(printf '%s\n' "${rests[@]}" | median)"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
-[ -n "$PG_URL" ] && PGOPTIONS='-c client_min_messages=warning' psql "$PG_URL" -qc 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' >/dev/null
+if [ -n "$PG_URL" ]; then
+  PGOPTIONS='-c client_min_messages=warning' psql "$PG_URL" -qc 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' >/dev/null
+fi
+done
 fi

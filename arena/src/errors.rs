@@ -28,6 +28,9 @@ pub enum AppError {
     /// 413.
     #[error("the upload is larger than this arena's cap of {0} bytes")]
     TooLarge(u64),
+    /// 415: a body in an encoding the route does not take.
+    #[error("{0}")]
+    Unsupported(String),
     /// 429, with Retry-After in seconds.
     #[error("{message}")]
     TooMany {
@@ -66,6 +69,7 @@ impl AppError {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -51,6 +51,15 @@ impl Job {
     }
 }
 
+/// Several leased matches, the answer to a lease request that asks for more than one
+/// (`{"max": n}`): one call per match was most of a remote worker's overhead with short
+/// matches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Leased {
+    /// One to `max` jobs.
+    pub jobs: Vec<Job>,
+}
+
 /// A lease named in a heartbeat or release.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct LeaseRef {

@@ -49,6 +49,7 @@ pub mod linked;
 pub mod manage;
 pub mod pages;
 pub mod ratings;
+pub mod report_wire;
 pub mod server;
 pub mod validate;
 pub mod views;

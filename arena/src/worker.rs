@@ -81,6 +81,11 @@ pub trait Queue: Send + Sync + 'static {
     /// The file of the agent with this content hash, fetched first if need be (blocking:
     /// called from the thread that plays).
     fn agent_path(&self, sha256: &str) -> Result<PathBuf, String>;
+    /// Gives back every job leased but not yet handed out by [`Queue::lease`], when the
+    /// worker stops.
+    fn drain(&self) -> impl Future<Output = ()> + Send {
+        async {}
+    }
 }
 
 /// What a worker plays with: the arena's config (game, rules, limits), its linked agents,
@@ -485,6 +490,7 @@ pub async fn run<Q: Queue>(
             queue.release(&h.job).await;
         }
     }
+    queue.drain().await;
     for e in ending {
         let _ = e.await;
     }
@@ -639,6 +645,9 @@ pub enum RemoteError {
     },
 }
 
+/// The content type of every worker call's body but a report's.
+const JSON: &str = "application/json";
+
 /// The largest agent a worker downloads: the loader refuses larger files anyway.
 const MAX_AGENT_BYTES: u64 = 256 << 20;
 
@@ -651,13 +660,17 @@ impl Remote {
             path: agents.clone(),
             reason: e.to_string(),
         })?;
-        let http = ureq::Agent::config_builder()
+        let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             // Long enough for the server's long poll and a large report; short enough that
             // a server that vanished is noticed.
             .timeout_global(Some(Duration::from_secs(120)))
-            .build()
-            .new_agent();
+            .build();
+        let http = ureq::Agent::with_parts(
+            config,
+            ureq::unversioned::transport::DefaultConnector::default(),
+            CachedResolver::new(ureq::unversioned::resolver::DefaultResolver::default()),
+        );
         Ok(Remote {
             server: server.trim_end_matches('/').to_string(),
             token: token.to_string(),
@@ -671,15 +684,20 @@ impl Remote {
     }
 
     /// A blocking call: `(status, body)`.
-    fn call(&self, path: &str, body: Option<&[u8]>, limit: u64) -> Result<(u16, Vec<u8>), String> {
+    fn call(
+        &self,
+        path: &str,
+        body: Option<(&[u8], &str)>,
+        limit: u64,
+    ) -> Result<(u16, Vec<u8>), String> {
         let url = self.url(path);
         let auth = format!("Bearer {}", self.token);
         let resp = match body {
-            Some(b) => self
+            Some((b, content_type)) => self
                 .http
                 .post(&url)
                 .header("Authorization", &auth)
-                .header("Content-Type", "application/json")
+                .header("Content-Type", content_type)
                 .send(b),
             None => self.http.get(&url).header("Authorization", &auth).call(),
         };
@@ -699,9 +717,10 @@ impl Remote {
         self: &Arc<Self>,
         path: &'static str,
         body: Vec<u8>,
+        content_type: &'static str,
     ) -> Result<(u16, Vec<u8>), String> {
         let me = self.clone();
-        tokio::task::spawn_blocking(move || me.call(path, Some(&body), 1 << 20))
+        tokio::task::spawn_blocking(move || me.call(path, Some((&body, content_type)), 1 << 20))
             .await
             .map_err(|e| e.to_string())?
     }
@@ -723,6 +742,65 @@ impl Remote {
     }
 }
 
+/// The server's address, looked up once a minute instead of on every call.
+///
+/// ureq resolves the host before every request, pooled connection or not, and with a
+/// timeout set it does so on a thread of its own: a remote worker started and ended about
+/// 70 threads a second, 2% of its core (`scripts/bench-arena.sh`, part 6), and a worker
+/// given a host name would ask DNS as often. A minute still follows a server that moves.
+#[derive(Debug)]
+struct CachedResolver<R = ureq::unversioned::resolver::DefaultResolver> {
+    inner: R,
+    ttl: Duration,
+    last: std::sync::Mutex<Option<Resolved>>,
+}
+
+#[derive(Debug)]
+struct Resolved {
+    authority: ureq::http::uri::Authority,
+    at: std::time::Instant,
+    addrs: ureq::unversioned::resolver::ResolvedSocketAddrs,
+}
+
+impl<R> CachedResolver<R> {
+    fn new(inner: R) -> CachedResolver<R> {
+        CachedResolver {
+            inner,
+            ttl: Duration::from_secs(60),
+            last: std::sync::Mutex::new(None),
+        }
+    }
+}
+
+impl<R: ureq::unversioned::resolver::Resolver> ureq::unversioned::resolver::Resolver
+    for CachedResolver<R>
+{
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        let fresh =
+            |r: &Resolved| Some(&r.authority) == uri.authority() && r.at.elapsed() < self.ttl;
+        // A poisoned lock only means a lookup panicked: look up again.
+        if let Ok(last) = self.last.lock()
+            && let Some(r) = last.as_ref().filter(|r| fresh(r))
+        {
+            return Ok(r.addrs.clone());
+        }
+        let addrs = self.inner.resolve(uri, config, timeout)?;
+        if let (Ok(mut last), Some(a)) = (self.last.lock(), uri.authority()) {
+            *last = Some(Resolved {
+                authority: a.clone(),
+                at: std::time::Instant::now(),
+                addrs: addrs.clone(),
+            });
+        }
+        Ok(addrs)
+    }
+}
+
 /// The `error` field of a JSON error body, or the body itself.
 fn error_text(body: &[u8]) -> String {
     serde_json::from_slice::<serde_json::Value>(body)
@@ -731,27 +809,77 @@ fn error_text(body: &[u8]) -> String {
         .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(300).collect())
 }
 
-/// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks.
-pub struct RemoteQueue(pub Arc<Remote>);
+/// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks, and keeps
+/// the jobs a batched lease brought that the loop has not asked for yet.
+pub struct RemoteQueue {
+    remote: Arc<Remote>,
+    /// Leased, not yet handed to the loop, with when they were leased.
+    spare: std::sync::Mutex<std::collections::VecDeque<(Job, std::time::Instant)>>,
+}
+
+impl RemoteQueue {
+    /// A queue on the server `remote` talks to.
+    pub fn new(remote: Remote) -> RemoteQueue {
+        RemoteQueue {
+            remote: Arc::new(remote),
+            spare: Default::default(),
+        }
+    }
+
+    fn spare(&self) -> Option<(Job, std::time::Instant)> {
+        // A poisoned lock: a panic while pushing; the jobs in it expire on the server.
+        self.spare.lock().ok()?.pop_front()
+    }
+}
 
 impl Queue for RemoteQueue {
+    /// One job, from the spares if there are any. Otherwise the server is asked for
+    /// [`crate::worker_api::MAX_LEASE_BATCH`] at once: with 16-game matches a lease call per
+    /// match was about half of what a remote worker spent besides playing. A spare gets no
+    /// heartbeat until the loop takes it, so one kept past a third of its lease is beaten
+    /// first, and dropped if it was lost (the server hands it to another worker).
     async fn lease(&self) -> Result<Option<Job>, String> {
+        while let Some((job, at)) = self.spare() {
+            if at.elapsed() < Duration::from_millis(job.lease_ms / 3)
+                || self.heartbeat(&job).await == Ok(true)
+            {
+                return Ok(Some(job));
+            }
+        }
+        let ask = format!("{{\"max\": {}}}", crate::worker_api::MAX_LEASE_BATCH);
         let (status, body) = self
-            .0
-            .call_async("/api/worker/lease", b"{}".to_vec())
+            .remote
+            .call_async("/api/worker/lease", ask.into_bytes(), JSON)
             .await?;
         match status {
-            200 => serde_json::from_slice(&body)
-                .map(Some)
-                .map_err(|e| format!("the server sent a job that does not decode: {e}")),
+            200 => {
+                let leased: crate::jobs::Leased = serde_json::from_slice(&body)
+                    .map_err(|e| format!("the server sent jobs that do not decode: {e}"))?;
+                let mut jobs = leased.jobs.into_iter();
+                let first = jobs.next();
+                if let Ok(mut spare) = self.spare.lock() {
+                    let now = std::time::Instant::now();
+                    spare.extend(jobs.map(|j| (j, now)));
+                }
+                Ok(first)
+            }
             204 => Ok(None),
             s => Err(format!("lease: {s}: {}", error_text(&body))),
         }
     }
 
+    async fn drain(&self) {
+        while let Some((job, _)) = self.spare() {
+            self.release(&job).await;
+        }
+    }
+
     async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
         let body = serde_json::to_vec(&job.lease_ref()).map_err(|e| e.to_string())?;
-        let (status, body) = self.0.call_async("/api/worker/heartbeat", body).await?;
+        let (status, body) = self
+            .remote
+            .call_async("/api/worker/heartbeat", body, JSON)
+            .await?;
         match status {
             200 => Ok(true),
             409 => Ok(false),
@@ -765,14 +893,17 @@ impl Queue for RemoteQueue {
         games: Vec<GameRecord>,
         done: bool,
     ) -> Result<Stored, String> {
-        let body = serde_json::to_vec(&Report {
+        let body = crate::report_wire::encode(Report {
             match_id: job.match_id,
             lease: job.lease.clone(),
             done,
             games,
         })
         .map_err(|e| e.to_string())?;
-        let (status, body) = self.0.call_async("/api/worker/report", body).await?;
+        let (status, body) = self
+            .remote
+            .call_async("/api/worker/report", body, crate::report_wire::CONTENT_TYPE)
+            .await?;
         match status {
             200 => serde_json::from_slice(&body).map_err(|e| format!("report: {e}")),
             409 => Ok(Stored::LeaseLost),
@@ -782,7 +913,10 @@ impl Queue for RemoteQueue {
 
     async fn release(&self, job: &Job) {
         if let Ok(body) = serde_json::to_vec(&job.lease_ref()) {
-            let _ = self.0.call_async("/api/worker/release", body).await;
+            let _ = self
+                .remote
+                .call_async("/api/worker/release", body, JSON)
+                .await;
         }
     }
 
@@ -790,11 +924,11 @@ impl Queue for RemoteQueue {
         if !crate::agents::is_sha256(sha256) {
             return Err(format!("`{sha256}` is not a content hash"));
         }
-        let path = self.0.agents.join(format!("{sha256}.wasm"));
+        let path = self.remote.agents.join(format!("{sha256}.wasm"));
         if path.is_file() {
             return Ok(path);
         }
-        let (status, bytes) = self.0.call(
+        let (status, bytes) = self.remote.call(
             &format!("/api/worker/agents/{sha256}"),
             None,
             MAX_AGENT_BYTES,
@@ -803,8 +937,8 @@ impl Queue for RemoteQueue {
             return Err(format!("agent {sha256}: {status}: {}", error_text(&bytes)));
         }
         // Stored only if it is what was asked for: the cache is keyed by content.
-        let stored = crate::agents::store_agent(&self.0.agents, &bytes)
-            .map_err(|e| format!("{}: {e}", self.0.agents.display()))?;
+        let stored = crate::agents::store_agent(&self.remote.agents, &bytes)
+            .map_err(|e| format!("{}: {e}", self.remote.agents.display()))?;
         if stored != sha256 {
             return Err(format!(
                 "agent {sha256}: the server sent a file whose hash is {stored}"
@@ -817,6 +951,65 @@ impl Queue for RemoteQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts lookups, answering 127.0.0.1 with the URI's port.
+    #[derive(Debug, Default)]
+    struct Counting(std::sync::atomic::AtomicUsize);
+
+    impl ureq::unversioned::resolver::Resolver for Counting {
+        fn resolve(
+            &self,
+            uri: &ureq::http::Uri,
+            _: &ureq::config::Config,
+            _: ureq::unversioned::transport::NextTimeout,
+        ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            let mut addrs = self.empty();
+            let port = uri.port_u16().unwrap_or(80);
+            addrs.push(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+            Ok(addrs)
+        }
+    }
+
+    /// Regression: ureq looked the server up before every call, on a thread it started for
+    /// the purpose (70 threads a second on a busy worker). Within the cache's time a server
+    /// is looked up once; another server, or the same one after the time, again.
+    #[test]
+    fn the_server_is_looked_up_once_not_on_every_call() {
+        use ureq::unversioned::resolver::Resolver;
+        let config = ureq::config::Config::default();
+        let timeout = ureq::unversioned::transport::NextTimeout::default;
+        let a: ureq::http::Uri = "http://127.0.0.1:8080/api/worker/lease"
+            .parse()
+            .expect("uri");
+        let b: ureq::http::Uri = "http://127.0.0.1:9090/api/worker/lease"
+            .parse()
+            .expect("uri");
+        let cached = CachedResolver::new(Counting::default());
+        for _ in 0..50 {
+            let addrs = cached.resolve(&a, &config, timeout()).expect("resolves");
+            assert_eq!(addrs[0].port(), 8080);
+        }
+        assert_eq!(cached.inner.0.load(Ordering::Relaxed), 1);
+        let addrs = cached.resolve(&b, &config, timeout()).expect("resolves");
+        assert_eq!(
+            addrs[0].port(),
+            9090,
+            "another server is not answered from the cache"
+        );
+        assert_eq!(cached.inner.0.load(Ordering::Relaxed), 2);
+        let stale = CachedResolver {
+            ttl: Duration::ZERO,
+            ..CachedResolver::new(Counting::default())
+        };
+        stale.resolve(&a, &config, timeout()).expect("resolves");
+        stale.resolve(&a, &config, timeout()).expect("resolves");
+        assert_eq!(
+            stale.inner.0.load(Ordering::Relaxed),
+            2,
+            "an old answer is looked up again"
+        );
+    }
 
     /// Regression: consecutive matches ran on whichever blocking thread tokio had free, each
     /// with a cold heap. Every match of a loop now plays on one thread, and a match that

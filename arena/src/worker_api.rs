@@ -4,9 +4,9 @@
 //! | route | does |
 //! |---|---|
 //! | `GET /api/worker/config` | the arena's config: game, rules, limits (what every game is played under) |
-//! | `POST /api/worker/lease` | the next job, waiting up to [`LONG_POLL`] for one; 204 if none |
+//! | `POST /api/worker/lease` | the next job, waiting up to [`LONG_POLL`] for one; 204 if none; with `{"max": n}`, up to n jobs at once |
 //! | `POST /api/worker/heartbeat` | extends a lease; 409 once it is lost |
-//! | `POST /api/worker/report` | stores games of a job, and with `done` ends it; 409 under a lost lease |
+//! | `POST /api/worker/report` | stores games of a job, and with `done` ends it; 409 under a lost lease; the body is JSON or [`crate::report_wire`]'s binary |
 //! | `POST /api/worker/release` | gives a job back unscored (the worker's platform failed) |
 //! | `GET /api/worker/agents/{sha256}` | an agent's component, by content hash |
 //!
@@ -20,7 +20,8 @@ use crate::errors::AppError;
 use crate::identity::{self, Holder};
 use crate::jobs::{self, MatchInfo};
 use crate::jobs::{LeaseRef, Report};
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -94,13 +95,48 @@ async fn config(State(arena): State<Arc<Arena>>, _w: WorkerId) -> Json<crate::co
     Json(arena.cfg.clone())
 }
 
-async fn lease(State(arena): State<Arc<Arena>>, w: WorkerId) -> Result<Response, AppError> {
+/// The most jobs one lease request hands out: a worker plays them one after the other, and
+/// each lease runs while it waits.
+pub const MAX_LEASE_BATCH: usize = 4;
+
+/// A lease request's body: `{}` for one job, answered as the job itself (as workers before
+/// batches ask), or `{"max": n}` for up to `n` (at most [`MAX_LEASE_BATCH`]), answered as
+/// [`jobs::Leased`].
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct LeaseAsk {
+    /// How many jobs at most.
+    #[serde(default)]
+    pub max: Option<usize>,
+}
+
+async fn lease(
+    State(arena): State<Arc<Arena>>,
+    w: WorkerId,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let ask: LeaseAsk = if body.iter().all(u8::is_ascii_whitespace) {
+        LeaseAsk::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| AppError::BadRequest(format!("lease: not a lease request: {e}")))?
+    };
     arena.db.worker_seen(w.0).await?;
     let name = format!("w{}", w.0);
     let until = Instant::now() + LONG_POLL;
     loop {
         if let Some(job) = jobs::lease(&arena, &name).await? {
-            return Ok(Json(job).into_response());
+            let Some(max) = ask.max else {
+                return Ok(Json(job).into_response());
+            };
+            // The rest only from what is waiting now: a batch never waits for more.
+            let mut batch = vec![job];
+            while batch.len() < max.clamp(1, MAX_LEASE_BATCH) {
+                match jobs::lease(&arena, &name).await? {
+                    Some(job) => batch.push(job),
+                    None => break,
+                }
+            }
+            return Ok(Json(jobs::Leased { jobs: batch }).into_response());
         }
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -134,10 +170,47 @@ fn lost(id: i64) -> AppError {
     ))
 }
 
+/// A report's body, in either encoding: [`crate::report_wire`]'s binary (what `croupier arena
+/// worker` sends) or JSON.
+pub struct ReportBody(pub Report);
+
+impl FromRequest<Arc<Arena>> for ReportBody {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, arena: &Arc<Arena>) -> Result<ReportBody, Response> {
+        let kind = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        // Under the route's body limit: past it, axum's own 413.
+        let body = Bytes::from_request(req, arena)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let media = kind.split(';').next().unwrap_or("").trim();
+        let report = if media.eq_ignore_ascii_case(crate::report_wire::CONTENT_TYPE) {
+            crate::report_wire::decode(&body).map_err(|e| e.to_string())
+        } else if media.eq_ignore_ascii_case("application/json") {
+            serde_json::from_slice(&body).map_err(|e| format!("not a JSON report: {e}"))
+        } else {
+            return Err(AppError::Unsupported(format!(
+                "a report is `application/json` or `{}`, not `{}`",
+                crate::report_wire::CONTENT_TYPE,
+                kind.chars().take(80).collect::<String>()
+            ))
+            .into_response());
+        };
+        report
+            .map(ReportBody)
+            .map_err(|e| AppError::BadRequest(e).into_response())
+    }
+}
+
 async fn report(
     State(arena): State<Arc<Arena>>,
     _w: WorkerId,
-    Json(r): Json<Report>,
+    ReportBody(r): ReportBody,
 ) -> Result<Response, AppError> {
     let info = MatchInfo::load(&arena, r.match_id).await?;
     match jobs::accept(&arena, &info, &r.lease, &r.games, r.done).await? {

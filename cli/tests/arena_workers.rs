@@ -127,6 +127,33 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     );
     assert_eq!(wrong_seats.status, 400, "{}", wrong_seats.body);
     assert!(wrong_seats.body.contains("seating"), "{}", wrong_seats.body);
+    // The same game in the binary encoding the workers send: read, then checked alike.
+    let binary = croupier_arena::report_wire::encode(croupier_arena::jobs::Report {
+        match_id: job.match_id,
+        lease: job.lease.clone(),
+        done: false,
+        games: vec![
+            serde_json::from_value(game(0, serde_json::json!([1, 0, 1, 0]))).expect("a record"),
+        ],
+    })
+    .expect("encodes");
+    let wire = croupier_arena::report_wire::CONTENT_TYPE;
+    let url_report = format!("{url}/api/worker/report");
+    let r = post(&url_report, Some(worker), wire, &binary);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("seating"), "{}", r.body);
+    // Cut short: refused with what it is not, and nothing stored.
+    let r = post(&url_report, Some(worker), wire, &binary[..binary.len() - 3]);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains(wire), "{}", r.body);
+    // Neither encoding: 415, naming both.
+    let r = post(&url_report, Some(worker), "text/plain", &binary);
+    assert_eq!(r.status, 415, "{}", r.body);
+    assert!(
+        r.body.contains("application/json") && r.body.contains(wire),
+        "{}",
+        r.body
+    );
     let past = report(
         vec![game(2 * DEALS as u64, serde_json::json!([0, 1, 0, 1]))],
         false,
@@ -164,13 +191,47 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         &lref,
     );
     assert_eq!(beat.status, 200, "{}", beat.body);
-    let back = post(
-        &format!("{url}/api/worker/release"),
+    let give_back = |match_id: i64, lease: &str| {
+        let lref = json(serde_json::json!({"match_id": match_id, "lease": lease}));
+        let back = post(
+            &format!("{url}/api/worker/release"),
+            Some(worker),
+            "application/json",
+            &lref,
+        );
+        assert_eq!(back.status, 204, "{}", back.body);
+    };
+    give_back(job.match_id, &job.lease);
+    // Several at once, as `croupier arena worker` asks: distinct matches, no more than the
+    // cap whatever is asked, each under its own lease; given back for the workers.
+    let lease_url = format!("{url}/api/worker/lease");
+    let batch = post(
+        &lease_url,
         Some(worker),
         "application/json",
-        &lref,
+        b"{\"max\": 99}",
     );
-    assert_eq!(back.status, 204, "{}", back.body);
+    assert_eq!(batch.status, 200, "{}", batch.body);
+    let leased: croupier_arena::jobs::Leased = serde_json::from_str(&batch.body).expect("jobs");
+    let n = leased.jobs.len();
+    assert!(
+        (1..=croupier_arena::worker_api::MAX_LEASE_BATCH).contains(&n),
+        "{n} jobs"
+    );
+    let mut ids: Vec<i64> = leased.jobs.iter().map(|j| j.match_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "a match handed out twice: {ids:?}");
+    for j in &leased.jobs {
+        give_back(j.match_id, &j.lease);
+    }
+    let bad = post(
+        &lease_url,
+        Some(worker),
+        "application/json",
+        b"{\"max\": -1}",
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
 }
 
 /// One of these tests at a time. Each runs a server, three workers that keep a core busy

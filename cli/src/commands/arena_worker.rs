@@ -61,8 +61,11 @@ pub fn run(a: &WorkerArgs) -> Result<()> {
         threads,
         name: a.name.clone(),
     });
-    let queue = Arc::new(RemoteQueue(Arc::new(remote)));
-    let rt = tokio::runtime::Builder::new_multi_thread()
+    let queue = Arc::new(RemoteQueue::new(remote));
+    // One thread runs the loop, the reports and the heartbeats: the worker's async side is
+    // a few calls per match, and with a thread pool each of them woke a second thread to
+    // hand the result to the loop (more switches on the core the games need).
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
