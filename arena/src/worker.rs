@@ -66,7 +66,10 @@ pub enum PlayError {
 /// logged by the worker and the job goes back to the queue.
 pub trait Queue: Send + Sync + 'static {
     /// The next job, or `None` when there is none yet (after waiting a little for one).
-    fn lease(&self) -> impl Future<Output = Result<Option<Job>, String>> + Send;
+    /// `batch`: the loop is playing short matches, so a queue that pays per call may lease
+    /// several and hand out the rest on the next calls. Never after a long match: a job kept
+    /// aside waits for the ones before it (at the end of a final, while other workers idle).
+    fn lease(&self, batch: bool) -> impl Future<Output = Result<Option<Job>, String>> + Send;
     /// Extends the job's lease; false once it is lost.
     fn heartbeat(&self, job: &Job) -> impl Future<Output = Result<bool, String>> + Send;
     /// Stores games of the job; with `done`, also ends it (all its games must be stored).
@@ -221,8 +224,8 @@ struct Held {
 
 /// One lease attempt: a job with its heartbeat started, or `None` (none yet, or an error,
 /// logged, after a pause).
-async fn lease_one<Q: Queue>(queue: Arc<Q>, name: String) -> Option<Held> {
-    match queue.lease().await {
+async fn lease_one<Q: Queue>(queue: Arc<Q>, name: String, batch: bool) -> Option<Held> {
+    match queue.lease(batch).await {
         Ok(Some(job)) => {
             let beat = {
                 let (queue, job) = (queue.clone(), job.clone());
@@ -412,7 +415,11 @@ pub async fn run<Q: Queue>(
         if queued.is_empty() {
             // Nothing to play: wait for a lease (or the stop).
             if ahead.is_empty() {
-                ahead.push_back(tokio::spawn(lease_one(queue.clone(), name.clone())));
+                ahead.push_back(tokio::spawn(lease_one(
+                    queue.clone(),
+                    name.clone(),
+                    depth > 1,
+                )));
             }
             let Some(mut next) = ahead.pop_front() else {
                 break;
@@ -435,7 +442,11 @@ pub async fn run<Q: Queue>(
         }
         // A job waiting on the play thread counts as one leased ahead.
         while ahead.len() + queued.len() - 1 < depth {
-            ahead.push_back(tokio::spawn(lease_one(queue.clone(), name.clone())));
+            ahead.push_back(tokio::spawn(lease_one(
+                queue.clone(),
+                name.clone(),
+                depth > 1,
+            )));
         }
         let Some(mut head) = queued.pop_front() else {
             continue;
@@ -575,7 +586,9 @@ pub struct Local {
 }
 
 impl Queue for Local {
-    async fn lease(&self) -> Result<Option<Job>, String> {
+    /// One job at a time whatever `batch` says: a lease here is a database call, not a
+    /// round trip.
+    async fn lease(&self, _batch: bool) -> Result<Option<Job>, String> {
         let job = crate::jobs::lease(&self.arena, &self.name)
             .await
             .map_err(|e| e.to_string())?;
@@ -833,12 +846,12 @@ impl RemoteQueue {
 }
 
 impl Queue for RemoteQueue {
-    /// One job, from the spares if there are any. Otherwise the server is asked for
-    /// [`crate::worker_api::MAX_LEASE_BATCH`] at once: with 16-game matches a lease call per
-    /// match was about half of what a remote worker spent besides playing. A spare gets no
-    /// heartbeat until the loop takes it, so one kept past a third of its lease is beaten
-    /// first, and dropped if it was lost (the server hands it to another worker).
-    async fn lease(&self) -> Result<Option<Job>, String> {
+    /// One job, from the spares if there are any. Otherwise, with `batch`, the server is
+    /// asked for [`crate::worker_api::MAX_LEASE_BATCH`] at once: with 16-game matches a lease
+    /// call per match was a good part of what a remote worker spent besides playing. A spare
+    /// gets no heartbeat until the loop takes it, so one kept past a third of its lease is
+    /// beaten first, and dropped if it was lost (the server hands it to another worker).
+    async fn lease(&self, batch: bool) -> Result<Option<Job>, String> {
         while let Some((job, at)) = self.spare() {
             if at.elapsed() < Duration::from_millis(job.lease_ms / 3)
                 || self.heartbeat(&job).await == Ok(true)
@@ -846,7 +859,12 @@ impl Queue for RemoteQueue {
                 return Ok(Some(job));
             }
         }
-        let ask = format!("{{\"max\": {}}}", crate::worker_api::MAX_LEASE_BATCH);
+        let max = if batch {
+            crate::worker_api::MAX_LEASE_BATCH
+        } else {
+            1
+        };
+        let ask = format!("{{\"max\": {max}}}");
         let (status, body) = self
             .remote
             .call_async("/api/worker/lease", ask.into_bytes(), JSON)
