@@ -828,6 +828,8 @@ pub struct RemoteQueue {
     remote: Arc<Remote>,
     /// Leased, not yet handed to the loop, with when they were leased.
     spare: std::sync::Mutex<std::collections::VecDeque<(Job, std::time::Instant)>>,
+    /// Set once the server refused a binary report (415): an older server reads only JSON.
+    json_reports: AtomicBool,
 }
 
 impl RemoteQueue {
@@ -836,7 +838,15 @@ impl RemoteQueue {
         RemoteQueue {
             remote: Arc::new(remote),
             spare: Default::default(),
+            json_reports: AtomicBool::new(false),
         }
+    }
+
+    async fn report_json(&self, report: &Report) -> Result<(u16, Vec<u8>), String> {
+        let json = serde_json::to_vec(report).map_err(|e| e.to_string())?;
+        self.remote
+            .call_async("/api/worker/report", json, JSON)
+            .await
     }
 
     fn spare(&self) -> Option<(Job, std::time::Instant)> {
@@ -871,9 +881,15 @@ impl Queue for RemoteQueue {
             .await?;
         match status {
             200 => {
-                let leased: crate::jobs::Leased = serde_json::from_slice(&body)
-                    .map_err(|e| format!("the server sent jobs that do not decode: {e}"))?;
-                let mut jobs = leased.jobs.into_iter();
+                // One job, not a batch, from a server older than batches.
+                let jobs = match serde_json::from_slice::<crate::jobs::Leased>(&body) {
+                    Ok(leased) => leased.jobs,
+                    Err(_) => vec![
+                        serde_json::from_slice::<Job>(&body)
+                            .map_err(|e| format!("the server sent jobs that do not decode: {e}"))?,
+                    ],
+                };
+                let mut jobs = jobs.into_iter();
                 let first = jobs.next();
                 if let Ok(mut spare) = self.spare.lock() {
                     let now = std::time::Instant::now();
@@ -911,17 +927,36 @@ impl Queue for RemoteQueue {
         games: Vec<GameRecord>,
         done: bool,
     ) -> Result<Stored, String> {
-        let body = crate::report_wire::encode(Report {
+        let report = Report {
             match_id: job.match_id,
             lease: job.lease.clone(),
             done,
             games,
-        })
-        .map_err(|e| e.to_string())?;
-        let (status, body) = self
-            .remote
-            .call_async("/api/worker/report", body, crate::report_wire::CONTENT_TYPE)
-            .await?;
+        };
+        let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
+            self.report_json(&report).await?
+        } else {
+            let binary = crate::report_wire::encode(report).map_err(|e| e.to_string())?;
+            let (status, answer) = self
+                .remote
+                .call_async(
+                    "/api/worker/report",
+                    binary.clone(),
+                    crate::report_wire::CONTENT_TYPE,
+                )
+                .await?;
+            if status == 415 {
+                // A server older than the binary form: JSON from now on.
+                eprintln!(
+                    "arena worker: the server does not read binary reports (an older croupier); reporting in JSON"
+                );
+                self.json_reports.store(true, Ordering::Relaxed);
+                let report = crate::report_wire::decode(&binary).map_err(|e| e.to_string())?;
+                self.report_json(&report).await?
+            } else {
+                (status, answer)
+            }
+        };
         match status {
             200 => serde_json::from_slice(&body).map_err(|e| format!("report: {e}")),
             409 => Ok(Stored::LeaseLost),

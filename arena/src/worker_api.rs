@@ -131,9 +131,14 @@ async fn lease(
             // The rest only from what is waiting now: a batch never waits for more.
             let mut batch = vec![job];
             while batch.len() < max.clamp(1, MAX_LEASE_BATCH) {
-                match jobs::lease(&arena, &name).await? {
-                    Some(job) => batch.push(job),
-                    None => break,
+                // A failure here ends the batch: the jobs leased already go out.
+                match jobs::lease(&arena, &name).await {
+                    Ok(Some(job)) => batch.push(job),
+                    Ok(None) => break,
+                    Err(e) => {
+                        eprintln!("arena: a batched lease stopped short: {e}");
+                        break;
+                    }
                 }
             }
             return Ok(Json(jobs::Leased { jobs: batch }).into_response());
