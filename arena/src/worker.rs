@@ -725,13 +725,16 @@ impl Remote {
         Ok((status, bytes))
     }
 
-    /// A call from async code, on a blocking thread.
+    /// A call from async code, on a blocking thread. The body is shared, not moved, so that
+    /// a refused report can be sent again in another form without a copy on every call.
     async fn call_async(
         self: &Arc<Self>,
         path: &'static str,
-        body: Vec<u8>,
+        body: impl Into<axum::body::Bytes>,
         content_type: &'static str,
     ) -> Result<(u16, Vec<u8>), String> {
+        // `Bytes` from a `Vec` takes its buffer, and a clone shares it.
+        let body: axum::body::Bytes = body.into();
         let me = self.clone();
         tokio::task::spawn_blocking(move || me.call(path, Some((&body, content_type)), 1 << 20))
             .await
@@ -936,7 +939,9 @@ impl Queue for RemoteQueue {
         let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
             self.report_json(&report).await?
         } else {
-            let binary = crate::report_wire::encode(report).map_err(|e| e.to_string())?;
+            let binary: axum::body::Bytes = crate::report_wire::encode(report)
+                .map_err(|e| e.to_string())?
+                .into();
             let (status, answer) = self
                 .remote
                 .call_async(
