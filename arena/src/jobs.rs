@@ -82,6 +82,32 @@ pub struct Report {
     pub games: Vec<GameRecord>,
 }
 
+/// Several reports in one call (`POST /api/worker/reports`): what a remote worker sends
+/// when short matches end, where a report call per match was most of what it spent besides
+/// playing.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Reports {
+    /// Reports, each stored as `POST /api/worker/report` stores it, in order.
+    pub reports: Vec<Report>,
+}
+
+/// How one report of [`Reports`] went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Stored, or found lost or incomplete, as a single report's answer says.
+    Stored(Stored),
+    /// Refused, with why (what a single report's 400 or 500 would say).
+    Refused(String),
+}
+
+/// The answer to [`Reports`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcomes {
+    /// One per report, in order.
+    pub outcomes: Vec<Outcome>,
+}
+
 /// One entrant of a job.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobEntrant {
@@ -314,6 +340,29 @@ pub async fn accept(
     games: &[GameRecord],
     done: bool,
 ) -> Result<Stored, JobError> {
+    let stored = store(arena, info, lease, games, done).await?;
+    if done && stored == Stored::Ok {
+        caught_up(arena, &[info.id]).await;
+    }
+    Ok(stored)
+}
+
+/// After matches ended: the ratings catch up and the ladder is woken, once for all of them.
+pub async fn caught_up(arena: &Arena, ended: &[i64]) {
+    if let Err(e) = arena.update_board().await {
+        eprintln!("arena: updating the ratings after matches {ended:?}: {e}");
+    }
+    arena.changed.notify_waiters();
+}
+
+/// [`accept`] without its catching up: for a caller that ends several matches at once.
+pub async fn store(
+    arena: &Arena,
+    info: &MatchInfo,
+    lease: &str,
+    games: &[GameRecord],
+    done: bool,
+) -> Result<Stored, JobError> {
     let schedule = info.schedule(arena)?;
     let compact = info.compact(&arena.cfg, games)?;
     let versions: Vec<i64> = info.entrants.iter().map(|e| e.version).collect();
@@ -328,12 +377,6 @@ pub async fn accept(
         .db
         .store_games(info.id, lease, &rows, expected)
         .await?;
-    if done && stored == Stored::Ok {
-        if let Err(e) = arena.update_board().await {
-            eprintln!("arena: updating the ratings after match {}: {e}", info.id);
-        }
-        arena.changed.notify_waiters();
-    }
     Ok(stored)
 }
 

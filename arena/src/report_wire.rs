@@ -1,6 +1,7 @@
 //! A worker's report in binary: what `croupier arena worker` sends to
-//! `POST /api/worker/report` with `Content-Type:` [`CONTENT_TYPE`]. The server still takes
-//! the JSON body too (older workers, `curl`); both decode to the same [`Report`].
+//! `POST /api/worker/report` with `Content-Type:` [`CONTENT_TYPE`], and several of them to
+//! `POST /api/worker/reports` ([`REPORTS_CONTENT_TYPE`]). The server still takes JSON bodies
+//! too (older workers, `curl`); both decode to the same [`Report`] and [`Reports`].
 //!
 //! Why a second encoding: a remote worker reports every game it plays, about a kilobyte of
 //! JSON per Durak game, and writing it out (numbers as text, every field named) plus pushing
@@ -24,7 +25,7 @@
 //! the games say is then checked against the match's schedule as for JSON
 //! ([`crate::jobs::accept`]).
 
-use crate::jobs::Report;
+use crate::jobs::{Report, Reports};
 use croupier_host::sandbox::{CallStats, LogLine};
 use croupier_host::verdict::Verdict;
 use croupier_rules::SeatResult;
@@ -34,43 +35,81 @@ use serde::{Deserialize, Serialize};
 /// The content type of a report in this encoding.
 pub const CONTENT_TYPE: &str = "application/x-croupier-report-v1";
 
+/// The content type of [`Reports`] (several reports in one call) in this encoding.
+pub const REPORTS_CONTENT_TYPE: &str = "application/x-croupier-reports-v1";
+
 /// Why a binary report could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
-    /// Not a report in this encoding (truncated, a bad length, an unknown variant).
-    #[error("not a {CONTENT_TYPE} report: {0}")]
-    Malformed(String),
-    /// Bytes after the report.
-    #[error("not a {CONTENT_TYPE} report: {0} bytes after its end")]
-    Trailing(usize),
+    /// Not a body in this encoding (truncated, a bad length, an unknown variant).
+    #[error("not a {kind} body: {reason}")]
+    Malformed {
+        /// The content type it was read as.
+        kind: &'static str,
+        /// What postcard found.
+        reason: String,
+    },
+    /// Bytes after the body's end.
+    #[error("not a {kind} body: {extra} bytes after its end")]
+    Trailing {
+        /// The content type it was read as.
+        kind: &'static str,
+        /// How many.
+        extra: usize,
+    },
 }
 
 /// Encodes a report.
 pub fn encode(report: Report) -> Result<Vec<u8>, WireError> {
     // Sized for a typical game up front: growing by doubling copied the buffer several times.
     let buf = Vec::with_capacity(64 + 512 * report.games.len());
-    let wire = WireReport {
-        match_id: report.match_id,
-        lease: report.lease,
-        done: report.done,
-        games: report.games.into_iter().map(WireGame::from).collect(),
-    };
-    postcard::to_extend(&wire, buf).map_err(|e| WireError::Malformed(e.to_string()))
+    write(&WireReport::from(report), buf, CONTENT_TYPE)
 }
 
 /// Decodes a report, refusing anything but exactly one.
 pub fn decode(bytes: &[u8]) -> Result<Report, WireError> {
-    let (wire, rest) = postcard::take_from_bytes::<WireReport>(bytes)
-        .map_err(|e| WireError::Malformed(e.to_string()))?;
-    if !rest.is_empty() {
-        return Err(WireError::Trailing(rest.len()));
-    }
-    Ok(Report {
-        match_id: wire.match_id,
-        lease: wire.lease,
-        done: wire.done,
-        games: wire.games.into_iter().map(GameRecord::from).collect(),
+    read::<WireReport>(bytes, CONTENT_TYPE).map(Report::from)
+}
+
+/// Encodes several reports.
+pub fn encode_reports(x: Reports) -> Result<Vec<u8>, WireError> {
+    let games: usize = x.reports.iter().map(|r| r.games.len()).sum();
+    let wire: Vec<WireReport> = x.reports.into_iter().map(WireReport::from).collect();
+    write(
+        &wire,
+        Vec::with_capacity(64 + 512 * games),
+        REPORTS_CONTENT_TYPE,
+    )
+}
+
+/// Decodes several reports, refusing anything after them.
+pub fn decode_reports(bytes: &[u8]) -> Result<Reports, WireError> {
+    let wire = read::<Vec<WireReport>>(bytes, REPORTS_CONTENT_TYPE)?;
+    Ok(Reports {
+        reports: wire.into_iter().map(Report::from).collect(),
     })
+}
+
+fn write<T: Serialize>(value: &T, buf: Vec<u8>, kind: &'static str) -> Result<Vec<u8>, WireError> {
+    postcard::to_extend(value, buf).map_err(|e| WireError::Malformed {
+        kind,
+        reason: e.to_string(),
+    })
+}
+
+fn read<'a, T: Deserialize<'a>>(bytes: &'a [u8], kind: &'static str) -> Result<T, WireError> {
+    let (value, rest) =
+        postcard::take_from_bytes::<T>(bytes).map_err(|e| WireError::Malformed {
+            kind,
+            reason: e.to_string(),
+        })?;
+    if !rest.is_empty() {
+        return Err(WireError::Trailing {
+            kind,
+            extra: rest.len(),
+        });
+    }
+    Ok(value)
 }
 
 #[derive(Serialize, Deserialize)]
@@ -79,6 +118,40 @@ struct WireReport {
     lease: String,
     done: bool,
     games: Vec<WireGame>,
+}
+
+impl From<Report> for WireReport {
+    fn from(r: Report) -> WireReport {
+        let Report {
+            match_id,
+            lease,
+            done,
+            games,
+        } = r;
+        WireReport {
+            match_id,
+            lease,
+            done,
+            games: games.into_iter().map(WireGame::from).collect(),
+        }
+    }
+}
+
+impl From<WireReport> for Report {
+    fn from(r: WireReport) -> Report {
+        let WireReport {
+            match_id,
+            lease,
+            done,
+            games,
+        } = r;
+        Report {
+            match_id,
+            lease,
+            done,
+            games: games.into_iter().map(GameRecord::from).collect(),
+        }
+    }
 }
 
 /// [`GameRecord`], every field always present.
@@ -397,6 +470,28 @@ mod tests {
     }
 
     #[test]
+    fn several_reports_come_back_as_they_were_sent() {
+        let mut second = report(vec![full_record(3)]);
+        second.match_id = 43;
+        second.done = false;
+        let x = Reports {
+            reports: vec![report(vec![full_record(0), full_record(1)]), second],
+        };
+        let bytes = encode_reports(x).expect("encodes");
+        let back = decode_reports(&bytes).expect("decodes");
+        assert_eq!(back.reports.len(), 2);
+        assert_eq!(back.reports[0].games, vec![full_record(0), full_record(1)]);
+        assert_eq!(back.reports[1].match_id, 43);
+        assert!(!back.reports[1].done);
+        assert_eq!(back.reports[1].games, vec![full_record(3)]);
+        // Cut anywhere, or read as the other body: an error naming what it was read as.
+        for n in 0..bytes.len() {
+            let e = decode_reports(&bytes[..n]).expect_err("cut reports were read");
+            assert!(e.to_string().contains(REPORTS_CONTENT_TYPE), "{e}");
+        }
+    }
+
+    #[test]
     fn a_cut_report_is_refused_at_every_length() {
         let bytes = encode(report(vec![full_record(0)])).expect("encodes");
         for n in 0..bytes.len() {
@@ -412,7 +507,10 @@ mod tests {
     fn bytes_after_a_report_are_refused() {
         let mut bytes = encode(report(vec![])).expect("encodes");
         bytes.push(0);
-        assert!(matches!(decode(&bytes), Err(WireError::Trailing(1))));
+        assert!(matches!(
+            decode(&bytes),
+            Err(WireError::Trailing { extra: 1, .. })
+        ));
     }
 
     /// A length prefix that claims far more than the body holds is an error, and serde's
@@ -422,6 +520,6 @@ mod tests {
         // match_id 1 (zigzag varint 2), lease "" , done false, then 2^62 games.
         let mut bytes = vec![2, 0, 0];
         bytes.extend([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40]);
-        assert!(matches!(decode(&bytes), Err(WireError::Malformed(_))));
+        assert!(matches!(decode(&bytes), Err(WireError::Malformed { .. })));
     }
 }

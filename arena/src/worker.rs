@@ -825,14 +825,53 @@ fn error_text(body: &[u8]) -> String {
         .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(300).collect())
 }
 
-/// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks, and keeps
-/// the jobs a batched lease brought that the loop has not asked for yet.
+/// How long a finished match's last report may wait to go out with others
+/// ([`RemoteQueue`]): far below a lease (whose heartbeat runs until the report is answered)
+/// and below anything a person watching the leaderboard notices.
+pub const HOLD: Duration = Duration::from_millis(200);
+
+/// Finished matches whose last reports a remote worker sends together (four 16-game ladder
+/// matches: one call per four instead of one each).
+pub const HELD: usize = 4;
+
+/// A finished match's last report, waiting to go out with others, and who waits for its
+/// outcome.
+struct Pending {
+    report: Report,
+    answer: tokio::sync::oneshot::Sender<Result<Stored, String>>,
+}
+
+/// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks, keeps the
+/// jobs a batched lease brought that the loop has not asked for yet, and holds finished
+/// matches' last reports to send several in one call.
+///
+/// Why hold reports: with 16-game ladder matches a remote worker made a report call per
+/// match, and those calls (each a hop to a blocking thread and back, plus the request
+/// itself) were the largest part of what it spent off its play thread. When matches end
+/// less than [`HOLD`] apart, a finished match's report waits, at most [`HOLD`], for company
+/// ([`HELD`] reports, or enough games that one more report could pass
+/// [`crate::worker_api::MAX_GAMES_PER_CALL`]) or for the worker to stop, and they go out in
+/// one call of `POST /api/worker/reports`. A long match's report, and those made while a
+/// match plays (every [`BATCH`] games), go out at once.
+///
+/// Reports do not ride along with the next lease call: the server stores them and catches
+/// the ratings up before it answers, and a lease answer that waited for that left the play
+/// thread idle for a third of the time at 8 deals a match (`scripts/bench-arena.sh`,
+/// part 6). A worker killed while holding reports loses nothing the server counts: their
+/// matches are leased again when the leases expire and replayed from their seeds.
 pub struct RemoteQueue {
     remote: Arc<Remote>,
     /// Leased, not yet handed to the loop, with when they were leased.
     spare: std::sync::Mutex<std::collections::VecDeque<(Job, std::time::Instant)>>,
     /// Set once the server refused a binary report (415): an older server reads only JSON.
     json_reports: AtomicBool,
+    /// Finished matches' last reports, not yet sent.
+    pending: std::sync::Mutex<Vec<Pending>>,
+    /// Set once the server did not know `POST /api/worker/reports` (an older croupier):
+    /// every report goes out alone from then on.
+    alone: AtomicBool,
+    /// When the last match's last report was made.
+    last_done: std::sync::Mutex<Option<std::time::Instant>>,
 }
 
 impl RemoteQueue {
@@ -842,6 +881,117 @@ impl RemoteQueue {
             remote: Arc::new(remote),
             spare: Default::default(),
             json_reports: AtomicBool::new(false),
+            pending: Default::default(),
+            alone: AtomicBool::new(false),
+            last_done: Default::default(),
+        }
+    }
+
+    /// The held reports, taken to be sent (empty if the lock was poisoned: a panic while
+    /// pushing, whose senders were dropped, so their reporters see an error).
+    fn take_pending(&self) -> Vec<Pending> {
+        self.pending
+            .lock()
+            .map(|mut p| std::mem::take(&mut *p))
+            .unwrap_or_default()
+    }
+
+    /// Sends the held reports, in calls within the server's caps, and answers each report's
+    /// waiter. With no report held, nothing is sent.
+    async fn flush(&self) {
+        let mut pending = self.take_pending().into_iter().peekable();
+        while pending.peek().is_some() {
+            let mut chunk = Vec::new();
+            let mut games = 0;
+            while let Some(p) = pending.next_if(|p| {
+                chunk.is_empty()
+                    || (chunk.len() < crate::worker_api::MAX_REPORTS_PER_CALL
+                        && games + p.report.games.len() <= crate::worker_api::MAX_GAMES_PER_CALL)
+            }) {
+                games += p.report.games.len();
+                chunk.push(p);
+            }
+            self.send_together(chunk).await;
+        }
+    }
+
+    /// One call of `POST /api/worker/reports` with `held` (within the caps).
+    async fn send_together(&self, held: Vec<Pending>) {
+        if self.alone.load(Ordering::Relaxed) {
+            return self.send_alone(held).await;
+        }
+        let (reports, answers): (Vec<Report>, Vec<_>) =
+            held.into_iter().map(|p| (p.report, p.answer)).unzip();
+        let body: axum::body::Bytes =
+            match crate::report_wire::encode_reports(crate::jobs::Reports { reports }) {
+                Ok(b) => b.into(),
+                Err(e) => {
+                    for a in answers {
+                        let _ = a.send(Err(e.to_string()));
+                    }
+                    return;
+                }
+            };
+        let sent = self
+            .remote
+            .call_async(
+                "/api/worker/reports",
+                body.clone(),
+                crate::report_wire::REPORTS_CONTENT_TYPE,
+            )
+            .await;
+        let answered = match sent {
+            Ok((200, body)) => serde_json::from_slice::<crate::jobs::Outcomes>(&body)
+                .map_err(|e| format!("reports: the answer does not decode: {e}"))
+                .and_then(|x| {
+                    if x.outcomes.len() == answers.len() {
+                        Ok(x.outcomes)
+                    } else {
+                        Err(format!(
+                            "reports: {} outcomes for {} reports",
+                            x.outcomes.len(),
+                            answers.len()
+                        ))
+                    }
+                }),
+            Ok((404 | 405, _)) => {
+                // A server older than this route: the reports go out alone, now and from
+                // now on. The route did not exist, so none of them was stored.
+                eprintln!(
+                    "arena worker: the server takes one report per call (an older croupier); reporting each match alone"
+                );
+                self.alone.store(true, Ordering::Relaxed);
+                match crate::report_wire::decode_reports(&body) {
+                    Ok(x) => {
+                        let again = x.reports.into_iter().zip(answers);
+                        let again = again.map(|(report, answer)| Pending { report, answer });
+                        self.send_alone(again.collect()).await;
+                    }
+                    Err(e) => {
+                        for a in answers {
+                            let _ = a.send(Err(e.to_string()));
+                        }
+                    }
+                }
+                return;
+            }
+            Ok((s, body)) => Err(format!("reports: {s}: {}", error_text(&body))),
+            Err(e) => Err(e),
+        };
+        match answered {
+            Ok(outcomes) => {
+                for (a, o) in answers.into_iter().zip(outcomes) {
+                    let _ = a.send(match o {
+                        crate::jobs::Outcome::Stored(s) => Ok(s),
+                        crate::jobs::Outcome::Refused(why) => Err(format!("report: {why}")),
+                    });
+                }
+            }
+            Err(e) => {
+                for a in answers {
+                    let _ = a.send(Err(e.clone()));
+                }
+            }
         }
     }
 
@@ -855,6 +1005,59 @@ impl RemoteQueue {
     fn spare(&self) -> Option<(Job, std::time::Instant)> {
         // A poisoned lock: a panic while pushing; the jobs in it expire on the server.
         self.spare.lock().ok()?.pop_front()
+    }
+}
+
+impl RemoteQueue {
+    /// Sends one report on its own: `POST /api/worker/report`.
+    async fn report_now(&self, report: Report) -> Result<Stored, String> {
+        let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
+            self.report_json(&report).await?
+        } else {
+            let binary: axum::body::Bytes = crate::report_wire::encode(report)
+                .map_err(|e| e.to_string())?
+                .into();
+            let (status, answer) = self
+                .remote
+                .call_async(
+                    "/api/worker/report",
+                    binary.clone(),
+                    crate::report_wire::CONTENT_TYPE,
+                )
+                .await?;
+            if status == 415 {
+                // A server older than the binary form: JSON from now on.
+                eprintln!(
+                    "arena worker: the server does not read binary reports (an older croupier); reporting in JSON"
+                );
+                self.json_reports.store(true, Ordering::Relaxed);
+                let report = crate::report_wire::decode(&binary).map_err(|e| e.to_string())?;
+                self.report_json(&report).await?
+            } else {
+                (status, answer)
+            }
+        };
+        match status {
+            200 => serde_json::from_slice(&body).map_err(|e| format!("report: {e}")),
+            409 => Ok(Stored::LeaseLost),
+            s => Err(format!("report: {s}: {}", error_text(&body))),
+        }
+    }
+
+    /// Keeps jobs leased for later calls of [`Queue::lease`].
+    fn keep_spares(&self, jobs: impl Iterator<Item = Job>) {
+        if let Ok(mut spare) = self.spare.lock() {
+            let now = std::time::Instant::now();
+            spare.extend(jobs.map(|j| (j, now)));
+        }
+    }
+
+    /// Sends held reports one by one (a server older than `POST /api/worker/reports`).
+    async fn send_alone(&self, held: Vec<Pending>) {
+        for p in held {
+            let r = self.report_now(p.report).await;
+            let _ = p.answer.send(r);
+        }
     }
 }
 
@@ -894,10 +1097,7 @@ impl Queue for RemoteQueue {
                 };
                 let mut jobs = jobs.into_iter();
                 let first = jobs.next();
-                if let Ok(mut spare) = self.spare.lock() {
-                    let now = std::time::Instant::now();
-                    spare.extend(jobs.map(|j| (j, now)));
-                }
+                self.keep_spares(jobs);
                 Ok(first)
             }
             204 => Ok(None),
@@ -906,6 +1106,7 @@ impl Queue for RemoteQueue {
     }
 
     async fn drain(&self) {
+        self.flush().await;
         while let Some((job, _)) = self.spare() {
             self.release(&job).await;
         }
@@ -936,36 +1137,41 @@ impl Queue for RemoteQueue {
             done,
             games,
         };
-        let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
-            self.report_json(&report).await?
-        } else {
-            let binary: axum::body::Bytes = crate::report_wire::encode(report)
-                .map_err(|e| e.to_string())?
-                .into();
-            let (status, answer) = self
-                .remote
-                .call_async(
-                    "/api/worker/report",
-                    binary.clone(),
-                    crate::report_wire::CONTENT_TYPE,
-                )
-                .await?;
-            if status == 415 {
-                // A server older than the binary form: JSON from now on.
-                eprintln!(
-                    "arena worker: the server does not read binary reports (an older croupier); reporting in JSON"
-                );
-                self.json_reports.store(true, Ordering::Relaxed);
-                let report = crate::report_wire::decode(&binary).map_err(|e| e.to_string())?;
-                self.report_json(&report).await?
-            } else {
-                (status, answer)
-            }
+        if !done || self.alone.load(Ordering::Relaxed) {
+            return self.report_now(report).await;
+        }
+        // Held only when matches end often: a long match's report has no company coming.
+        let often = self
+            .last_done
+            .lock()
+            .ok()
+            .and_then(|mut t| t.replace(std::time::Instant::now()))
+            .is_some_and(|t| t.elapsed() < HOLD);
+        if !often {
+            return self.report_now(report).await;
+        }
+        let (answer, mut outcome) = tokio::sync::oneshot::channel();
+        let full = {
+            let Ok(mut pending) = self.pending.lock() else {
+                return Err("the held reports' lock is poisoned".into());
+            };
+            pending.push(Pending { report, answer });
+            let games: usize = pending.iter().map(|p| p.report.games.len()).sum();
+            // Enough for one call: no point in waiting.
+            pending.len() >= HELD || games + BATCH > crate::worker_api::MAX_GAMES_PER_CALL
         };
-        match status {
-            200 => serde_json::from_slice(&body).map_err(|e| format!("report: {e}")),
-            409 => Ok(Stored::LeaseLost),
-            s => Err(format!("report: {s}: {}", error_text(&body))),
+        if full {
+            self.flush().await;
+        }
+        match tokio::time::timeout(HOLD, &mut outcome).await {
+            Ok(r) => r.map_err(|_| "the held report was dropped".to_string())?,
+            Err(_) => {
+                // Nothing came to take it along: it goes now, with whatever else is held.
+                self.flush().await;
+                outcome
+                    .await
+                    .map_err(|_| "the held report was dropped".to_string())?
+            }
         }
     }
 

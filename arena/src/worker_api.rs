@@ -7,19 +7,21 @@
 //! | `POST /api/worker/lease` | the next job, waiting up to [`LONG_POLL`] for one; 204 if none; with `{"max": n}`, up to n jobs at once |
 //! | `POST /api/worker/heartbeat` | extends a lease; 409 once it is lost |
 //! | `POST /api/worker/report` | stores games of a job, and with `done` ends it; 409 under a lost lease; the body is JSON or [`crate::report_wire`]'s binary |
+//! | `POST /api/worker/reports` | several reports in one call, each stored as a lone one would be: one outcome per report |
 //! | `POST /api/worker/release` | gives a job back unscored (the worker's platform failed) |
 //! | `GET /api/worker/agents/{sha256}` | an agent's component, by content hash |
 //!
 //! Limits and why: a report carries at most [`crate::worker::BATCH`] games, so its body is
 //! capped at what that many games can weigh with every seat's log full
-//! ([`report_cap`]); a token that is not a worker's gets 401 or 403 here, and a worker's token
+//! ([`report_cap`]), and several reports at twice that, with at most [`MAX_GAMES_PER_CALL`]
+//! games in at most [`MAX_REPORTS_PER_CALL`] reports; a token that is not a worker's gets 401 or 403 here, and a worker's token
 //! gets 403 everywhere else.
 
 use crate::context::Arena;
 use crate::errors::AppError;
 use crate::identity::{self, Holder};
 use crate::jobs::{self, MatchInfo};
-use crate::jobs::{LeaseRef, Report};
+use crate::jobs::{LeaseRef, Outcome, Outcomes, Report, Reports};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
@@ -89,6 +91,10 @@ pub fn routes(arena: &Arena) -> Router<Arc<Arena>> {
             "/api/worker/report",
             post(report).layer(DefaultBodyLimit::max(report_cap(arena))),
         )
+        .route(
+            "/api/worker/reports",
+            post(reports).layer(DefaultBodyLimit::max(2 * report_cap(arena))),
+        )
 }
 
 async fn config(State(arena): State<Arc<Arena>>, _w: WorkerId) -> Json<crate::config::ArenaConfig> {
@@ -128,19 +134,8 @@ async fn lease(
             let Some(max) = ask.max else {
                 return Ok(Json(job).into_response());
             };
-            // The rest only from what is waiting now: a batch never waits for more.
             let mut batch = vec![job];
-            while batch.len() < max.clamp(1, MAX_LEASE_BATCH) {
-                // A failure here ends the batch: the jobs leased already go out.
-                match jobs::lease(&arena, &name).await {
-                    Ok(Some(job)) => batch.push(job),
-                    Ok(None) => break,
-                    Err(e) => {
-                        eprintln!("arena: a batched lease stopped short: {e}");
-                        break;
-                    }
-                }
-            }
+            lease_waiting(&arena, &name, &mut batch, max).await;
             return Ok(Json(jobs::Leased { jobs: batch }).into_response());
         }
         let left = until.saturating_duration_since(Instant::now());
@@ -154,6 +149,77 @@ async fn lease(
             _ = tokio::time::sleep(left.min(Duration::from_millis(500))) => {}
         }
     }
+}
+
+/// Leases into `batch` until it holds `max` jobs (at most [`MAX_LEASE_BATCH`]), only from
+/// what is waiting now: a batch never waits for more. A failure ends the batch, and the jobs
+/// leased already go out rather than waiting for their leases to expire.
+async fn lease_waiting(arena: &Arena, name: &str, batch: &mut Vec<jobs::Job>, max: usize) {
+    while batch.len() < max.min(MAX_LEASE_BATCH) {
+        match jobs::lease(arena, name).await {
+            Ok(Some(job)) => batch.push(job),
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("arena: a batched lease stopped short: {e}");
+                break;
+            }
+        }
+    }
+}
+
+/// The most reports one call to `POST /api/worker/reports` carries.
+pub const MAX_REPORTS_PER_CALL: usize = 8;
+
+/// The most games one call to `POST /api/worker/reports` carries: two reports' worth, so its
+/// body cap is twice a report's ([`report_cap`]).
+pub const MAX_GAMES_PER_CALL: usize = 2 * crate::worker::BATCH;
+
+/// Stores each report as `POST /api/worker/report` would, each in its own transaction (one
+/// refused report costs the others nothing), then catches the ratings up once for all the
+/// matches that ended.
+async fn reports(
+    State(arena): State<Arc<Arena>>,
+    _w: WorkerId,
+    Wire(x): Wire<Reports>,
+) -> Result<Json<Outcomes>, AppError> {
+    if x.reports.len() > MAX_REPORTS_PER_CALL {
+        return Err(AppError::BadRequest(format!(
+            "reports: {} in one call; at most {MAX_REPORTS_PER_CALL}",
+            x.reports.len()
+        )));
+    }
+    let games: usize = x.reports.iter().map(|r| r.games.len()).sum();
+    if games > MAX_GAMES_PER_CALL {
+        return Err(AppError::BadRequest(format!(
+            "reports: {games} games in one call; at most {MAX_GAMES_PER_CALL}"
+        )));
+    }
+    let mut outcomes = Vec::with_capacity(x.reports.len());
+    let mut ended = Vec::new();
+    for r in &x.reports {
+        let stored = match MatchInfo::load(&arena, r.match_id).await {
+            Ok(info) => jobs::store(&arena, &info, &r.lease, &r.games, r.done).await,
+            Err(e) => Err(e),
+        };
+        outcomes.push(match stored {
+            Ok(s) => {
+                if r.done && s == crate::db::Stored::Ok {
+                    ended.push(r.match_id);
+                }
+                Outcome::Stored(s)
+            }
+            // The message a lone report's error would show (a 500's detail is logged).
+            Err(e) => Outcome::Refused(format!(
+                "match {}: {}",
+                r.match_id,
+                AppError::from(e).public_message()
+            )),
+        });
+    }
+    if !ended.is_empty() {
+        jobs::caught_up(&arena, &ended).await;
+    }
+    Ok(Json(Outcomes { outcomes }))
 }
 
 async fn heartbeat(
@@ -175,14 +241,40 @@ fn lost(id: i64) -> AppError {
     ))
 }
 
-/// A report's body, in either encoding: [`crate::report_wire`]'s binary (what `croupier arena
-/// worker` sends) or JSON.
-pub struct ReportBody(pub Report);
+/// A body the worker API takes in JSON or in [`crate::report_wire`]'s binary.
+pub trait WireBody: Sized + serde::de::DeserializeOwned {
+    /// Its binary content type.
+    const CONTENT_TYPE: &'static str;
+    /// What it is, for errors.
+    const WHAT: &'static str;
+    /// Reads the binary form.
+    fn decode(bytes: &[u8]) -> Result<Self, crate::report_wire::WireError>;
+}
 
-impl FromRequest<Arc<Arena>> for ReportBody {
+impl WireBody for Report {
+    const CONTENT_TYPE: &'static str = crate::report_wire::CONTENT_TYPE;
+    const WHAT: &'static str = "report";
+    fn decode(bytes: &[u8]) -> Result<Report, crate::report_wire::WireError> {
+        crate::report_wire::decode(bytes)
+    }
+}
+
+impl WireBody for Reports {
+    const CONTENT_TYPE: &'static str = crate::report_wire::REPORTS_CONTENT_TYPE;
+    const WHAT: &'static str = "list of reports";
+    fn decode(bytes: &[u8]) -> Result<Reports, crate::report_wire::WireError> {
+        crate::report_wire::decode_reports(bytes)
+    }
+}
+
+/// A [`WireBody`] read in the encoding its `Content-Type` names: the binary one (what
+/// `croupier arena worker` sends) or JSON; 415 for anything else.
+pub struct Wire<T>(pub T);
+
+impl<T: WireBody> FromRequest<Arc<Arena>> for Wire<T> {
     type Rejection = Response;
 
-    async fn from_request(req: Request, arena: &Arc<Arena>) -> Result<ReportBody, Response> {
+    async fn from_request(req: Request, arena: &Arc<Arena>) -> Result<Wire<T>, Response> {
         let kind = req
             .headers()
             .get(header::CONTENT_TYPE)
@@ -194,20 +286,21 @@ impl FromRequest<Arc<Arena>> for ReportBody {
             .await
             .map_err(IntoResponse::into_response)?;
         let media = kind.split(';').next().unwrap_or("").trim();
-        let report = if media.eq_ignore_ascii_case(crate::report_wire::CONTENT_TYPE) {
-            crate::report_wire::decode(&body).map_err(|e| e.to_string())
+        let value = if media.eq_ignore_ascii_case(T::CONTENT_TYPE) {
+            T::decode(&body).map_err(|e| e.to_string())
         } else if media.eq_ignore_ascii_case("application/json") {
-            serde_json::from_slice(&body).map_err(|e| format!("not a JSON report: {e}"))
+            serde_json::from_slice(&body).map_err(|e| format!("not a JSON {}: {e}", T::WHAT))
         } else {
             return Err(AppError::Unsupported(format!(
-                "a report is `application/json` or `{}`, not `{}`",
-                crate::report_wire::CONTENT_TYPE,
+                "a {} is `application/json` or `{}`, not `{}`",
+                T::WHAT,
+                T::CONTENT_TYPE,
                 kind.chars().take(80).collect::<String>()
             ))
             .into_response());
         };
-        report
-            .map(ReportBody)
+        value
+            .map(Wire)
             .map_err(|e| AppError::BadRequest(e).into_response())
     }
 }
@@ -215,7 +308,7 @@ impl FromRequest<Arc<Arena>> for ReportBody {
 async fn report(
     State(arena): State<Arc<Arena>>,
     _w: WorkerId,
-    ReportBody(r): ReportBody,
+    Wire(r): Wire<Report>,
 ) -> Result<Response, AppError> {
     let info = MatchInfo::load(&arena, r.match_id).await?;
     match jobs::accept(&arena, &info, &r.lease, &r.games, r.done).await? {

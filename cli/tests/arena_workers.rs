@@ -232,6 +232,97 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         b"{\"max\": -1}",
     );
     assert_eq!(bad.status, 400, "{}", bad.body);
+
+    // Several reports in one call: each gets the outcome it would get alone, in order, and
+    // one refused report costs the others nothing.
+    let two = post(
+        &lease_url,
+        Some(worker),
+        "application/json",
+        b"{\"max\": 2}",
+    );
+    assert_eq!(two.status, 200, "{}", two.body);
+    let two: croupier_arena::jobs::Leased = serde_json::from_str(&two.body).expect("jobs");
+    let (a, b) = match two.jobs.as_slice() {
+        [a, b, ..] => (a.clone(), b.clone()),
+        jobs => panic!("two jobs were asked for, {} came", jobs.len()),
+    };
+    let reports_url = format!("{url}/api/worker/reports");
+    let x = post(
+        &reports_url,
+        Some(worker),
+        "application/json",
+        &json(serde_json::json!({
+            "reports": [
+                {"match_id": a.match_id, "lease": "w1-0000000000000000", "done": true, "games": []},
+                {"match_id": b.match_id, "lease": b.lease, "done": true, "games": []},
+                {"match_id": i64::MAX, "lease": b.lease, "done": true, "games": []},
+            ]
+        })),
+    );
+    assert_eq!(x.status, 200, "{}", x.body);
+    let x: croupier_arena::jobs::Outcomes = serde_json::from_str(&x.body).expect("outcomes");
+    use croupier_arena::db::Stored;
+    use croupier_arena::jobs::Outcome;
+    assert_eq!(x.outcomes.len(), 3, "{x:?}");
+    assert_eq!(x.outcomes[0], Outcome::Stored(Stored::LeaseLost));
+    assert!(
+        matches!(
+            x.outcomes[1],
+            Outcome::Stored(Stored::Incomplete { stored: 0, .. })
+        ),
+        "{x:?}"
+    );
+    assert!(
+        matches!(&x.outcomes[2], Outcome::Refused(why) if why.contains("no match")),
+        "{x:?}"
+    );
+    // The binary form the workers send: a game with the wrong seating is refused as a lone
+    // report's would be.
+    let bad_game: croupier_tournament::runner::GameRecord =
+        serde_json::from_value(game(0, serde_json::json!([1, 0, 1, 0]))).expect("a record");
+    let binary = croupier_arena::report_wire::encode_reports(croupier_arena::jobs::Reports {
+        reports: vec![croupier_arena::jobs::Report {
+            match_id: job.match_id,
+            lease: job.lease.clone(),
+            done: false,
+            games: vec![bad_game],
+        }],
+    })
+    .expect("encodes");
+    let xwire = croupier_arena::report_wire::REPORTS_CONTENT_TYPE;
+    let r = post(&reports_url, Some(worker), xwire, &binary);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r: croupier_arena::jobs::Outcomes = serde_json::from_str(&r.body).expect("outcomes");
+    assert!(
+        matches!(&r.outcomes[..], [Outcome::Refused(why)] if why.contains("seating")),
+        "{r:?}"
+    );
+    let r = post(
+        &reports_url,
+        Some(worker),
+        xwire,
+        &binary[..binary.len() - 1],
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains(xwire), "{}", r.body);
+    let r = post(&reports_url, Some(worker), wire, &binary);
+    assert_eq!(r.status, 415, "a lone report's type: {}", r.body);
+    // Past the cap: refused whole, nothing stored.
+    let many: Vec<_> = (0..=croupier_arena::worker_api::MAX_REPORTS_PER_CALL)
+        .map(|_| serde_json::json!({"match_id": b.match_id, "lease": b.lease, "done": false, "games": []}))
+        .collect();
+    let r = post(
+        &reports_url,
+        Some(worker),
+        "application/json",
+        &json(serde_json::json!({"reports": many})),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("at most"), "{}", r.body);
+    for j in &two.jobs {
+        give_back(j.match_id, &j.lease);
+    }
 }
 
 /// One of these tests at a time. Each runs a server, three workers that keep a core busy
