@@ -108,7 +108,8 @@ pub struct Worker {
 /// last games, and how the play ended. [`finish`] completes it, so that the worker can
 /// lease the next job at once instead of waiting for the report.
 pub struct Tail {
-    writer: tokio::task::JoinHandle<Result<(), String>>,
+    /// `None` when the job had too few games to fill a batch.
+    writer: Option<tokio::task::JoinHandle<Result<(), String>>>,
     last: Vec<GameRecord>,
     lost: Arc<AtomicBool>,
     played: Result<(), String>,
@@ -157,12 +158,16 @@ pub fn play<G: Adapter, Q: Queue>(
         threads: worker.threads,
     };
     // Games are reported by a writer task while the next ones play: the report's time
-    // overlaps the sandbox's instead of adding to it.
+    // overlaps the sandbox's instead of adding to it. A job with fewer games than a batch
+    // (a 16-game ladder match) has nothing for it to do, and starting it and closing its
+    // channel woke the runtime twice a match.
     let lost = Arc::new(AtomicBool::new(false));
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<GameRecord>>(4);
-    let writer = {
+    let (tx, writer) = if job.todo.len() < BATCH {
+        (None, None)
+    } else {
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<GameRecord>>(4);
         let (queue, job, lost) = (queue.clone(), job.clone(), lost.clone());
-        handle.spawn(async move {
+        let writer = handle.spawn(async move {
             while let Some(batch) = rx.recv().await {
                 if queue.report(&job, batch, false).await? == Stored::LeaseLost {
                     lost.store(true, Ordering::Relaxed);
@@ -170,7 +175,8 @@ pub fn play<G: Adapter, Q: Queue>(
                 }
             }
             Ok::<(), String>(())
-        })
+        });
+        (Some(tx), Some(writer))
     };
     let mut batch: Vec<GameRecord> = Vec::new();
     let mut sink = |rec: GameRecord| -> anyhow::Result<()> {
@@ -178,8 +184,13 @@ pub fn play<G: Adapter, Q: Queue>(
             anyhow::bail!("lease lost");
         }
         batch.push(rec);
-        if batch.len() >= BATCH && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
-            anyhow::bail!("the writer stopped");
+        if batch.len() >= BATCH {
+            let Some(tx) = &tx else {
+                anyhow::bail!("a batch of games with no writer");
+            };
+            if tx.blocking_send(std::mem::take(&mut batch)).is_err() {
+                anyhow::bail!("the writer stopped");
+            }
         }
         Ok(())
     };
@@ -197,10 +208,10 @@ pub fn play<G: Adapter, Q: Queue>(
 pub async fn finish<Q: Queue>(queue: &Q, job: &Job, tail: Tail) -> Result<(), PlayError> {
     let id = job.match_id;
     let platform = |reason: String| PlayError::Platform { id, reason };
-    let written = tail
-        .writer
-        .await
-        .map_err(|e| platform(format!("the writer: {e}")))?;
+    let written = match tail.writer {
+        Some(w) => w.await.map_err(|e| platform(format!("the writer: {e}")))?,
+        None => Ok(()),
+    };
     if tail.lost.load(Ordering::Relaxed) {
         return Err(PlayError::LeaseLost(id));
     }
