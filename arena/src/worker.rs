@@ -1017,9 +1017,7 @@ impl RemoteQueue {
         // A poisoned lock: a panic while pushing; the jobs in it expire on the server.
         self.spare.lock().ok()?.pop_front()
     }
-}
 
-impl RemoteQueue {
     /// Sends one report on its own: `POST /api/worker/report`.
     async fn report_now(&self, report: Report) -> Result<Stored, String> {
         let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
@@ -1177,7 +1175,7 @@ impl Queue for RemoteQueue {
         match tokio::time::timeout(HOLD, &mut outcome).await {
             Ok(r) => r.map_err(|_| "the held report was dropped".to_string())?,
             Err(_) => {
-                // Nothing came to take it along: it goes now, with whatever else is held.
+                // No company came in time: it goes now, with whatever else is held.
                 self.flush().await;
                 outcome
                     .await
