@@ -12,10 +12,10 @@
 //! | `GET /api/worker/agents/{sha256}` | an agent's component, by content hash |
 //!
 //! Limits and why: a report carries at most [`crate::worker::BATCH`] games, so its body is
-//! capped at what that many games can weigh with every seat's log full
-//! ([`report_cap`]), and several reports at twice that, with at most [`MAX_GAMES_PER_CALL`]
-//! games in at most [`MAX_REPORTS_PER_CALL`] reports; a token that is not a worker's gets 401 or 403 here, and a worker's token
-//! gets 403 everywhere else.
+//! capped at what that many games can weigh with every seat's log full ([`report_cap`]);
+//! several reports in one call at twice that, with at most [`MAX_GAMES_PER_CALL`] games in
+//! at most [`MAX_REPORTS_PER_CALL`] reports. A token that is not a worker's gets 401 or 403
+//! here, and a worker's token gets 403 everywhere else.
 
 use crate::context::Arena;
 use crate::errors::AppError;
