@@ -852,6 +852,14 @@ struct Pending {
     answer: tokio::sync::oneshot::Sender<Result<Stored, String>>,
 }
 
+/// Tells everyone waiting on a held report that it failed, and why.
+fn refuse_all(answers: Vec<tokio::sync::oneshot::Sender<Result<Stored, String>>>, why: &str) {
+    for a in answers {
+        // A waiter that is gone (its worker stopping) needs no answer.
+        let _ = a.send(Err(why.to_string()));
+    }
+}
+
 /// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks, keeps the
 /// jobs a batched lease brought that the loop has not asked for yet, and holds finished
 /// matches' last reports to send several in one call.
@@ -936,12 +944,7 @@ impl RemoteQueue {
         let body: axum::body::Bytes =
             match crate::report_wire::encode_reports(crate::jobs::Reports { reports }) {
                 Ok(b) => b.into(),
-                Err(e) => {
-                    for a in answers {
-                        let _ = a.send(Err(e.to_string()));
-                    }
-                    return;
-                }
+                Err(e) => return refuse_all(answers, &e.to_string()),
             };
         let sent = self
             .remote
@@ -978,11 +981,7 @@ impl RemoteQueue {
                         let again = again.map(|(report, answer)| Pending { report, answer });
                         self.send_alone(again.collect()).await;
                     }
-                    Err(e) => {
-                        for a in answers {
-                            let _ = a.send(Err(e.to_string()));
-                        }
-                    }
+                    Err(e) => refuse_all(answers, &e.to_string()),
                 }
                 return;
             }
@@ -998,11 +997,7 @@ impl RemoteQueue {
                     });
                 }
             }
-            Err(e) => {
-                for a in answers {
-                    let _ = a.send(Err(e.clone()));
-                }
-            }
+            Err(e) => refuse_all(answers, &e),
         }
     }
 

@@ -205,14 +205,13 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     // Several at once, as `croupier arena worker` asks: distinct matches, no more than the
     // cap whatever is asked, each under its own lease; given back for the workers.
     let lease_url = format!("{url}/api/worker/lease");
-    let batch = post(
-        &lease_url,
-        Some(worker),
-        "application/json",
-        b"{\"max\": 99}",
-    );
-    assert_eq!(batch.status, 200, "{}", batch.body);
-    let leased: croupier_arena::jobs::Leased = serde_json::from_str(&batch.body).expect("jobs");
+    let lease_max = |max: usize| -> croupier_arena::jobs::Leased {
+        let ask = json(serde_json::json!({ "max": max }));
+        let r = post(&lease_url, Some(worker), "application/json", &ask);
+        assert_eq!(r.status, 200, "{}", r.body);
+        serde_json::from_str(&r.body).expect("jobs")
+    };
+    let leased = lease_max(99);
     let n = leased.jobs.len();
     assert!(
         (1..=croupier_arena::worker_api::MAX_LEASE_BATCH).contains(&n),
@@ -235,14 +234,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
 
     // Several reports in one call: each gets the outcome it would get alone, in order, and
     // one refused report costs the others nothing.
-    let two = post(
-        &lease_url,
-        Some(worker),
-        "application/json",
-        b"{\"max\": 2}",
-    );
-    assert_eq!(two.status, 200, "{}", two.body);
-    let two: croupier_arena::jobs::Leased = serde_json::from_str(&two.body).expect("jobs");
+    let two = lease_max(2);
     let (a, b) = match two.jobs.as_slice() {
         [a, b, ..] => (a.clone(), b.clone()),
         jobs => panic!("two jobs were asked for, {} came", jobs.len()),
