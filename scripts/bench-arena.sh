@@ -13,7 +13,7 @@
 #  6. one worker on a core of its own (taskset; the server on the other core) against
 #     `croupier match --threads 1 --duplicate` on that same core, in alternating rounds (ROUNDS,
 #     9 by default), by games/s and by CPU time per game, with 8 and 50 deals per match
-#     (DEALS6).
+#     (DEALS6); the match is played with the other core idle and with it busy.
 # Usage: scripts/bench-arena.sh            (TEAMS=200 GAMES=1000000 by default)
 #        TEAMS=20 GAMES=20000 scripts/bench-arena.sh   (a quick run)
 # Needs wrk (Debian package `wrk`) for part 3, python3 for reading JSON.
@@ -262,10 +262,29 @@ oncpu() {
 # round gives two ratios: games per second (what the target is about), and the worker's CPU
 # per game (every thread counted) against the match's, which is not moved by how much of
 # the core the worker happened to get in its window.
-ratios=(); cratios=(); rates=(); bases=(); rests=()
+#
+# The two cores share caches and a host: while the worker plays, the server works on core 0
+# (about half of it), and a busy neighbour slows core 1 by a few percent. So each round plays
+# the match twice: with core 0 idle (everything stopped), and with core 0 fully busy (the
+# server feeding a second worker pinned beside it). The worker's window has a neighbour in
+# between, so the two ratios bound the worker's own overhead from both sides.
+ratios=(); cratios=(); bratios=(); rates=(); bases=(); busys=(); rests=()
 CROUPIER_WORKER_TOKEN=$wt taskset -c 1 "$C" arena worker --server "$url" --threads 1 --cache "$d/cache" >"$d/w.log" 2>&1 &
-wpid=$!; wpids=("$wpid")
+wpid=$!
+wpids=("$wpid")
+wt2=$(DB=$PG_URL; "$C" arena workers add "$d" ${DB:+--database "$DB"} neighbour | tail -1)
+# The neighbour is started for each of its windows and stopped with SIGTERM, which gives
+# its leased matches back: stopped with SIGSTOP, it kept them, and with two teams the
+# scheduler queued no others for the measured worker.
+neighbour() {
+  CROUPIER_WORKER_TOKEN=$wt2 taskset -c 0 "$C" arena worker --server "$url" --threads 1 --cache "$d/cache2" --name neighbour >>"$d/w2.log" 2>&1 &
+  npid=$!; wpids=("$wpid" "$npid")
+}
 sleep 5
+match1() {
+  taskset -c 1 "$C" match durak durak/random-lead durak/trump-tosser --rules teams --duplicate --games 8000 --threads 1 --quiet --seed "$1" \
+    | grep -o '([0-9]* games/s)' | tr -dc 0-9
+}
 for round in $(seq "${ROUNDS:-9}"); do
   kill -CONT "$wpid"; sleep 1
   a=$(games "$url"); s0=$(date +%s.%N); read -r p0 o0 < <(oncpu "$wpid")
@@ -277,17 +296,21 @@ for round in $(seq "${ROUNDS:-9}"); do
   rest=$(echo "100 * ($o1 - $o0) / ($p1 + $o1 - $p0 - $o0)" | bc -l)
   # The match alone on the core: its runner's wall time is its CPU time (process start-up,
   # about 0.1 s, is left out, as the worker's is).
-  base=$(taskset -c 1 "$C" match durak durak/random-lead durak/trump-tosser --rules teams --duplicate --games 8000 --threads 1 --quiet --seed $round \
-    | grep -o '([0-9]* games/s)' | tr -dc 0-9)
+  base=$(match1 "$round")
+  neighbour; sleep 1
+  busy=$(match1 "$round")
+  kill "$npid"; wait "$npid" 2>/dev/null || true; wpids=("$wpid")
   mcpu=$(echo "1000000000 / $base" | bc -l)
-  rates+=("$rate"); bases+=("$base"); rests+=("$rest")
+  rates+=("$rate"); bases+=("$base"); busys+=("$busy"); rests+=("$rest")
   ratios+=("$(echo "100 * $rate / $base" | bc -l)"); cratios+=("$(echo "100 * $mcpu / $wcpu" | bc -l)")
-  printf '   round %s: worker %.0f games/s rated (%.1f µs CPU a game, %.1f%% of it off the play thread), croupier match --threads 1 %s games/s (%.1f µs): %.0f%% by games/s, %.1f%% by CPU\n' \
-    "$round" "$rate" "$(echo "$wcpu / 1000" | bc -l)" "$rest" "$base" "$(echo "$mcpu / 1000" | bc -l)" "${ratios[-1]}" "${cratios[-1]}"
+  bratios+=("$(echo "100 * $rate / $busy" | bc -l)")
+  printf '   round %s: worker %.0f games/s rated (%.1f µs CPU a game, %.1f%% of it off the play thread), croupier match --threads 1 %s games/s (%.1f µs), %s with core 0 busy: %.0f%% by games/s (%.0f%% against the busy-neighbour match), %.1f%% by CPU\n' \
+    "$round" "$rate" "$(echo "$wcpu / 1000" | bc -l)" "$rest" "$base" "$(echo "$mcpu / 1000" | bc -l)" "$busy" "${ratios[-1]}" "${bratios[-1]}" "${cratios[-1]}"
 done
 kill -CONT "$wpid"; kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null || true; wpids=()
-printf '1 worker on its own core, %s deals per match: %.0f games/s against croupier match --threads 1 on the same core %.0f games/s (medians): %.0f%% by games/s, %.1f%% by CPU per game (medians of the rounds'"'"' ratios); %.1f%% of the worker'"'"'s CPU off the play thread\n' \
-  "$deals" "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" "$(printf '%s\n' "${ratios[@]}" | median)" \
+printf '1 worker on its own core, %s deals per match: %.0f games/s against croupier match --threads 1 on the same core %.0f games/s, %.0f with core 0 busy (medians): %.0f%% by games/s (%.0f%% against the busy-neighbour match), %.1f%% by CPU per game (medians of the rounds'"'"' ratios); %.1f%% of the worker'"'"'s CPU off the play thread\n' \
+  "$deals" "$(printf '%s\n' "${rates[@]}" | median)" "$(printf '%s\n' "${bases[@]}" | median)" "$(printf '%s\n' "${busys[@]}" | median)" \
+  "$(printf '%s\n' "${ratios[@]}" | median)" "$(printf '%s\n' "${bratios[@]}" | median)" \
   "$(printf '%s\n' "${cratios[@]}" | median)" "$(printf '%s\n' "${rests[@]}" | median)"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 if [ -n "$PG_URL" ]; then

@@ -24,23 +24,25 @@
 use crate::config::ArenaConfig;
 use crate::context::Arena;
 use crate::db::Stored;
-use crate::jobs::Report;
 pub use crate::jobs::{Job, JobEntrant};
 pub use crate::linked::Linked;
 use croupier_host::adapters::Adapter;
 use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+mod remote;
+pub use remote::{HELD, HOLD, MAX_AGENT_BYTES, Remote, RemoteError, RemoteQueue, TIMEOUT};
 
 /// Games reported per call: one call per game would cost more than the game.
 pub const BATCH: usize = 64;
 
 /// Jobs a worker leases ahead of the one it plays after a short match (see [`run`]).
-pub const MAX_LEASES_AHEAD: usize = 2;
+pub const MAX_LEASES_AHEAD: usize = 3;
 
 /// A match played faster than this is short: the next lease's round trip (milliseconds when
 /// the server is busy) is a real share of it.
@@ -81,9 +83,8 @@ pub trait Queue: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Stored, String>> + Send;
     /// Gives the job back unscored (the platform failed).
     fn release(&self, job: &Job) -> impl Future<Output = ()> + Send;
-    /// The file of the agent with this content hash, fetched first if need be (blocking:
-    /// called from the thread that plays).
-    fn agent_path(&self, sha256: &str) -> Result<PathBuf, String>;
+    /// The file of the agent with this content hash, fetched first if need be.
+    fn agent_path(&self, sha256: &str) -> impl Future<Output = Result<PathBuf, String>> + Send;
     /// Gives back every job leased but not yet handed out by [`Queue::lease`], when the
     /// worker stops.
     fn drain(&self) -> impl Future<Output = ()> + Send {
@@ -122,11 +123,13 @@ pub fn schedule<G: croupier_rules::Game>(opts: &G::Options, job: &Job) -> Schedu
 
 /// Plays the missing games of a job on this thread (a blocking call, made on the worker
 /// loop's play thread: see [`PlayThread`]), reporting them through `queue` as they finish;
-/// [`finish`] reports the rest and ends the job.
+/// [`finish`] reports the rest and ends the job. `agents` are the files of the job's
+/// entrants, in order ([`Queue::agent_path`]).
 pub fn play<G: Adapter, Q: Queue>(
     worker: &Worker,
     queue: &Arc<Q>,
     job: &Job,
+    agents: &[PathBuf],
     handle: &tokio::runtime::Handle,
 ) -> Result<Tail, PlayError> {
     let platform = |reason: String| PlayError::Platform {
@@ -135,12 +138,18 @@ pub fn play<G: Adapter, Q: Queue>(
     };
     let (_, opts) = croupier_tournament::matches::options::<G>(&worker.cfg.rules_args())
         .map_err(|e| platform(format!("{e:#}")))?;
+    if agents.len() != job.entrants.len() {
+        return Err(platform(format!(
+            "{} agent files for {} entrants",
+            agents.len(),
+            job.entrants.len()
+        )));
+    }
     let mut entrants = Vec::new();
-    for e in &job.entrants {
-        let path = queue.agent_path(&e.sha256).map_err(&platform)?;
+    for (e, path) in job.entrants.iter().zip(agents) {
         let factory = worker
             .linked
-            .factory::<G>(&e.sha256, &path, &opts)
+            .factory::<G>(&e.sha256, path, &opts)
             .map_err(&platform)?;
         entrants.push(Entrant {
             name: format!("v{}", e.version),
@@ -339,14 +348,37 @@ struct Queued {
     outcome: Outcome<Played>,
 }
 
-/// Hands a leased job to the play thread; `None` if the thread is gone (the job is given
-/// back).
+/// Why a leased job was not handed to the play thread; it was given back either way.
+enum NotQueued {
+    /// An agent's file could not be had (logged).
+    Agents,
+    /// The play thread is gone: the loop ends.
+    Gone,
+}
+
+/// Fetches a leased job's agents if need be, then hands the job to the play thread.
 async fn queue_job<Q: Queue>(
     player: &PlayThread,
     worker: &Arc<Worker>,
     queue: &Arc<Q>,
     held: Held,
-) -> Option<Queued> {
+) -> Result<Queued, NotQueued> {
+    let refuse = async |reason: String, why: NotQueued| {
+        held.beat.abort();
+        let e = PlayError::Platform {
+            id: held.job.match_id,
+            reason,
+        };
+        give_back(&**queue, &worker.name, &held.job, e).await;
+        Err(why)
+    };
+    let mut agents = Vec::with_capacity(held.job.entrants.len());
+    for e in &held.job.entrants {
+        match queue.agent_path(&e.sha256).await {
+            Ok(p) => agents.push(p),
+            Err(reason) => return refuse(reason, NotQueued::Agents).await,
+        }
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     let handle = tokio::runtime::Handle::current();
     let play_it = {
@@ -361,26 +393,18 @@ async fn queue_job<Q: Queue>(
                 return Played::Skipped;
             }
             let started = std::time::Instant::now();
-            let r = croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &handle));
+            let r = croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &agents, &handle));
             Played::Done(r, started.elapsed())
         }
     };
     match player.submit(play_it) {
-        Ok(outcome) => Some(Queued {
-            job: held.job,
+        Ok(outcome) => Ok(Queued {
+            job: held.job.clone(),
             beat: held.beat,
             cancel,
             outcome,
         }),
-        Err(reason) => {
-            held.beat.abort();
-            let e = PlayError::Platform {
-                id: held.job.match_id,
-                reason,
-            };
-            give_back(&**queue, &worker.name, &held.job, e).await;
-            None
-        }
+        Err(reason) => refuse(reason, NotQueued::Gone).await,
     }
 }
 
@@ -403,9 +427,11 @@ pub async fn run<Q: Queue>(
     // trip to the server (and its wait behind the previous match's report) otherwise left the
     // cores idle between matches. One lease ahead still left the play waiting for a quarter
     // of 16-game matches (a lease queued behind a report and the scheduler took longer than
-    // the 4 ms match), so after a short match two are leased ahead. After a long one, one:
-    // a match leased ahead waits for those before it, and a match whose worker died (or the
-    // final's, once the ladder is frozen) should not wait behind two long ones.
+    // the 4 ms match), and two still left a remote worker waiting once every 4-8 matches (a
+    // lease answered behind the server's storing of reports), so after a short match three
+    // are leased ahead. After a long one, one: a match leased ahead waits for those before
+    // it, and a match whose worker died (or the final's, once the ladder is frozen) should
+    // not wait behind long ones.
     let mut ahead: std::collections::VecDeque<tokio::task::JoinHandle<Option<Held>>> =
         std::collections::VecDeque::new();
     // Jobs on the play thread, in the order it plays them: the one playing and at most one
@@ -446,8 +472,9 @@ pub async fn run<Q: Queue>(
                 continue;
             };
             match queue_job(&player, &worker, &queue, held).await {
-                Some(q) => queued.push_back(q),
-                None => break,
+                Ok(q) => queued.push_back(q),
+                Err(NotQueued::Agents) => {}
+                Err(NotQueued::Gone) => break,
             }
             continue;
         }
@@ -479,7 +506,7 @@ pub async fn run<Q: Queue>(
                 }, if feed.is_some() => {
                     feed = None;
                     if let Some(held) = h.ok().flatten()
-                        && let Some(q) = queue_job(&player, &worker, &queue, held).await
+                        && let Ok(q) = queue_job(&player, &worker, &queue, held).await
                     {
                         queued.push_back(q);
                     }
@@ -635,649 +662,14 @@ impl Queue for Local {
         let _ = self.arena.db.release(job.match_id, &job.lease).await;
     }
 
-    fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
+    async fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
         Ok(self.arena.agent_path(sha256))
-    }
-}
-
-/// A worker on another machine: the server's worker API over HTTP.
-pub struct Remote {
-    server: String,
-    token: String,
-    http: ureq::Agent,
-    agents: PathBuf,
-}
-
-/// Why a remote worker could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum RemoteError {
-    /// The server could not be reached or refused.
-    #[error("{url}: {reason}")]
-    Server {
-        /// What was asked.
-        url: String,
-        /// What went wrong.
-        reason: String,
-    },
-    /// The local cache.
-    #[error("{path}: {reason}")]
-    Cache {
-        /// The folder.
-        path: PathBuf,
-        /// What went wrong.
-        reason: String,
-    },
-}
-
-/// The content type of every worker call's body but a report's.
-const JSON: &str = "application/json";
-
-/// The largest agent a worker downloads: the loader refuses larger files anyway.
-const MAX_AGENT_BYTES: u64 = 256 << 20;
-
-impl Remote {
-    /// A client of the server at `server` (e.g. `http://10.0.0.5:8080`) with a worker token,
-    /// keeping fetched agents in `cache/agents`.
-    pub fn new(server: &str, token: &str, cache: &Path) -> Result<Remote, RemoteError> {
-        let agents = cache.join("agents");
-        std::fs::create_dir_all(&agents).map_err(|e| RemoteError::Cache {
-            path: agents.clone(),
-            reason: e.to_string(),
-        })?;
-        let config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            // Long enough for the server's long poll and a large report; short enough that
-            // a server that vanished is noticed.
-            .timeout_global(Some(Duration::from_secs(120)))
-            .build();
-        let http = ureq::Agent::with_parts(
-            config,
-            ureq::unversioned::transport::DefaultConnector::default(),
-            CachedResolver::new(ureq::unversioned::resolver::DefaultResolver::default()),
-        );
-        Ok(Remote {
-            server: server.trim_end_matches('/').to_string(),
-            token: token.to_string(),
-            http,
-            agents,
-        })
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.server)
-    }
-
-    /// A blocking call: `(status, body)`.
-    fn call(
-        &self,
-        path: &str,
-        body: Option<(&[u8], &str)>,
-        limit: u64,
-    ) -> Result<(u16, Vec<u8>), String> {
-        let url = self.url(path);
-        let auth = format!("Bearer {}", self.token);
-        let resp = match body {
-            Some((b, content_type)) => self
-                .http
-                .post(&url)
-                .header("Authorization", &auth)
-                .header("Content-Type", content_type)
-                .send(b),
-            None => self.http.get(&url).header("Authorization", &auth).call(),
-        };
-        let mut resp = resp.map_err(|e| format!("{url}: {e}"))?;
-        let status = resp.status().as_u16();
-        let bytes = resp
-            .body_mut()
-            .with_config()
-            .limit(limit)
-            .read_to_vec()
-            .map_err(|e| format!("{url}: {e}"))?;
-        Ok((status, bytes))
-    }
-
-    /// A call from async code, on a blocking thread. The body is shared, not moved, so that
-    /// a refused report can be sent again in another form without a copy on every call.
-    async fn call_async(
-        self: &Arc<Self>,
-        path: &'static str,
-        body: impl Into<axum::body::Bytes>,
-        content_type: &'static str,
-    ) -> Result<(u16, Vec<u8>), String> {
-        // `Bytes` from a `Vec` takes its buffer, and a clone shares it.
-        let body: axum::body::Bytes = body.into();
-        let me = self.clone();
-        tokio::task::spawn_blocking(move || me.call(path, Some((&body, content_type)), 1 << 20))
-            .await
-            .map_err(|e| e.to_string())?
-    }
-
-    /// The arena's config, from the server: what every game is played under.
-    pub fn config(&self) -> Result<ArenaConfig, RemoteError> {
-        let url = self.url("/api/worker/config");
-        let server = |reason: String| RemoteError::Server {
-            url: url.clone(),
-            reason,
-        };
-        let (status, body) = self
-            .call("/api/worker/config", None, 1 << 20)
-            .map_err(&server)?;
-        if status != 200 {
-            return Err(server(format!("{status}: {}", error_text(&body))));
-        }
-        serde_json::from_slice(&body).map_err(|e| server(format!("not an arena config: {e}")))
-    }
-}
-
-/// The server's address, looked up once a minute instead of on every call.
-///
-/// ureq resolves the host before every request, pooled connection or not, and with a
-/// timeout set it does so on a thread of its own: a remote worker started and ended about
-/// 70 threads a second, 2% of its core (`scripts/bench-arena.sh`, part 6), and a worker
-/// given a host name would ask DNS as often. A minute still follows a server that moves.
-#[derive(Debug)]
-struct CachedResolver<R = ureq::unversioned::resolver::DefaultResolver> {
-    inner: R,
-    ttl: Duration,
-    last: std::sync::Mutex<Option<Resolved>>,
-}
-
-#[derive(Debug)]
-struct Resolved {
-    authority: ureq::http::uri::Authority,
-    at: std::time::Instant,
-    addrs: ureq::unversioned::resolver::ResolvedSocketAddrs,
-}
-
-impl<R> CachedResolver<R> {
-    fn new(inner: R) -> CachedResolver<R> {
-        CachedResolver {
-            inner,
-            ttl: Duration::from_secs(60),
-            last: std::sync::Mutex::new(None),
-        }
-    }
-}
-
-impl<R: ureq::unversioned::resolver::Resolver> ureq::unversioned::resolver::Resolver
-    for CachedResolver<R>
-{
-    fn resolve(
-        &self,
-        uri: &ureq::http::Uri,
-        config: &ureq::config::Config,
-        timeout: ureq::unversioned::transport::NextTimeout,
-    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
-        let fresh =
-            |r: &Resolved| Some(&r.authority) == uri.authority() && r.at.elapsed() < self.ttl;
-        // A poisoned lock only means a lookup panicked: look up again.
-        if let Ok(last) = self.last.lock()
-            && let Some(r) = last.as_ref().filter(|r| fresh(r))
-        {
-            return Ok(r.addrs.clone());
-        }
-        let addrs = self.inner.resolve(uri, config, timeout)?;
-        if let (Ok(mut last), Some(a)) = (self.last.lock(), uri.authority()) {
-            *last = Some(Resolved {
-                authority: a.clone(),
-                at: std::time::Instant::now(),
-                addrs: addrs.clone(),
-            });
-        }
-        Ok(addrs)
-    }
-}
-
-/// The `error` field of a JSON error body, or the body itself.
-fn error_text(body: &[u8]) -> String {
-    serde_json::from_slice::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(String::from))
-        .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(300).collect())
-}
-
-/// How long a finished match's last report may wait to go out with others
-/// ([`RemoteQueue`]): far below a lease (whose heartbeat runs until the report is answered)
-/// and below anything a person watching the leaderboard notices.
-pub const HOLD: Duration = Duration::from_millis(200);
-
-/// Finished matches whose last reports a remote worker sends together (four 16-game ladder
-/// matches: one call per four instead of one each).
-pub const HELD: usize = 4;
-
-/// A finished match's last report, waiting to go out with others, and who waits for its
-/// outcome.
-struct Pending {
-    report: Report,
-    answer: tokio::sync::oneshot::Sender<Result<Stored, String>>,
-}
-
-/// Tells everyone waiting on a held report that it failed, and why.
-fn refuse_all(answers: Vec<tokio::sync::oneshot::Sender<Result<Stored, String>>>, why: &str) {
-    for a in answers {
-        // A waiter that is gone (its worker stopping) needs no answer.
-        let _ = a.send(Err(why.to_string()));
-    }
-}
-
-/// Wraps a `Remote` so that the `Queue` calls can clone it into blocking tasks, keeps the
-/// jobs a batched lease brought that the loop has not asked for yet, and holds finished
-/// matches' last reports to send several in one call.
-///
-/// Why hold reports: with 16-game ladder matches a remote worker made a report call per
-/// match, and those calls (each a hop to a blocking thread and back, plus the request
-/// itself) were the largest part of what it spent off its play thread. When matches end
-/// less than [`HOLD`] apart, a finished match's report waits, at most [`HOLD`], for company
-/// ([`HELD`] reports, or enough games that one more report could pass
-/// [`crate::worker_api::MAX_GAMES_PER_CALL`]) or for the worker to stop, and they go out in
-/// one call of `POST /api/worker/reports`. A long match's report, and those made while a
-/// match plays (every [`BATCH`] games), go out at once.
-///
-/// Reports do not ride along with the next lease call: the server stores them and catches
-/// the ratings up before it answers, and a lease answer that waited for that left the play
-/// thread idle for a third of the time at 8 deals a match (`scripts/bench-arena.sh`,
-/// part 6). A worker killed while holding reports loses nothing the server counts: their
-/// matches are leased again when the leases expire and replayed from their seeds.
-pub struct RemoteQueue {
-    remote: Arc<Remote>,
-    /// Leased, not yet handed to the loop, with when they were leased.
-    spare: std::sync::Mutex<std::collections::VecDeque<(Job, std::time::Instant)>>,
-    /// Set once the server refused a binary report (415): an older server reads only JSON.
-    json_reports: AtomicBool,
-    /// Finished matches' last reports, not yet sent.
-    pending: std::sync::Mutex<Vec<Pending>>,
-    /// Set once the server did not know `POST /api/worker/reports` (an older croupier):
-    /// every report goes out alone from then on.
-    alone: AtomicBool,
-    /// When the last match's last report was made.
-    last_done: std::sync::Mutex<Option<std::time::Instant>>,
-}
-
-impl RemoteQueue {
-    /// A queue on the server `remote` talks to.
-    pub fn new(remote: Remote) -> RemoteQueue {
-        RemoteQueue {
-            remote: Arc::new(remote),
-            spare: Default::default(),
-            json_reports: AtomicBool::new(false),
-            pending: Default::default(),
-            alone: AtomicBool::new(false),
-            last_done: Default::default(),
-        }
-    }
-
-    /// The held reports, taken to be sent (empty if the lock was poisoned: a panic while
-    /// pushing, whose senders were dropped, so their reporters see an error).
-    fn take_pending(&self) -> Vec<Pending> {
-        self.pending
-            .lock()
-            .map(|mut p| std::mem::take(&mut *p))
-            .unwrap_or_default()
-    }
-
-    /// Sends the held reports, in calls within the server's caps, and answers each report's
-    /// waiter. With no report held, nothing is sent.
-    async fn flush(&self) {
-        let mut pending = self.take_pending().into_iter().peekable();
-        while pending.peek().is_some() {
-            let mut chunk = Vec::new();
-            let mut games = 0;
-            while let Some(p) = pending.next_if(|p| {
-                chunk.is_empty()
-                    || (chunk.len() < crate::worker_api::MAX_REPORTS_PER_CALL
-                        && games + p.report.games.len() <= crate::worker_api::MAX_GAMES_PER_CALL)
-            }) {
-                games += p.report.games.len();
-                chunk.push(p);
-            }
-            self.send_together(chunk).await;
-        }
-    }
-
-    /// One call of `POST /api/worker/reports` with `held` (within the caps).
-    async fn send_together(&self, held: Vec<Pending>) {
-        if self.alone.load(Ordering::Relaxed) {
-            return self.send_alone(held).await;
-        }
-        let (reports, answers): (Vec<Report>, Vec<_>) =
-            held.into_iter().map(|p| (p.report, p.answer)).unzip();
-        let body: axum::body::Bytes =
-            match crate::report_wire::encode_reports(crate::jobs::Reports { reports }) {
-                Ok(b) => b.into(),
-                Err(e) => return refuse_all(answers, &e.to_string()),
-            };
-        let sent = self
-            .remote
-            .call_async(
-                "/api/worker/reports",
-                body.clone(),
-                crate::report_wire::REPORTS_CONTENT_TYPE,
-            )
-            .await;
-        let answered = match sent {
-            Ok((200, body)) => serde_json::from_slice::<crate::jobs::Outcomes>(&body)
-                .map_err(|e| format!("reports: the answer does not decode: {e}"))
-                .and_then(|x| {
-                    if x.outcomes.len() == answers.len() {
-                        Ok(x.outcomes)
-                    } else {
-                        Err(format!(
-                            "reports: {} outcomes for {} reports",
-                            x.outcomes.len(),
-                            answers.len()
-                        ))
-                    }
-                }),
-            Ok((404 | 405, _)) => {
-                // A server older than this route: the reports go out alone, now and from
-                // now on. The route did not exist, so none of them was stored.
-                eprintln!(
-                    "arena worker: the server takes one report per call (an older croupier); reporting each match alone"
-                );
-                self.alone.store(true, Ordering::Relaxed);
-                match crate::report_wire::decode_reports(&body) {
-                    Ok(x) => {
-                        let again = x.reports.into_iter().zip(answers);
-                        let again = again.map(|(report, answer)| Pending { report, answer });
-                        self.send_alone(again.collect()).await;
-                    }
-                    Err(e) => refuse_all(answers, &e.to_string()),
-                }
-                return;
-            }
-            Ok((s, body)) => Err(format!("reports: {s}: {}", error_text(&body))),
-            Err(e) => Err(e),
-        };
-        match answered {
-            Ok(outcomes) => {
-                for (a, o) in answers.into_iter().zip(outcomes) {
-                    let _ = a.send(match o {
-                        crate::jobs::Outcome::Stored(s) => Ok(s),
-                        crate::jobs::Outcome::Refused(why) => Err(format!("report: {why}")),
-                    });
-                }
-            }
-            Err(e) => refuse_all(answers, &e),
-        }
-    }
-
-    async fn report_json(&self, report: &Report) -> Result<(u16, Vec<u8>), String> {
-        let json = serde_json::to_vec(report).map_err(|e| e.to_string())?;
-        self.remote
-            .call_async("/api/worker/report", json, JSON)
-            .await
-    }
-
-    fn spare(&self) -> Option<(Job, std::time::Instant)> {
-        // A poisoned lock: a panic while pushing; the jobs in it expire on the server.
-        self.spare.lock().ok()?.pop_front()
-    }
-
-    /// Sends one report on its own: `POST /api/worker/report`.
-    async fn report_now(&self, report: Report) -> Result<Stored, String> {
-        let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
-            self.report_json(&report).await?
-        } else {
-            let binary: axum::body::Bytes = crate::report_wire::encode(report)
-                .map_err(|e| e.to_string())?
-                .into();
-            let (status, answer) = self
-                .remote
-                .call_async(
-                    "/api/worker/report",
-                    binary.clone(),
-                    crate::report_wire::CONTENT_TYPE,
-                )
-                .await?;
-            if status == 415 {
-                // A server older than the binary form: JSON from now on.
-                eprintln!(
-                    "arena worker: the server does not read binary reports (an older croupier); reporting in JSON"
-                );
-                self.json_reports.store(true, Ordering::Relaxed);
-                let report = crate::report_wire::decode(&binary).map_err(|e| e.to_string())?;
-                self.report_json(&report).await?
-            } else {
-                (status, answer)
-            }
-        };
-        match status {
-            200 => serde_json::from_slice(&body).map_err(|e| format!("report: {e}")),
-            409 => Ok(Stored::LeaseLost),
-            s => Err(format!("report: {s}: {}", error_text(&body))),
-        }
-    }
-
-    /// Keeps jobs leased for later calls of [`Queue::lease`].
-    fn keep_spares(&self, jobs: impl Iterator<Item = Job>) {
-        if let Ok(mut spare) = self.spare.lock() {
-            let now = std::time::Instant::now();
-            spare.extend(jobs.map(|j| (j, now)));
-        }
-    }
-
-    /// Sends held reports one by one (a server older than `POST /api/worker/reports`).
-    async fn send_alone(&self, held: Vec<Pending>) {
-        for p in held {
-            let r = self.report_now(p.report).await;
-            let _ = p.answer.send(r);
-        }
-    }
-}
-
-impl Queue for RemoteQueue {
-    /// One job, from the spares if there are any. Otherwise, with `batch`, the server is
-    /// asked for [`crate::worker_api::MAX_LEASE_BATCH`] at once: with 16-game matches a lease
-    /// call per match was a good part of what a remote worker spent besides playing. A spare
-    /// gets no heartbeat until the loop takes it, so one kept past a third of its lease is
-    /// beaten first, and dropped if it was lost (the server hands it to another worker).
-    async fn lease(&self, batch: bool) -> Result<Option<Job>, String> {
-        while let Some((job, at)) = self.spare() {
-            if at.elapsed() < Duration::from_millis(job.lease_ms / 3)
-                || self.heartbeat(&job).await == Ok(true)
-            {
-                return Ok(Some(job));
-            }
-        }
-        let max = if batch {
-            crate::worker_api::MAX_LEASE_BATCH
-        } else {
-            1
-        };
-        let ask = format!("{{\"max\": {max}}}");
-        let (status, body) = self
-            .remote
-            .call_async("/api/worker/lease", ask.into_bytes(), JSON)
-            .await?;
-        match status {
-            200 => {
-                // One job, not a batch, from a server older than batches.
-                let jobs = match serde_json::from_slice::<crate::jobs::Leased>(&body) {
-                    Ok(leased) => leased.jobs,
-                    Err(_) => vec![
-                        serde_json::from_slice::<Job>(&body)
-                            .map_err(|e| format!("the server sent jobs that do not decode: {e}"))?,
-                    ],
-                };
-                let mut jobs = jobs.into_iter();
-                let first = jobs.next();
-                self.keep_spares(jobs);
-                Ok(first)
-            }
-            204 => Ok(None),
-            s => Err(format!("lease: {s}: {}", error_text(&body))),
-        }
-    }
-
-    async fn drain(&self) {
-        self.flush().await;
-        while let Some((job, _)) = self.spare() {
-            self.release(&job).await;
-        }
-    }
-
-    async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
-        let body = serde_json::to_vec(&job.lease_ref()).map_err(|e| e.to_string())?;
-        let (status, body) = self
-            .remote
-            .call_async("/api/worker/heartbeat", body, JSON)
-            .await?;
-        match status {
-            200 => Ok(true),
-            409 => Ok(false),
-            s => Err(format!("heartbeat: {s}: {}", error_text(&body))),
-        }
-    }
-
-    async fn report(
-        &self,
-        job: &Job,
-        games: Vec<GameRecord>,
-        done: bool,
-    ) -> Result<Stored, String> {
-        let report = Report {
-            match_id: job.match_id,
-            lease: job.lease.clone(),
-            done,
-            games,
-        };
-        if !done || self.alone.load(Ordering::Relaxed) {
-            return self.report_now(report).await;
-        }
-        // Held only when matches end often: a long match's report has no company coming.
-        let often = self
-            .last_done
-            .lock()
-            .ok()
-            .and_then(|mut t| t.replace(std::time::Instant::now()))
-            .is_some_and(|t| t.elapsed() < HOLD);
-        if !often {
-            return self.report_now(report).await;
-        }
-        let (answer, mut outcome) = tokio::sync::oneshot::channel();
-        let full = {
-            let Ok(mut pending) = self.pending.lock() else {
-                return Err("the held reports' lock is poisoned".into());
-            };
-            pending.push(Pending { report, answer });
-            let games: usize = pending.iter().map(|p| p.report.games.len()).sum();
-            // Enough for one call: no point in waiting.
-            pending.len() >= HELD || games + BATCH > crate::worker_api::MAX_GAMES_PER_CALL
-        };
-        if full {
-            self.flush().await;
-        }
-        match tokio::time::timeout(HOLD, &mut outcome).await {
-            Ok(r) => r.map_err(|_| "the held report was dropped".to_string())?,
-            Err(_) => {
-                // No company came in time: it goes now, with whatever else is held.
-                self.flush().await;
-                outcome
-                    .await
-                    .map_err(|_| "the held report was dropped".to_string())?
-            }
-        }
-    }
-
-    async fn release(&self, job: &Job) {
-        if let Ok(body) = serde_json::to_vec(&job.lease_ref()) {
-            let _ = self
-                .remote
-                .call_async("/api/worker/release", body, JSON)
-                .await;
-        }
-    }
-
-    fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
-        if !crate::agents::is_sha256(sha256) {
-            return Err(format!("`{sha256}` is not a content hash"));
-        }
-        let path = self.remote.agents.join(format!("{sha256}.wasm"));
-        if path.is_file() {
-            return Ok(path);
-        }
-        let (status, bytes) = self.remote.call(
-            &format!("/api/worker/agents/{sha256}"),
-            None,
-            MAX_AGENT_BYTES,
-        )?;
-        if status != 200 {
-            return Err(format!("agent {sha256}: {status}: {}", error_text(&bytes)));
-        }
-        // Stored only if it is what was asked for: the cache is keyed by content.
-        let stored = crate::agents::store_agent(&self.remote.agents, &bytes)
-            .map_err(|e| format!("{}: {e}", self.remote.agents.display()))?;
-        if stored != sha256 {
-            return Err(format!(
-                "agent {sha256}: the server sent a file whose hash is {stored}"
-            ));
-        }
-        Ok(path)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Counts lookups, answering 127.0.0.1 with the URI's port.
-    #[derive(Debug, Default)]
-    struct Counting(std::sync::atomic::AtomicUsize);
-
-    impl ureq::unversioned::resolver::Resolver for Counting {
-        fn resolve(
-            &self,
-            uri: &ureq::http::Uri,
-            _: &ureq::config::Config,
-            _: ureq::unversioned::transport::NextTimeout,
-        ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
-            self.0.fetch_add(1, Ordering::Relaxed);
-            let mut addrs = self.empty();
-            let port = uri.port_u16().unwrap_or(80);
-            addrs.push(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
-            Ok(addrs)
-        }
-    }
-
-    /// Regression: ureq looked the server up before every call, on a thread it started for
-    /// the purpose (70 threads a second on a busy worker). Within the cache's time a server
-    /// is looked up once; another server, or the same one after the time, again.
-    #[test]
-    fn the_server_is_looked_up_once_not_on_every_call() {
-        use ureq::unversioned::resolver::Resolver;
-        let config = ureq::config::Config::default();
-        let timeout = ureq::unversioned::transport::NextTimeout::default;
-        let a: ureq::http::Uri = "http://127.0.0.1:8080/api/worker/lease"
-            .parse()
-            .expect("uri");
-        let b: ureq::http::Uri = "http://127.0.0.1:9090/api/worker/lease"
-            .parse()
-            .expect("uri");
-        let cached = CachedResolver::new(Counting::default());
-        for _ in 0..50 {
-            let addrs = cached.resolve(&a, &config, timeout()).expect("resolves");
-            assert_eq!(addrs[0].port(), 8080);
-        }
-        assert_eq!(cached.inner.0.load(Ordering::Relaxed), 1);
-        let addrs = cached.resolve(&b, &config, timeout()).expect("resolves");
-        assert_eq!(
-            addrs[0].port(),
-            9090,
-            "another server is not answered from the cache"
-        );
-        assert_eq!(cached.inner.0.load(Ordering::Relaxed), 2);
-        let stale = CachedResolver {
-            ttl: Duration::ZERO,
-            ..CachedResolver::new(Counting::default())
-        };
-        stale.resolve(&a, &config, timeout()).expect("resolves");
-        stale.resolve(&a, &config, timeout()).expect("resolves");
-        assert_eq!(
-            stale.inner.0.load(Ordering::Relaxed),
-            2,
-            "an old answer is looked up again"
-        );
-    }
 
     /// Regression: consecutive matches ran on whichever blocking thread tokio had free, each
     /// with a cold heap. Every match of a loop now plays on one thread, and a match that

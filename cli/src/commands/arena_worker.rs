@@ -42,9 +42,16 @@ fn default_cache() -> PathBuf {
 /// Runs the worker until Ctrl-C or SIGTERM; the match in play is finished and reported first.
 pub fn run(a: &WorkerArgs) -> Result<()> {
     let cache = a.cache.clone().unwrap_or_else(default_cache);
+    // One thread runs the loop, the HTTP calls, the reports and the heartbeats: the worker's
+    // async side is a few calls per match, and each thread more woke on the core the games
+    // need.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
     let remote = Remote::new(&a.server, &a.token, &cache)?;
-    let cfg = remote
-        .config()
+    let cfg = rt
+        .block_on(remote.config())
         .context("cannot read the arena's config from the server")?;
     let compile = croupier_host::cache::Cache::at(cache.join("compiled"))
         .map_err(|e| anyhow::anyhow!("{}: compile cache: {e}", cache.display()))?;
@@ -62,13 +69,6 @@ pub fn run(a: &WorkerArgs) -> Result<()> {
         name: a.name.clone(),
     });
     let queue = Arc::new(RemoteQueue::new(remote));
-    // One thread runs the loop, the reports and the heartbeats: the worker's async side is
-    // a few calls per match, and with a thread pool each of them woke a second thread to
-    // hand the result to the loop (more switches on the core the games need).
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     rt.block_on(async {
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
