@@ -87,7 +87,7 @@ pub async fn submit(
     }
     check_rate(&arena, team).await?;
     let cap = arena.cfg.uploads.max_bytes;
-    let bytes = read_capped(req.into_body(), cap).await?;
+    let bytes = read_capped(req.into_body(), cap, arena.cfg.uploads.idle_seconds).await?;
     let out = manage::submit(&arena, team, bytes).await?;
     let status = if out.verdict.valid {
         StatusCode::CREATED
@@ -95,6 +95,15 @@ pub async fn submit(
         StatusCode::UNPROCESSABLE_ENTITY
     };
     Ok((status, Json(out)).into_response())
+}
+
+/// `GET /api/admin/teams`: what the admin page shows (the organiser only).
+pub async fn admin_teams(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+) -> Result<Json<crate::views::AdminJson>, AppError> {
+    require_admin(&who)?;
+    Ok(Json(crate::views::admin_json(&arena).await?))
 }
 
 /// `POST /api/admin/teams`: a new team and its token, shown once (the organiser only).

@@ -13,6 +13,8 @@
 //! - `ladder.suspend_after` 5: five faulted games in a row take a version out of matchmaking
 //!   (Robot Rumble deactivates after 2 errors, Halite past 50 timeouts); five tolerates a
 //!   rare timeout on a loaded machine and stops a broken agent within one or two matches.
+//! - `ladder.rating` `weng-lin`: the one system that rates every shape of game the arena
+//!   plays (see [`RATING_SYSTEMS`]).
 //! - `ladder.tau` 0.1: uncertainty added before every rated game, so ratings keep moving
 //!   while the pool changes (Halite used τ > 0 on the ladder, 0 in finals).
 //! - `ladder.checkpoint_seconds` 10: the ratings are saved this often, so a restart counts
@@ -20,6 +22,10 @@
 //! - `uploads.max_bytes` 32 MiB: the loader's own cap; interpreted agents reach 18 MB.
 //! - `uploads.per_hour` 12: one every five minutes on average, plenty for a student and a
 //!   bound on the compile work one team can cause.
+//! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
+//!   its connection back; a client that trickles a file in (slowloris) cannot hold a
+//!   connection and a buffer for longer. A student on a slow line still sends something
+//!   every few seconds.
 
 use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
@@ -76,6 +82,9 @@ pub struct Ladder {
     /// Threads the server's own ladder worker plays on; 0 runs no worker in the server (only
     /// `croupier arena worker`s on other machines play).
     pub threads: usize,
+    /// The rating system: `weng-lin` (see [`RATING_SYSTEMS`]).
+    #[serde(default = "default_rating")]
+    pub rating: String,
     /// Uncertainty (σ) added before every rated ladder game.
     pub tau: f64,
     /// The arena's master seed: match `m` is played from a seed derived from it and `m`.
@@ -88,6 +97,19 @@ pub struct Ladder {
     /// restart counts only the results stored since.
     #[serde(default = "default_checkpoint_seconds")]
     pub checkpoint_seconds: u64,
+}
+
+/// The rating systems an arena can use, with why the others are not offered.
+///
+/// Weng-Lin (OpenSkill, `skillratings`) is the one that rates all three shapes of game the
+/// arena plays: two seats, four free-for-all seats (Toepen) and 2 v 2 teams (Durak). Glicko-2
+/// and Elo rate one player against one, so they would rate only some arenas; TrueSkill covers
+/// teams too but is patented (the `skillratings` docs warn of it).
+pub const RATING_SYSTEMS: &[&str] = &["weng-lin"];
+
+/// An arena.toml written before `ladder.rating` existed rated with Weng-Lin.
+fn default_rating() -> String {
+    "weng-lin".into()
 }
 
 /// Workers beat every third of the lease: 30 s survives two lost beats and a 10 s stall.
@@ -111,6 +133,14 @@ pub struct Uploads {
     pub max_bytes: u64,
     /// Submissions one team may make in any hour.
     pub per_hour: u32,
+    /// Seconds an upload's body may send nothing before the server gives up on it (408).
+    #[serde(default = "default_idle_seconds")]
+    pub idle_seconds: u32,
+}
+
+/// An arena.toml written before `uploads.idle_seconds` existed gets the default.
+fn default_idle_seconds() -> u32 {
+    30
 }
 
 /// One arena's `arena.toml`.
@@ -154,6 +184,7 @@ impl ArenaConfig {
                 reference: default_reference(game).into(),
                 smoke_deals: 1,
                 threads: 1,
+                rating: default_rating(),
                 tau: 0.1,
                 seed: 1,
                 lease_seconds: default_lease_seconds(),
@@ -162,6 +193,7 @@ impl ArenaConfig {
             uploads: Uploads {
                 max_bytes: 32 << 20,
                 per_hour: 12,
+                idle_seconds: default_idle_seconds(),
             },
         }
     }
@@ -237,6 +269,16 @@ impl ArenaConfig {
                 "must be at least 1".into(),
             ));
         }
+        if !RATING_SYSTEMS.contains(&self.ladder.rating.as_str()) {
+            return Err(field(
+                "ladder.rating",
+                format!(
+                    "`{}` is not a rating system the arena has ({}); Weng-Lin is the one that rates two seats, four seats and 2 v 2 teams alike, and TrueSkill is patented",
+                    self.ladder.rating,
+                    RATING_SYSTEMS.join(", ")
+                ),
+            ));
+        }
         if !(self.ladder.tau.is_finite() && self.ladder.tau >= 0.0) {
             return Err(field("ladder.tau", "must be a number ≥ 0".into()));
         }
@@ -248,6 +290,9 @@ impl ArenaConfig {
                     self.limits.max_file_bytes
                 ),
             ));
+        }
+        if self.uploads.idle_seconds == 0 {
+            return Err(field("uploads.idle_seconds", "must be at least 1".into()));
         }
         if self.uploads.per_hour == 0 {
             return Err(field("uploads.per_hour", "must be at least 1".into()));
@@ -324,6 +369,9 @@ reference = {reference}
 smoke_deals = {smoke}
 # Threads the server's ladder worker plays on; 0: only `croupier arena worker`s play.
 threads = {threads}
+# The rating system: "weng-lin" (OpenSkill), the one that rates two seats, four seats and
+# 2 v 2 teams alike (Glicko-2 and Elo rate only one against one; TrueSkill is patented).
+rating = {rating}
 # Uncertainty added before each rated game, so ratings follow a changing pool (0 freezes).
 tau = {tau}
 # Master seed: every match's games derive from it and the match number.
@@ -338,6 +386,8 @@ checkpoint_seconds = {checkpoint}
 max_bytes = {max_bytes}
 # Submissions per team in any hour (429 beyond, with Retry-After).
 per_hour = {per_hour}
+# Seconds an upload may send nothing before the server drops it (408).
+idle_seconds = {idle}
 "#,
             title = q(&self.title),
             game = q(&self.game),
@@ -360,12 +410,14 @@ per_hour = {per_hour}
             reference = q(&self.ladder.reference),
             smoke = self.ladder.smoke_deals,
             threads = self.ladder.threads,
+            rating = q(&self.ladder.rating),
             tau = self.ladder.tau,
             seed = self.ladder.seed,
             lease = self.ladder.lease_seconds,
             checkpoint = self.ladder.checkpoint_seconds,
             max_bytes = self.uploads.max_bytes,
             per_hour = self.uploads.per_hour,
+            idle = self.uploads.idle_seconds,
         )
     }
 }
@@ -392,5 +444,36 @@ mod tests {
             let back: ArenaConfig = toml::from_str(&cfg.to_commented_toml()).expect("parses");
             assert_eq!(back, cfg);
         }
+    }
+
+    /// A rating system the arena does not have, and an upload idle time of zero, are refused
+    /// naming the file and the field; an arena.toml from before either field existed still
+    /// loads, with the defaults.
+    #[test]
+    fn a_bad_rating_or_idle_time_is_refused_by_name_and_old_files_still_load() {
+        let path = Path::new("/arenas/course/arena.toml");
+        let mut cfg = ArenaConfig::new(GameKind::Durak, "teams");
+        cfg.check(path).expect("the defaults are valid");
+        cfg.ladder.rating = "trueskill".into();
+        let e = cfg.check(path).expect_err("refused").to_string();
+        assert!(
+            e.contains("/arenas/course/arena.toml")
+                && e.contains("ladder.rating")
+                && e.contains("weng-lin"),
+            "{e}"
+        );
+        let mut cfg = ArenaConfig::new(GameKind::Durak, "teams");
+        cfg.uploads.idle_seconds = 0;
+        let e = cfg.check(path).expect_err("refused").to_string();
+        assert!(e.contains("uploads.idle_seconds"), "{e}");
+        let old = ArenaConfig::new(GameKind::Durak, "teams")
+            .to_commented_toml()
+            .lines()
+            .filter(|l| !l.starts_with("rating =") && !l.starts_with("idle_seconds ="))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let back: ArenaConfig = toml::from_str(&old).expect("an older file parses");
+        assert_eq!(back.ladder.rating, "weng-lin");
+        assert_eq!(back.uploads.idle_seconds, 30);
     }
 }

@@ -25,6 +25,9 @@ pub enum AppError {
     /// 409: the name is taken, or the arena is frozen.
     #[error("{0}")]
     Conflict(String),
+    /// 408: the client stopped sending.
+    #[error("{0}")]
+    Timeout(String),
     /// 413.
     #[error("the upload is larger than this arena's cap of {0} bytes")]
     TooLarge(u64),
@@ -42,6 +45,26 @@ pub enum AppError {
     /// 500: the server's fault; the message is logged, the client gets a short one.
     #[error("{0}")]
     Internal(String),
+}
+
+/// Whether reading a body failed because the client stopped sending: the server's idle
+/// timeout on upload bodies (`uploads.idle_seconds`) ended it.
+pub fn stalled(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
+}
+
+/// The 408 of an upload that stalled.
+pub fn stalled_upload(idle_seconds: u32) -> AppError {
+    AppError::Timeout(format!(
+        "the upload sent nothing for {idle_seconds} s; send it again"
+    ))
 }
 
 impl From<crate::db::DbError> for AppError {
@@ -68,6 +91,7 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,

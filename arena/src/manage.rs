@@ -105,9 +105,14 @@ pub async fn check_version(
 }
 
 /// Reads a body up to `cap` bytes; 413 past it, without buffering more than the cap.
-pub async fn read_capped(body: axum::body::Body, cap: u64) -> Result<Vec<u8>, AppError> {
+pub async fn read_capped(
+    body: axum::body::Body,
+    cap: u64,
+    idle_seconds: u32,
+) -> Result<Vec<u8>, AppError> {
     match axum::body::to_bytes(body, cap as usize).await {
         Ok(b) => Ok(b.to_vec()),
+        Err(e) if crate::errors::stalled(&e) => Err(crate::errors::stalled_upload(idle_seconds)),
         Err(e) => {
             let too_large = std::error::Error::source(&e)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())

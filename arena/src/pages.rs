@@ -376,17 +376,18 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
     let mut form = Multipart::from_request(req, &arena)
         .await
         .map_err(|e| AppError::BadRequest(format!("not a multipart form: {e}")))?;
+    let idle = arena.cfg.uploads.idle_seconds;
     let mut bytes = None;
     while let Some(field) = form
         .next_field()
         .await
-        .map_err(|e| upload_error(e.status(), &e.body_text(), cap))?
+        .map_err(|e| upload_error(e, cap, idle))?
     {
         if field.name() == Some("agent") {
             let b = field
                 .bytes()
                 .await
-                .map_err(|e| upload_error(e.status(), &e.body_text(), cap))?;
+                .map_err(|e| upload_error(e, cap, idle))?;
             if b.len() as u64 > cap {
                 return Err(AppError::TooLarge(cap).into());
             }
@@ -414,11 +415,13 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
     Ok((status, page(layout(&arena, &who, "Upload", body))).into_response())
 }
 
-fn upload_error(status: StatusCode, text: &str, cap: u64) -> AppError {
-    if status == StatusCode::PAYLOAD_TOO_LARGE {
+fn upload_error(e: axum::extract::multipart::MultipartError, cap: u64, idle: u32) -> AppError {
+    if crate::errors::stalled(&e) {
+        crate::errors::stalled_upload(idle)
+    } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         AppError::TooLarge(cap)
     } else {
-        AppError::BadRequest(format!("reading the upload: {text}"))
+        AppError::BadRequest(format!("reading the upload: {}", e.body_text()))
     }
 }
 
@@ -433,9 +436,12 @@ async fn admin_markup(
     who: &Who,
     new: Option<&manage::TeamToken>,
 ) -> Result<Markup, AppError> {
-    let teams = arena.db.teams().await?;
-    let pending = arena.db.pending_matches().await?;
-    let stored = arena.db.game_count().await?;
+    let crate::views::AdminJson {
+        teams,
+        games: stored,
+        pending,
+        frozen,
+    } = crate::views::admin_json(arena).await?;
     let body = html! {
         h1 { "Admin" }
         @if let Some(t) = new {
@@ -444,7 +450,7 @@ async fn admin_markup(
                 pre { code { (t.token) } }
             }
         }
-        p { (teams.len()) " teams · " (stored) " games stored · " (pending) " matches waiting" @if arena.is_frozen() { " · frozen for the final" } }
+        p { (teams.len()) " teams · " (stored) " games stored · " (pending) " matches waiting" @if frozen { " · frozen for the final" } }
         form method="post" action="/admin/teams" {
             label { "new team " input type="text" name="name" maxlength="64" required; }
             button { "add" }

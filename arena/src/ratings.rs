@@ -432,6 +432,63 @@ mod tests {
         assert_eq!(b.versions[&1].faults["ILLEGAL"], 3);
     }
 
+    /// σ after each of `games` games between two versions of equal strength (they win in
+    /// turn, in ladder matches of 16 games), rated under `tau`.
+    fn sigmas(tau: f64, games: i64) -> Vec<f64> {
+        let rules = Rules {
+            tau,
+            suspend_after: 0,
+        };
+        let mut b = Board::default();
+        (0..games)
+            .map(|g| {
+                let (m, i, first) = (1 + g / 16, g % 16, g % 2);
+                let rows = [
+                    seat(m, i, 0, 1, first, None),
+                    seat(m, i, 1, 2, 1 - first, None),
+                ];
+                b.apply(&rows, m, rules, &|v| v * 10);
+                b.versions[&1].sigma
+            })
+            .collect()
+    }
+
+    /// The ladder's `tau` keeps σ from shrinking forever, so a version's rating can still
+    /// follow a pool that changes: after hundreds of games σ has settled on a floor and
+    /// stays there. The final's `tau = 0` (finals.rs) lets the same games shrink σ further,
+    /// below that floor, and it is still shrinking.
+    #[test]
+    fn the_ladders_tau_keeps_sigma_above_a_floor_that_the_finals_zero_tau_falls_below() {
+        let tau = crate::config::ArenaConfig::new(croupier_host::loader::GameKind::Durak, "teams")
+            .ladder
+            .tau;
+        assert!(tau > 0.0, "the ladder's default tau is {tau}");
+        let ladder = sigmas(tau, 1000);
+        let last = ladder.len() - 1;
+        // Settled by game 500: from there on σ never falls more than 2% below it.
+        let floor = ladder[499];
+        assert!(
+            ladder[499..].iter().all(|s| *s >= 0.98 * floor),
+            "σ kept moving after 500 games: {} then {}",
+            floor,
+            ladder[last]
+        );
+        let start = WengLinRating::new().uncertainty;
+        assert!(floor < start / 2.0, "σ never shrank: {floor}");
+        let final_ = sigmas(0.0, 1000);
+        assert!(
+            final_[499] < 0.9 * floor,
+            "tau = 0: σ {} after 500 games, the ladder's floor {floor}",
+            final_[499]
+        );
+        assert!(
+            final_[last] < 0.9 * final_[499],
+            "tau = 0: σ stopped shrinking at {} (500 games) and {} (1000)",
+            final_[499],
+            final_[last]
+        );
+    }
+
     /// A board saved part way, restored and brought up to date, is the board counted in one
     /// go, to the last bit of every float; and a checkpoint counted under other settings is
     /// refused.

@@ -6,7 +6,10 @@
 //! Every response carries a strict Content-Security-Policy: scripts and styles only from
 //! `/static`, nothing inline, no framing. Pages escape every interpolated value (maud).
 //! Request bodies are capped at [`SMALL_BODY`] except on the two upload routes, which are
-//! capped at the arena's `uploads.max_bytes` before anything is buffered.
+//! capped at the arena's `uploads.max_bytes` before anything is buffered. A request that
+//! does not finish within [`REQUEST_TIMEOUT`] gets 408, and an upload whose body stalls for
+//! `uploads.idle_seconds` too, so a client that trickles bytes holds nothing for long.
+//! Responses are gzipped for clients that ask.
 
 use crate::context::Arena;
 use crate::errors::AppError;
@@ -14,17 +17,26 @@ use crate::manage::check_version;
 use crate::{api, pages, worker_api};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use std::sync::Arc;
+use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// The body cap of every route but the uploads: forms and JSON are small.
 pub const SMALL_BODY: usize = 64 << 10;
 
 /// Room for a multipart form's headers around the file.
 const MULTIPART_SLACK: usize = 16 << 10;
+
+/// How long any request but an upload may take before it gets 408: far above the worker
+/// lease's long poll ([`worker_api::LONG_POLL`]) and any page, and a bound on what a client
+/// that never finishes its request can hold. Uploads are bounded instead by
+/// `uploads.idle_seconds` while their body arrives, then by the loader's compile limits and
+/// the smoke match's budget: a deadline there would abort a validation half-way.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The Content-Security-Policy of every response.
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -39,7 +51,11 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(tower_http::limit::RequestBodyLimitLayer::new(
             cap + MULTIPART_SLACK,
+        ))
+        .layer(RequestBodyTimeoutLayer::new(
+            std::time::Duration::from_secs(u64::from(arena.cfg.uploads.idle_seconds)),
         ));
+    let timeout = || TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT);
     Router::new()
         .route("/", get(pages::leaderboard))
         .route("/teams/{id}", get(pages::team))
@@ -55,12 +71,19 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/api/teams/{id}", get(api::team))
         .route("/api/games/{m}/{g}", get(api::game))
         .route("/api/games/{m}/{g}/log", get(api::game_log))
-        .route("/api/admin/teams", post(api::add_team))
+        .route(
+            "/api/admin/teams",
+            get(api::admin_teams).post(api::add_team),
+        )
         .route("/api/final", get(api::final_table))
         .route("/api/openapi.json", get(api::openapi))
         .layer(DefaultBodyLimit::max(SMALL_BODY))
+        .layer(timeout())
         .merge(uploads)
-        .merge(worker_api::routes(&arena))
+        .merge(worker_api::routes(&arena).layer(timeout()))
+        // Pages, JSON and replays for browsers that ask (`Accept-Encoding: gzip`); a worker
+        // asks for none, so its binary reports and agents go as they are.
+        .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),

@@ -357,3 +357,27 @@ pub async fn game_doc(
     })?;
     Ok((doc, header, rec))
 }
+
+/// What the admin page shows: every team, the games stored, the matches waiting, and
+/// whether the arena is frozen for the final.
+#[derive(Debug, Serialize)]
+pub struct AdminJson {
+    /// Every team, by id (no token hashes).
+    pub teams: Vec<crate::db::TeamRow>,
+    /// Games stored.
+    pub games: i64,
+    /// Ladder matches waiting to be played.
+    pub pending: i64,
+    /// Submissions closed for the final.
+    pub frozen: bool,
+}
+
+/// The admin view; the caller has checked that the organiser asks.
+pub async fn admin_json(arena: &Arena) -> Result<AdminJson, AppError> {
+    Ok(AdminJson {
+        teams: arena.db.teams().await?,
+        games: arena.db.game_count().await?,
+        pending: arena.db.pending_matches().await?,
+        frozen: arena.is_frozen(),
+    })
+}

@@ -6,7 +6,7 @@ mod common;
 
 use common::arena::{ArenaDir, Server, forged, get, post, submit, uploads_then_ladder, wait_until};
 use common::example_agent;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn board(url: &str) -> serde_json::Value {
     get(&format!("{url}/api/leaderboard"), None).json()
@@ -396,23 +396,28 @@ fn a_compile_bomb_fails_its_child_not_the_server() {
         set(c, "limits", "compile_memory_mib", 512);
     });
     let url = &t.server.url;
-    let bomb = common::fan_out(24);
-    assert!(bomb.len() < 2000);
-    let r = post(
-        &format!("{url}/api/submit"),
-        Some(&t.a),
-        "application/wasm",
-        &bomb,
-    );
-    assert_eq!(r.status, 422, "{}", r.body);
-    let msg = r.json()["verdict"]["message"]
-        .as_str()
-        .unwrap_or("")
-        .to_string();
-    assert!(
-        msg.starts_with("version 2: refused while compiling"),
-        "{msg}"
-    );
+    // Two kinds: one that makes wasmtime flatten a huge instance graph from a kilobyte, and
+    // one that makes Cranelift itself work hard (one function of 400 000 live values).
+    let bombs = [common::fan_out(24), common::cranelift_bomb(400_000)];
+    assert!(bombs[0].len() < 2000);
+    for (i, bomb) in bombs.iter().enumerate() {
+        let r = post(
+            &format!("{url}/api/submit"),
+            Some(&t.a),
+            "application/wasm",
+            bomb,
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        let msg = r.json()["verdict"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let version = i + 2;
+        assert!(
+            msg.starts_with(&format!("version {version}: refused while compiling")),
+            "{msg}"
+        );
+    }
     // The server is unharmed: it answers, its ladder goes on, and its own memory stayed small
     // (the bomb's compile needs gigabytes; only the child could have spent them).
     let before = games_rated(url);
@@ -653,4 +658,440 @@ fn faults_in_a_row_suspend_until_a_new_upload() {
         let r = row("search");
         r["version"] == 2 && r["games"].as_u64() > Some(0) && r["suspended"].is_null()
     });
+}
+
+/// The SHA-256 of `bytes` as `sha256sum` (coreutils) computes it: a check that does not
+/// reuse the arena's own hashing.
+fn sha256sum(bytes: &[u8]) -> String {
+    let tmp = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(tmp.path(), bytes).expect("write");
+    let out = std::process::Command::new("sha256sum")
+        .arg(tmp.path())
+        .output()
+        .expect("run sha256sum");
+    assert!(out.status.success(), "sha256sum failed");
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .expect("sha256sum prints the hash")
+        .to_string()
+}
+
+/// `croupier submit FILE --arena URL --token T`, run as a real process.
+fn croupier_submit(file: &std::path::Path, url: &str, token: &str) -> std::process::Output {
+    common::croupier()
+        .arg("submit")
+        .arg(file)
+        .args(["--arena", url, "--token", token])
+        // Only the flag speaks: a token in the environment running the tests is not used.
+        .env_remove("CROUPIER_TOKEN")
+        .output()
+        .expect("run croupier submit")
+}
+
+#[test]
+fn croupier_submit_uploads_a_version_and_names_each_refusal() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let file = example_agent("durak/cheapest");
+
+    let ok = croupier_submit(&file, url, &a);
+    let stdout = String::from_utf8_lossy(&ok.stdout).to_string();
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "accepted is exit 0: {stdout}{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let said = format!(
+        "{}: version 1 accepted: smoke match against durak/cheapest: ",
+        file.display()
+    );
+    assert!(
+        stdout.starts_with(&said) && stdout.contains("no faults"),
+        "{stdout}"
+    );
+    // The version is there for everyone to see, as the file's own bytes.
+    let team = get(&format!("{url}/api/teams/1"), None).json();
+    let v = &team["versions"][0];
+    assert_eq!(v["number"], 1, "{team}");
+    assert_eq!(v["status"], "valid", "{team}");
+    assert_eq!(
+        v["sha256"].as_str(),
+        Some(sha256sum(&std::fs::read(&file).expect("agent")).as_str()),
+        "{team}"
+    );
+
+    // A wrong token: an error (exit 2, not a refusal's 1) naming the 401, the token not echoed.
+    let bad = forged(&a);
+    let out = croupier_submit(&file, url, &bad);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the arena said 401") && stderr.contains("the token is not valid"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(&bad), "the token was printed: {stderr}");
+
+    // Not an agent: refused (exit 1) with the loader's message, naming the version.
+    let junk = dir.path().join("not-an-agent.wasm");
+    std::fs::write(&junk, b"this is a text file, not a component\n").expect("write");
+    let out = croupier_submit(&junk, url, &a);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with(&format!(
+            "{}: version 2 refused: version 2: not a WebAssembly file",
+            junk.display()
+        )),
+        "{stdout}"
+    );
+    // The wrong token stored nothing: the refused upload is version 2, shown as refused.
+    let team = get(&format!("{url}/api/teams/1"), None).json();
+    let numbers: Vec<(i64, &str)> = team["versions"]
+        .as_array()
+        .expect("versions")
+        .iter()
+        .map(|v| {
+            (
+                v["number"].as_i64().unwrap_or(0),
+                v["status"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(numbers, [(2, "refused"), (1, "valid")], "{team}");
+}
+
+#[test]
+fn an_agent_that_faults_in_its_smoke_match_is_refused_with_the_verdict_and_its_log() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    // Loads, links and starts (the loader's trial run calls no `decide`), then logs a line
+    // and panics at its first decision of every game.
+    let agent = common::arena::hostile_with_mode("log-then-panic");
+    let line = "hostile: giving up at my first decision";
+
+    let r = submit(url, &a, &agent);
+    assert_eq!(r.status, 422, "{}", r.body);
+    let v = r.json()["verdict"].clone();
+    assert_eq!(v["valid"], false, "{v}");
+    let message = v["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("smoke match against durak/cheapest: TRAP: game ")
+            && message.contains("unreachable"),
+        "{message}"
+    );
+    let smoke = &v["smoke"];
+    assert_eq!(smoke["verdict"], "TRAP", "{v}");
+    assert!(smoke["games"].as_u64() > Some(0), "{v}");
+    assert_eq!(smoke["wins"], 0, "a faulted game is forfeited: {v}");
+    let log = smoke["log"].as_array().cloned().unwrap_or_default();
+    assert!(
+        log.iter()
+            .any(|l| l["level"] == "warn" && l["text"] == line),
+        "the agent's own line is missing: {v}"
+    );
+
+    // Recorded as refused, with the same smoke match for the team to read later.
+    let team = get(&format!("{url}/api/teams/1"), Some(&a)).json();
+    let version = &team["versions"][0];
+    assert_eq!(version["status"], "refused", "{team}");
+    assert_eq!(version["message"], message, "{team}");
+    assert_eq!(&version["smoke"], smoke, "{team}");
+
+    // `croupier submit` shows both: the verdict, then the log of the game it faulted in.
+    let out = croupier_submit(&agent, url, &a);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("version 2 refused: smoke match against durak/cheapest: TRAP: game ")
+            && stdout.contains(&format!("its log in that game:\n  warn: {line}\n")),
+        "{stdout}"
+    );
+}
+
+/// Every file under `dir` with its bytes, by path relative to `dir`, except those `skip`
+/// names (by their first path component).
+fn tree(
+    dir: &std::path::Path,
+    skip: &dyn Fn(&str) -> bool,
+) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("read dir") {
+            let path = e.expect("dir entry").path();
+            let rel = path.strip_prefix(dir).expect("under dir").to_path_buf();
+            let first = rel
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy().to_string())
+                .unwrap_or_default();
+            if skip(&first) {
+                continue;
+            }
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                out.insert(rel, std::fs::read(&path).expect("read file"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn hostile_upload_file_names_are_ignored_and_agents_are_stored_by_hash() {
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "uploads", "per_hour", 100));
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let arena = dir.path();
+    let agents = arena.join("agents");
+    // A file outside the arena the server could write to, standing in for /etc/passwd
+    // (which a broken server run as root would overwrite).
+    let canary = tempfile::tempdir().expect("temp dir");
+    let passwd = canary.path().join("passwd");
+    std::fs::write(&passwd, "root:x:0:0:root:/root:/bin/sh\n").expect("write canary");
+    let toml = arena.join("arena.toml");
+    let names = [
+        "../../arena.toml".to_string(),
+        "../arena.toml".to_string(),
+        toml.display().to_string(),
+        passwd.display().to_string(),
+        format!("{}/../escaped.wasm", agents.display()),
+        "agents/../../arena.toml".to_string(),
+        "..\\..\\arena.toml".to_string(),
+        "%2e%2e%2f%2e%2e%2farena.toml".to_string(),
+        format!("{}.wasm", "0".repeat(64)),
+        "évil näme; *?<>|:~ .wasm".to_string(),
+        ".".to_string(),
+        String::new(),
+    ];
+    // Where a server that used a name as a path would write: under the agents folder, the
+    // arena, or its own working directory (this test's); absolute names are themselves.
+    let cwd = std::env::current_dir().expect("cwd");
+    let targets: Vec<std::path::PathBuf> = names
+        .iter()
+        .flat_map(|n| [agents.join(n), arena.join(n), cwd.join(n)])
+        .collect();
+    let state = |p: &std::path::Path| std::fs::read(p).ok();
+    let before_targets: Vec<_> = targets.iter().map(|p| state(p)).collect();
+    // The database and the compile cache change; nothing else but new agents may.
+    let skip = |first: &str| first.starts_with("arena.db") || first == "cache";
+    let before = tree(arena, &skip);
+    let before_canary = tree(canary.path(), &|_| false);
+
+    let base = std::fs::read(example_agent("durak/cheapest")).expect("agent");
+    let mut uploaded = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        // Each upload its own bytes (a trailing custom section), so each must be a new file.
+        let mut bytes = base.clone();
+        bytes.extend_from_slice(&[0, 3, 1, b'x', k as u8]);
+        let boundary = "croupier-test-boundary-7f3a";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"agent\"; filename=\"{name}\"\r\nContent-Type: application/wasm\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(&bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let r = post(
+            &format!("{url}/submit"),
+            Some(&a),
+            &format!("multipart/form-data; boundary={boundary}"),
+            &body,
+        );
+        assert_eq!(r.status, 201, "file name {name:?}: {}", r.body);
+        uploaded.push((sha256sum(&bytes), bytes));
+    }
+
+    assert_eq!(
+        std::fs::read(&toml).ok(),
+        before.get(std::path::Path::new("arena.toml")).cloned(),
+        "arena.toml changed"
+    );
+    for ((p, old), name) in targets
+        .iter()
+        .zip(&before_targets)
+        .zip(names.iter().flat_map(|n| [n, n, n]))
+    {
+        // Not `assert_eq!`: a changed file's bytes would flood the message.
+        assert!(
+            state(p) == *old,
+            "{} changed (file name {name:?})",
+            p.display()
+        );
+    }
+    assert_eq!(
+        tree(canary.path(), &|_| false),
+        before_canary,
+        "a file outside the arena changed"
+    );
+    // The arena holds what it held, plus each upload under its SHA-256 and nothing else.
+    let mut expected = before;
+    for (sha, bytes) in &uploaded {
+        expected.insert(
+            std::path::PathBuf::from("agents").join(format!("{sha}.wasm")),
+            bytes.clone(),
+        );
+    }
+    let after = tree(arena, &skip);
+    assert_eq!(
+        after.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "files created or missing"
+    );
+    assert!(after == expected, "a file holds other bytes than expected");
+    // And the versions are recorded by the same hashes, in upload order.
+    let team = get(&format!("{url}/api/teams/1"), Some(&a)).json();
+    let mut shas: Vec<String> = team["versions"]
+        .as_array()
+        .expect("versions")
+        .iter()
+        .map(|v| v["sha256"].as_str().unwrap_or("").to_string())
+        .collect();
+    shas.reverse();
+    assert_eq!(
+        shas,
+        uploaded.iter().map(|u| u.0.clone()).collect::<Vec<_>>(),
+        "{team}"
+    );
+}
+
+/// A raw request on its own connection: `head` (with its blank line), then `body`, then
+/// nothing more; returns what the server answered until it closed or 20 s passed.
+fn raw(url: &str, head: &str, body: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    s.write_all(head.replace("{addr}", addr).as_bytes())
+        .expect("write head");
+    s.write_all(body).expect("write body");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        // The answer is complete once its announced body is in (keep-alive does not close).
+        let text = String::from_utf8_lossy(&got).to_string();
+        if let Some((h, b)) = text.split_once("\r\n\r\n") {
+            let len = h
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length: ")
+                        .map(str::to_string)
+                })
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|n| b.len() >= n) {
+                break;
+            }
+        }
+    }
+    String::from_utf8_lossy(&got).to_string()
+}
+
+/// A client that sends the start of an upload and then nothing (slowloris) gets 408 once
+/// `uploads.idle_seconds` pass, on both upload routes, and no version is recorded.
+#[test]
+fn an_upload_that_stalls_gets_408_and_records_nothing() {
+    let t = two(|c| set(c, "uploads", "idle_seconds", 1));
+    let url = &t.server.url;
+    let form_start = b"--x\r\nContent-Disposition: form-data; name=\"agent\"; filename=\"a.wasm\"\r\nContent-Type: application/wasm\r\n\r\n\0asm";
+    for (path, token, ty, start) in [
+        ("/api/submit", &t.a, "application/wasm", &b"\0asm"[..]),
+        (
+            "/submit",
+            &t.b,
+            "multipart/form-data; boundary=x",
+            &form_start[..],
+        ),
+    ] {
+        let began = Instant::now();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {{addr}}\r\nAuthorization: Bearer {token}\r\nContent-Type: {ty}\r\nContent-Length: 100000\r\n\r\n"
+        );
+        let answer = raw(url, &head, start);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
+        assert!(answer.contains("sent nothing for 1 s"), "{path}: {answer}");
+        assert!(
+            began.elapsed() < Duration::from_secs(15),
+            "{path}: answered after {:?}",
+            began.elapsed()
+        );
+    }
+    for team in [1, 2] {
+        let j = get(&format!("{url}/api/teams/{team}"), None).json();
+        assert_eq!(j["versions"].as_array().map(Vec::len), Some(1), "{j}");
+    }
+}
+
+/// Pages and JSON go gzipped to a client that asks, as they are to one that does not, with
+/// the security headers either way.
+#[test]
+fn pages_and_json_are_gzipped_for_clients_that_ask() {
+    let t = two(|_| {});
+    let url = &t.server.url;
+    for path in ["/", "/api/leaderboard", "/api/openapi.json"] {
+        for gzip in [true, false] {
+            let accept = if gzip {
+                "Accept-Encoding: gzip\r\n"
+            } else {
+                ""
+            };
+            // `Connection: close`: a gzipped answer is chunked, with no length to read up to.
+            let head = format!(
+                "GET {path} HTTP/1.1\r\nHost: {{addr}}\r\nConnection: close\r\n{accept}\r\n"
+            );
+            let answer = raw(url, &head, b"");
+            let head = answer
+                .split_once("\r\n\r\n")
+                .map(|(h, _)| h.to_ascii_lowercase())
+                .unwrap_or_default();
+            assert!(head.starts_with("http/1.1 200"), "{path}: {answer}");
+            assert_eq!(
+                head.contains("content-encoding: gzip"),
+                gzip,
+                "{path}, gzip asked: {gzip}: {head}"
+            );
+            assert!(
+                head.contains("content-security-policy: default-src 'none'"),
+                "{head}"
+            );
+        }
+    }
+}
+
+/// What the admin page shows is in the API too, for the organiser only: 401 without a
+/// token, 403 with a team's, and with the organiser's every team (no token hashes) and the
+/// totals the page shows.
+#[test]
+fn the_admin_view_is_in_the_api_for_the_organiser_only() {
+    let t = two(|_| {});
+    let url = &t.server.url;
+    let admin = format!("{url}/api/admin/teams");
+    assert_eq!(get(&admin, None).status, 401);
+    assert_eq!(get(&admin, Some(&t.a)).status, 403);
+    let r = get(&admin, Some(&t.dir.admin));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let j = r.json();
+    let names: Vec<&str> = j["teams"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["a", "b"], "{j}");
+    assert!(!r.body.contains("token"), "no token or hash: {}", r.body);
+    assert_eq!(j["frozen"], false);
+    assert!(
+        j["games"].as_i64().is_some() && j["pending"].as_i64().is_some(),
+        "{j}"
+    );
 }

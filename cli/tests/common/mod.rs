@@ -110,6 +110,26 @@ pub fn match_args(
     }
 }
 
+/// A compile bomb for Cranelift itself: one core function that pushes `values` constants and
+/// multiplies them together, so that all of them are live at once and the register allocator
+/// and the code generator work on one enormous function (400 000 values, 2 MB: 4 s and 500 MB
+/// to compile on the development machine; 800 000, 4 MB: 7 s and 770 MB, growing with the
+/// size up to the 32 MiB upload cap). It exports an
+/// (empty) agent instance, so it passes the outline checks and reaches the compiler.
+pub fn cranelift_bomb(values: usize) -> Vec<u8> {
+    let mut body = String::with_capacity(values * 24);
+    for i in 0..values {
+        body.push_str(&format!("i64.const {} ", (i * 7919) % 1_000_003));
+    }
+    for _ in 1..values {
+        body.push_str("i64.mul ");
+    }
+    wat::parse_str(format!(
+        r#"(component (core module $m (func (export "f") (result i64) {body})) (core instance (instantiate $m)) (instance $i) (export "croupier:agent/durak-agent@0.2.0" (instance $i)))"#
+    ))
+    .expect("valid WAT")
+}
+
 /// A compile bomb of about a kilobyte: each level defines the level below once and
 /// instantiates it twice, so the compiler, which flattens the instance graph, makes 2^depth
 /// core instances (depth 20: 1.5 s and 380 MB; each level doubles both). It exports an

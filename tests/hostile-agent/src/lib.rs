@@ -64,6 +64,12 @@ fn misbehave(mode: &str, ctx: &mut Ctx) -> Option<u32> {
             Some(recurse(0, &mut sink) as u32)
         }
         "panic" | "start-panic" => panic!("hostile agent panics on purpose"),
+        "log-then-panic" => {
+            // Its own words first, so a test can see a faulted game keep the agent's log
+            // (this guest installs no panic hook: the panic itself logs nothing).
+            ctx.log(Level::Warn, "hostile: giving up at my first decision");
+            panic!("hostile agent panics on purpose")
+        }
         "abort" => std::process::abort(),
         "log-flood" => {
             let line = "x".repeat(64 * 1024);
