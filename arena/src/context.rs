@@ -29,8 +29,12 @@ pub struct Arena {
     pub runtime: Runtime,
     /// Ratings and tables, from the stored results.
     pub board: RwLock<Board>,
-    /// Woken when results or versions change (the scheduler and live pages wait on it).
+    /// Woken when results or versions change: the scheduler waits on it.
     pub changed: tokio::sync::Notify,
+    /// Woken when matches become leasable (queued, or given back): the lease calls and the
+    /// embedded worker wait on it. Apart from [`Arena::changed`] so that the scheduler's own
+    /// queueing does not wake the scheduler, nor every result wake every waiting lease.
+    pub queued: tokio::sync::Notify,
     /// Uploads checked at once; more wait their turn (compiling takes a core each).
     pub checks: tokio::sync::Semaphore,
     /// The content hash of the reference agent (stored with the uploads).
@@ -52,6 +56,13 @@ pub struct Arena {
     /// version is stored, so they are read from the database once: a lease and a remote
     /// report each asked for every entrant again, two round trips per match.
     entrants: std::sync::Mutex<HashMap<i64, JobEntrant>>,
+    /// Matches this server leased and has not seen end, as their reports are checked. A
+    /// match's seed, deals and entrants never change once it is queued, so a report needs
+    /// no read of the match; one that reaches another server (several on one PostgreSQL)
+    /// reads it there.
+    leased: std::sync::Mutex<HashMap<i64, crate::jobs::MatchInfo>>,
+    /// When this server last wrote each worker's `seen_ms`.
+    seen: std::sync::Mutex<HashMap<i64, i64>>,
     /// Team names by id. A name never changes once the team is added, so pages read it
     /// from here; a team this map does not know yet (added since, perhaps by `croupier arena
     /// team add` in another process) makes it read the table again. Reading all 200 names
@@ -63,6 +74,15 @@ pub struct Arena {
 /// Versions whose team and hash are kept in memory; past this the map starts again (a
 /// course's ladder holds a few thousand versions, so this bounds only a pathological one).
 const MAX_CACHED_ENTRANTS: usize = 1 << 16;
+
+/// How stale a worker's `seen_ms` may be: a sixth of the minute in which the scheduler counts
+/// a worker as active.
+pub const WORKER_SEEN_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Leased matches kept in memory; past this the map starts again. A lease that expires
+/// leaves its match here until a new lease replaces it, so this bounds only what dead
+/// workers leave behind (a worker holds at most a few matches at once).
+const MAX_REMEMBERED_LEASES: usize = 1 << 14;
 
 /// When the board was last saved as a checkpoint, and how far it counted then.
 #[derive(Default)]
@@ -127,6 +147,7 @@ impl Arena {
             runtime,
             board: RwLock::new(Board::default()),
             changed: tokio::sync::Notify::new(),
+            queued: tokio::sync::Notify::new(),
             checks: tokio::sync::Semaphore::new(2),
             failed_tokens: std::sync::Mutex::new(HashMap::new()),
             reference,
@@ -135,6 +156,8 @@ impl Arena {
             linked,
             board_update: tokio::sync::Mutex::new(Saves::default()),
             entrants: std::sync::Mutex::new(HashMap::new()),
+            leased: std::sync::Mutex::new(HashMap::new()),
+            seen: std::sync::Mutex::new(HashMap::new()),
             names: RwLock::new(Arc::new(HashMap::new())),
         });
         Ok(arena)
@@ -143,6 +166,47 @@ impl Arena {
     /// Where an agent with this content hash is stored.
     pub fn agent_path(&self, sha256: &str) -> PathBuf {
         self.dir.join("agents").join(format!("{sha256}.wasm"))
+    }
+
+    /// Notes that worker `id` asked for work. `seen_ms` only has to say whether it was heard
+    /// from in the last minute (the scheduler's count of workers, [`WORKER_SEEN_EVERY`]), so it
+    /// is written at most that often per worker, not on every lease call.
+    pub async fn worker_seen(&self, id: i64) -> Result<(), DbError> {
+        let now = crate::now_ms();
+        let due = self.seen.lock().map_or(true, |mut m| {
+            let last = m.entry(id).or_insert(i64::MIN);
+            let due = now.saturating_sub(*last) >= WORKER_SEEN_EVERY.as_millis() as i64;
+            if due {
+                *last = now;
+            }
+            due
+        });
+        if due {
+            self.db.worker_seen(id).await?;
+        }
+        Ok(())
+    }
+
+    /// Keeps a match this server just leased, for its reports.
+    pub fn remember_leased(&self, info: &crate::jobs::MatchInfo) {
+        if let Ok(mut m) = self.leased.lock() {
+            if m.len() >= MAX_REMEMBERED_LEASES {
+                m.clear();
+            }
+            m.insert(info.id, info.clone());
+        }
+    }
+
+    /// A match this server leased, if it still has it in memory.
+    pub fn leased_match(&self, id: i64) -> Option<crate::jobs::MatchInfo> {
+        self.leased.lock().ok()?.get(&id).cloned()
+    }
+
+    /// Forgets a match that has ended.
+    pub fn forget_leased(&self, id: i64) {
+        if let Ok(mut m) = self.leased.lock() {
+            m.remove(&id);
+        }
     }
 
     /// Version `id` as a match entrant (team and content hash), from memory when it was read

@@ -134,6 +134,7 @@ pub enum JobError {
 }
 
 /// What the server knows of a match: enough to check and store its games.
+#[derive(Clone, Debug)]
 pub struct MatchInfo {
     /// The match's id.
     pub id: i64,
@@ -162,6 +163,9 @@ impl MatchInfo {
 
     /// From the database (a report from another machine, a stored game to show).
     pub async fn load(arena: &Arena, id: i64) -> Result<MatchInfo, JobError> {
+        if let Some(info) = arena.leased_match(id) {
+            return Ok(info);
+        }
         let row = arena
             .db
             .match_row(id)
@@ -288,33 +292,73 @@ pub fn lease_ms(arena: &Arena) -> u64 {
     arena.cfg.ladder.lease_seconds.saturating_mul(1000)
 }
 
-/// A name for one lease: unique across workers and restarts.
-fn lease_name(worker: &str) -> String {
+/// The common part of one claim's lease names: unique across workers and restarts (each
+/// match's lease adds its id, [`crate::db::Db::claim`]).
+fn lease_prefix(worker: &str) -> String {
     let r = crate::auth::random_u64().unwrap_or_else(|_| crate::now_ms() as u64);
     format!("{worker}-{r:016x}")
 }
 
-/// Leases the next match to `worker`, as a job with the games it still lacks.
-pub async fn lease(arena: &Arena, worker: &str) -> Result<Option<Job>, JobError> {
-    let lease = lease_name(worker);
+/// Leases up to `max` matches to `worker` in one statement, as jobs with the games they
+/// still lack; none if nothing is waiting.
+pub async fn lease(arena: &Arena, worker: &str, max: usize) -> Result<Vec<Job>, JobError> {
     let ms = lease_ms(arena);
-    let Some(row) = arena.db.claim(&lease, crate::now_ms() + ms as i64).await? else {
-        return Ok(None);
-    };
-    let info = MatchInfo::of_stored(arena, &row).await?;
-    let games = info.schedule(arena)?.games();
+    let rows = arena
+        .db
+        .claim(&lease_prefix(worker), crate::now_ms() + ms as i64, max)
+        .await?;
+    let mut jobs = Vec::with_capacity(rows.len());
+    let mut rows = rows.into_iter();
+    while let Some(row) = rows.next() {
+        match job_of(arena, row, ms).await {
+            Ok(job) => jobs.push(job),
+            Err((id, lease, e)) => {
+                // The matches claimed but not handed out go back to the queue at once, not
+                // when their leases expire; the jobs built already still go out.
+                for (id, lease) in std::iter::once((id, lease))
+                    .chain(rows.map(|r| (r.id, r.lease.unwrap_or_default())))
+                {
+                    let _ = arena.db.release(id, &lease).await;
+                }
+                if jobs.is_empty() {
+                    return Err(e);
+                }
+                eprintln!("arena: a batched lease stopped short: {e}");
+                break;
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// The job for a match just claimed; on failure, the match and lease to give back too.
+async fn job_of(arena: &Arena, row: MatchRow, ms: u64) -> Result<Job, (i64, String, JobError)> {
+    let (id, lease) = (row.id, row.lease.clone().unwrap_or_default());
+    let fail = |e: JobError| (id, lease.clone(), e);
+    if lease.is_empty() {
+        return Err(fail(
+            DbError::Corrupt(format!("match {id}: claimed without a lease")).into(),
+        ));
+    }
+    let info = MatchInfo::of_stored(arena, &row).await.map_err(fail)?;
+    let games = info.schedule(arena).map_err(fail)?.games();
     // Games are stored only under a lease, so a match leased for the first time has none:
     // one query fewer for almost every match.
     let stored = if row.attempts == 1 {
         Vec::new()
     } else {
-        arena.db.stored_indices(row.id).await?
+        arena
+            .db
+            .stored_indices(id)
+            .await
+            .map_err(|e| fail(e.into()))?
     };
     let todo = (0..games)
         .filter(|i| stored.binary_search(&(*i as i64)).is_err())
         .collect();
-    Ok(Some(Job {
-        match_id: row.id,
+    arena.remember_leased(&info);
+    Ok(Job {
+        match_id: id,
         lease,
         lease_ms: ms,
         seed: info.seed,
@@ -322,7 +366,7 @@ pub async fn lease(arena: &Arena, worker: &str) -> Result<Option<Job>, JobError>
         duplicate: info.duplicate,
         entrants: info.entrants,
         todo,
-    }))
+    })
 }
 
 /// Extends a lease; false once it is lost.
@@ -377,6 +421,9 @@ pub async fn store(
         .db
         .store_games(info.id, lease, &rows, expected)
         .await?;
+    if done && stored == Stored::Ok {
+        arena.forget_leased(info.id);
+    }
     Ok(stored)
 }
 

@@ -189,12 +189,19 @@ pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<boo
         if *stop.borrow() {
             return;
         }
+        // Listening before looking: a match that ends while the queue is topped up wakes the
+        // wait below at once. Listening after it, such a wake-up was lost, and the scheduler
+        // slept its whole timeout while a fast worker emptied the queue and stood idle (40%
+        // of its core, remote workers leasing four matches at a time).
+        let woken = arena.changed.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
         if let Err(e) = queue_some(&arena, &mut rng, &mut last, &mut slow).await {
             eprintln!("arena scheduler: {e}");
         }
         let mut stop = stop.clone();
         tokio::select! {
-            _ = arena.changed.notified() => {}
+            _ = woken => {}
             _ = tokio::time::sleep(Duration::from_millis(500)) => {}
             _ = stop.changed() => {}
         }
@@ -240,6 +247,18 @@ impl Slow {
     }
 }
 
+/// Matches kept waiting for each of the server's own worker threads, which lease one at a
+/// time straight from the database.
+const WAITING_PER_THREAD: i64 = 4;
+
+/// Matches kept waiting for each remote worker: a whole batch for each lease it may have in
+/// flight ([`crate::worker::MAX_LEASES_AHEAD`] ahead of the one it plays, each asking for
+/// [`crate::worker_api::MAX_LEASE_BATCH`]). With four, one lease call took them all and
+/// the next found the queue empty until results came back; the worker stood idle 10 to 20%
+/// of the time with 8-game matches.
+const WAITING_PER_REMOTE: i64 =
+    ((crate::worker::MAX_LEASES_AHEAD + 1) * crate::worker_api::MAX_LEASE_BATCH) as i64;
+
 async fn queue_some(
     arena: &Arena,
     rng: &mut GameRng,
@@ -260,7 +279,8 @@ async fn queue_some(
     // one whose end is being stored, per worker) left the lease ahead finding none and the
     // worker idle until the scheduler caught up, a third of the time with 16-game matches.
     slow.refresh(arena).await?;
-    let want = 4 * (arena.cfg.ladder.threads as i64 + slow.remote);
+    let want =
+        WAITING_PER_THREAD * arena.cfg.ladder.threads as i64 + WAITING_PER_REMOTE * slow.remote;
     let pending = arena.db.leasable_matches().await?;
     if pending >= want {
         return Ok(());
@@ -300,11 +320,12 @@ async fn queue_some(
     });
     let mut pool = pool;
     let games_per_match = arena.cfg.ladder.deals * if arena.cfg.ladder.duplicate { 2 } else { 1 };
+    let mut queued = 0;
     for _ in pending..want {
         let seed = pick(&pool, k, arena.cfg.ladder.placement, rng, None)
             .first()
             .copied();
-        let Some(first) = seed else { return Ok(()) };
+        let Some(first) = seed else { break };
         let chosen = pick(
             &pool,
             k,
@@ -313,7 +334,7 @@ async fn queue_some(
             last.get(&first).copied(),
         );
         if chosen.len() < 2 {
-            return Ok(());
+            break;
         }
         last.insert(first, chosen[1]);
         let placement = pool
@@ -335,7 +356,11 @@ async fn queue_some(
                 &chosen,
             )
             .await?;
-        arena.changed.notify_waiters();
+        queued += 1;
+    }
+    // Once for the lot: waiting leases claim several matches in one statement.
+    if queued > 0 {
+        arena.queued.notify_waiters();
     }
     Ok(())
 }

@@ -627,13 +627,18 @@ impl Queue for Local {
     /// One job at a time whatever `batch` says: a lease here is a database call, not a
     /// round trip.
     async fn lease(&self, _batch: bool) -> Result<Option<Job>, String> {
-        let job = crate::jobs::lease(&self.arena, &self.name)
+        // Listening before claiming, so that a match queued in between wakes the wait.
+        let queued = self.arena.queued.notified();
+        tokio::pin!(queued);
+        queued.as_mut().enable();
+        let job = crate::jobs::lease(&self.arena, &self.name, 1)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .pop();
         if job.is_none() {
             // Woken as soon as the scheduler queues a match.
             tokio::select! {
-                _ = self.arena.changed.notified() => {}
+                _ = queued => {}
                 _ = tokio::time::sleep(Duration::from_millis(200)) => {}
             }
         }

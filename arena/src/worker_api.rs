@@ -126,17 +126,23 @@ async fn lease(
         serde_json::from_slice(&body)
             .map_err(|e| AppError::BadRequest(format!("lease: not a lease request: {e}")))?
     };
-    arena.db.worker_seen(w.0).await?;
+    arena.worker_seen(w.0).await?;
     let name = format!("w{}", w.0);
     let until = Instant::now() + LONG_POLL;
+    // Up to `max` jobs from what is waiting now, in one statement: a batch never waits for
+    // more once it has one.
+    let max = ask.max.unwrap_or(1).clamp(1, MAX_LEASE_BATCH);
     loop {
-        if let Some(job) = jobs::lease(&arena, &name).await? {
-            let Some(max) = ask.max else {
-                return Ok(Json(job).into_response());
-            };
-            let mut batch = vec![job];
-            lease_waiting(&arena, &name, &mut batch, max).await;
-            return Ok(Json(jobs::Leased { jobs: batch }).into_response());
+        // Listening before claiming, so that a match queued in between wakes the wait.
+        let queued = arena.queued.notified();
+        tokio::pin!(queued);
+        queued.as_mut().enable();
+        let mut jobs = jobs::lease(&arena, &name, max).await?;
+        if !jobs.is_empty() {
+            if ask.max.is_none() {
+                return Ok(Json(jobs.swap_remove(0)).into_response());
+            }
+            return Ok(Json(jobs::Leased { jobs }).into_response());
         }
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -145,24 +151,8 @@ async fn lease(
         // Woken when the scheduler queues a match; the timeout covers a wake-up missed
         // between the claim and the wait, and matches whose lease expires.
         tokio::select! {
-            _ = arena.changed.notified() => {}
+            _ = queued => {}
             _ = tokio::time::sleep(left.min(Duration::from_millis(500))) => {}
-        }
-    }
-}
-
-/// Leases into `batch` until it holds `max` jobs (at most [`MAX_LEASE_BATCH`]), only from
-/// what is waiting now: a batch never waits for more. A failure ends the batch, and the jobs
-/// leased already go out rather than waiting for their leases to expire.
-async fn lease_waiting(arena: &Arena, name: &str, batch: &mut Vec<jobs::Job>, max: usize) {
-    while batch.len() < max.min(MAX_LEASE_BATCH) {
-        match jobs::lease(arena, name).await {
-            Ok(Some(job)) => batch.push(job),
-            Ok(None) => break,
-            Err(e) => {
-                eprintln!("arena: a batched lease stopped short: {e}");
-                break;
-            }
         }
     }
 }
@@ -227,7 +217,7 @@ async fn heartbeat(
     w: WorkerId,
     Json(l): Json<LeaseRef>,
 ) -> Result<StatusCode, AppError> {
-    arena.db.worker_seen(w.0).await?;
+    arena.worker_seen(w.0).await?;
     if jobs::heartbeat(&arena, l.match_id, &l.lease).await? {
         Ok(StatusCode::OK)
     } else {
@@ -323,7 +313,7 @@ async fn release(
     Json(l): Json<LeaseRef>,
 ) -> Result<StatusCode, AppError> {
     arena.db.release(l.match_id, &l.lease).await?;
-    arena.changed.notify_waiters();
+    arena.queued.notify_waiters();
     Ok(StatusCode::NO_CONTENT)
 }
 

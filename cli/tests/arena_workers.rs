@@ -11,7 +11,8 @@
 //! Also the worker API's edges, through real HTTP: which tokens open it (and what a worker
 //! token does not open), a report of a game that is not the match's or was not played by
 //! the rules (400), a report that says "done" early (the match stays open), and an agent
-//! asked for by a name that is not a content hash.
+//! asked for by a name that is not a content hash. And, through the library, that the
+//! scheduler keeps a lease batch waiting for each lease a remote worker may have in flight.
 
 #![cfg(unix)]
 
@@ -513,4 +514,81 @@ fn three_workers_one_killed_on_postgres() {
 #[test]
 fn three_workers_one_killed_on_sqlite() {
     three_workers_one_killed(None);
+}
+
+/// Regression: the scheduler kept four matches waiting per remote worker, and one lease call
+/// (a batch of four) took them all. The worker's other leases in flight then found none, and
+/// its core stood idle until results came back and the scheduler woke: 10 to 20% of the time
+/// with 8-game matches (`PARTS=6 scripts/bench-arena.sh`). Now a remote worker heard from
+/// has a batch waiting for every lease it may have in flight, and a batch taken is made up
+/// as soon as the scheduler is woken.
+#[test]
+fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
+    use croupier_arena::{context::Arena, jobs, ladder, worker, worker_api};
+    let dir = ArenaDir::init("durak", "teams", |cfg| {
+        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+            l.insert("threads".into(), toml::Value::Integer(0));
+        }
+    });
+    let want = ((worker::MAX_LEASES_AHEAD + 1) * worker_api::MAX_LEASE_BATCH) as i64;
+    runtime().block_on(async {
+        let arena = Arena::open(dir.path(), None).await.expect("open the arena");
+        for (i, name) in ["a", "b"].into_iter().enumerate() {
+            let team = arena.db.add_team(name, &[i as u8; 32]).await.expect("team");
+            let team = team.expect("a new team");
+            let (v, _) = arena
+                .db
+                .add_version(team, &format!("{i:064}"), 1)
+                .await
+                .expect("version");
+            arena
+                .db
+                .set_version_status(v, "valid", "", None)
+                .await
+                .expect("verdict");
+        }
+        let w = arena.db.add_worker("w", &[9; 32]).await.expect("worker");
+        arena
+            .worker_seen(w.expect("a new worker"))
+            .await
+            .expect("seen");
+        let leasable = |arena: std::sync::Arc<Arena>| async move {
+            arena.db.leasable_matches().await.expect("leasable")
+        };
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let scheduler = tokio::spawn(ladder::scheduler(arena.clone(), stopped));
+        let until = |n: i64, what: &'static str| {
+            let arena = arena.clone();
+            async move {
+                let start = std::time::Instant::now();
+                loop {
+                    let have = leasable(arena.clone()).await;
+                    if have == n {
+                        return;
+                    }
+                    assert!(have < n, "{have} matches waiting, more than {n}");
+                    assert!(
+                        start.elapsed() < Duration::from_secs(60),
+                        "{what}: {have} of {n}"
+                    );
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        };
+        until(want, "the queue filled for one remote worker").await;
+        let batch = jobs::lease(&arena, "w1", worker_api::MAX_LEASE_BATCH)
+            .await
+            .expect("lease");
+        assert_eq!(
+            batch.len(),
+            worker_api::MAX_LEASE_BATCH,
+            "a whole batch in one claim"
+        );
+        // What a report that ends a match does.
+        arena.changed.notify_waiters();
+        until(want, "the queue made up after a batch was taken").await;
+        stop.send(true).expect("stop the scheduler");
+        arena.changed.notify_waiters();
+        scheduler.await.expect("the scheduler ends");
+    });
 }

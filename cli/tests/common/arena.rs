@@ -658,32 +658,43 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     let now = croupier_arena::now_ms();
     // Lease A, already expired: its worker stalled (or its clock ran behind) past the lease.
     assert_eq!(db.leasable_matches().await.expect("leasable"), 1);
-    let a = db.claim("lease-a", now - 1_000).await.expect("claim A");
-    assert_eq!(a.map(|r| r.id), Some(m), "the queued match is leased to A");
+    let a = db.claim("lease-a", now - 1_000, 4).await.expect("claim A");
+    assert_eq!(
+        a.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [m],
+        "the queued match is leased to A"
+    );
+    let lease_a = a[0].lease.clone().expect("A's lease");
+    assert!(lease_a.starts_with("lease-a-"), "{lease_a}");
     // The scheduler tops the queue up by this count: an expired lease is waiting for a
     // worker as much as a queued match is.
     assert_eq!(db.leasable_matches().await.expect("leasable"), 1);
-    let b = db.claim("lease-b", now + 60_000).await.expect("claim B");
-    assert_eq!(b.map(|r| r.id), Some(m), "A's expired lease is taken by B");
+    let b = db.claim("lease-b", now + 60_000, 4).await.expect("claim B");
+    assert_eq!(
+        b.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [m],
+        "A's expired lease is taken by B"
+    );
+    let lease_b = b[0].lease.clone().expect("B's lease");
     // A live lease is not waiting: counting it left workers idle (the ladder's throughput).
     assert_eq!(db.leasable_matches().await.expect("leasable"), 0);
     assert_eq!(db.pending_matches().await.expect("pending"), 1);
     assert!(
-        db.claim("lease-c", now + 60_000)
+        db.claim("lease-c", now + 60_000, 4)
             .await
             .expect("claim C")
-            .is_none(),
+            .is_empty(),
         "B's lease is live: nobody else gets the match"
     );
     assert!(
-        !db.heartbeat(m, "lease-a", now + 60_000)
+        !db.heartbeat(m, &lease_a, now + 60_000)
             .await
             .expect("heartbeat"),
         "A cannot extend a lease it lost"
     );
 
     let late = db
-        .store_games(m, "lease-a", &[test_game(0, "{\"by\":\"a\"}")], None)
+        .store_games(m, &lease_a, &[test_game(0, "{\"by\":\"a\"}")], None)
         .await
         .expect("store A");
     assert_eq!(late, Stored::LeaseLost);
@@ -691,13 +702,13 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     assert_eq!(seats_of(db, m, 0).await, 0, "A stored no seats either");
 
     let first = db
-        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b\"}")], None)
+        .store_games(m, &lease_b, &[test_game(0, "{\"by\":\"b\"}")], None)
         .await
         .expect("store B");
     assert_eq!(first, Stored::Ok);
     // B again (a batch retried after an error it could not see the end of): kept once.
     let again = db
-        .store_games(m, "lease-b", &[test_game(0, "{\"by\":\"b2\"}")], None)
+        .store_games(m, &lease_b, &[test_game(0, "{\"by\":\"b2\"}")], None)
         .await
         .expect("store B again");
     assert_eq!(again, Stored::Ok);
@@ -709,7 +720,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
 
     // A cannot finish the match either; B can, and after that nobody stores into it.
     let a_done = db
-        .store_games(m, "lease-a", &[], Some(2))
+        .store_games(m, &lease_a, &[], Some(2))
         .await
         .expect("finish A");
     assert_eq!(a_done, Stored::LeaseLost);
@@ -719,7 +730,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     );
     // "Done" with a game of the schedule missing stores nothing more and ends nothing.
     let early = db
-        .store_games(m, "lease-b", &[], Some(2))
+        .store_games(m, &lease_b, &[], Some(2))
         .await
         .expect("finish B early");
     assert_eq!(
@@ -735,7 +746,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         "a match lacking a game is not done"
     );
     let b_done = db
-        .store_games(m, "lease-b", &[test_game(1, "{\"by\":\"b\"}")], Some(2))
+        .store_games(m, &lease_b, &[test_game(1, "{\"by\":\"b\"}")], Some(2))
         .await
         .expect("finish B");
     assert_eq!(b_done, Stored::Ok);
@@ -744,17 +755,17 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         Some("done".to_string())
     );
     let after = db
-        .store_games(m, "lease-b", &[test_game(2, "{}")], None)
+        .store_games(m, &lease_b, &[test_game(2, "{}")], None)
         .await
         .expect("store after done");
     assert_eq!(after, Stored::LeaseLost, "a done match takes no more games");
     assert_eq!(db.stored_indices(m).await.expect("indices"), vec![0, 1]);
     assert_eq!(db.game_count().await.expect("count"), 2);
     assert!(
-        db.claim("lease-d", now + 60_000)
+        db.claim("lease-d", now + 60_000, 4)
             .await
             .expect("claim D")
-            .is_none(),
+            .is_empty(),
         "a done match is never leased again"
     );
     assert_eq!(
@@ -773,8 +784,9 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         .queue_match("ladder", 9, 3, false, &[1, 2])
         .await
         .expect("queue");
-    let g = db.claim("lease-g", now + 60_000).await.expect("claim G");
-    assert_eq!(g.map(|r| r.id), Some(m3));
+    let g = db.claim("lease-g", now + 60_000, 1).await.expect("claim G");
+    assert_eq!(g.iter().map(|r| r.id).collect::<Vec<_>>(), [m3]);
+    let lease_g = g[0].lease.clone().expect("G's lease");
     let three: Vec<NewGame> = (0..3)
         .map(|i| {
             let mut g = test_game(i, &format!("{{\"game\":{i}}}"));
@@ -783,7 +795,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         })
         .collect();
     let stored = db
-        .store_games(m3, "lease-g", &three, Some(3))
+        .store_games(m3, &lease_g, &three, Some(3))
         .await
         .expect("store three");
     assert_eq!(stored, Stored::Ok);
@@ -806,28 +818,65 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         .queue_match("ladder", 8, 2, false, &[1, 2])
         .await
         .expect("queue");
-    let e = db.claim("lease-e", now + 60_000).await.expect("claim E");
-    assert_eq!(e.map(|r| r.id), Some(m2));
-    db.release(m2, "lease-a").await.expect("release by another");
+    let e = db.claim("lease-e", now + 60_000, 1).await.expect("claim E");
+    assert_eq!(e.iter().map(|r| r.id).collect::<Vec<_>>(), [m2]);
+    let lease_e = e[0].lease.clone().expect("E's lease");
+    db.release(m2, &lease_a).await.expect("release by another");
     assert_eq!(
         db.match_row(m2).await.expect("row").map(|r| r.state),
         Some("leased".to_string()),
         "only the holder gives a match back"
     );
-    db.release(m2, "lease-e").await.expect("release");
+    db.release(m2, &lease_e).await.expect("release");
     assert_eq!(
-        db.store_games(m2, "lease-e", &[test_game(0, "{}")], None)
+        db.store_games(m2, &lease_e, &[test_game(0, "{}")], None)
             .await
             .expect("store after release"),
         Stored::LeaseLost
     );
-    let f = db.claim("lease-f", now + 60_000).await.expect("claim F");
+    let f = db.claim("lease-f", now + 60_000, 1).await.expect("claim F");
     assert_eq!(
-        f.map(|r| r.id),
-        Some(m2),
+        f.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [m2],
         "the released match is leased again"
     );
     assert_eq!(db.pending_matches().await.expect("pending"), 1);
+
+    // Several matches in one claim: the oldest first, at most as many as asked, each under
+    // a lease of its own (a report for one cannot store games in another), and the rest
+    // stay queued for the next claim.
+    let mut queued = Vec::new();
+    for seed in 20..23 {
+        queued.push(
+            db.queue_match("ladder", seed, 2, false, &[1, 2])
+                .await
+                .expect("queue"),
+        );
+    }
+    let h = db.claim("lease-h", now + 60_000, 2).await.expect("claim H");
+    assert_eq!(h.iter().map(|r| r.id).collect::<Vec<_>>(), queued[..2]);
+    let leases: Vec<String> = h.iter().map(|r| r.lease.clone().expect("lease")).collect();
+    assert_ne!(leases[0], leases[1], "one lease per match");
+    assert_eq!(
+        db.store_games(queued[1], &leases[0], &[test_game(0, "{}")], None)
+            .await
+            .expect("store under the other match's lease"),
+        Stored::LeaseLost
+    );
+    assert!(
+        db.stored_indices(queued[1])
+            .await
+            .expect("indices")
+            .is_empty()
+    );
+    assert_eq!(
+        db.store_games(queued[1], &leases[1], &[test_game(0, "{}")], None)
+            .await
+            .expect("store under its own lease"),
+        Stored::Ok
+    );
+    let i = db.claim("lease-i", now + 60_000, 4).await.expect("claim I");
+    assert_eq!(i.iter().map(|r| r.id).collect::<Vec<_>>(), queued[2..]);
 
     // `meta` upserts (`ON CONFLICT … excluded.value`, spelled the same on both databases).
     db.set_meta("k", "one").await.expect("set");
