@@ -877,6 +877,19 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     );
     let i = db.claim("lease-i", now + 60_000, 4).await.expect("claim I");
     assert_eq!(i.iter().map(|r| r.id).collect::<Vec<_>>(), queued[2..]);
+    // A placement match (a new version's first) goes before ladder matches queued earlier.
+    let ladder = db
+        .queue_match("ladder", 30, 2, false, &[1, 2])
+        .await
+        .expect("queue");
+    let placement = db
+        .queue_match("placement", 31, 2, false, &[1, 2])
+        .await
+        .expect("queue");
+    let j = db.claim("lease-j", now + 60_000, 1).await.expect("claim J");
+    assert_eq!(j.iter().map(|r| r.id).collect::<Vec<_>>(), [placement]);
+    let k = db.claim("lease-k", now + 60_000, 4).await.expect("claim K");
+    assert_eq!(k.iter().map(|r| r.id).collect::<Vec<_>>(), [ladder]);
 
     // `meta` upserts (`ON CONFLICT … excluded.value`, spelled the same on both databases).
     db.set_meta("k", "one").await.expect("set");
