@@ -148,8 +148,9 @@ async fn lease(
         if left.is_zero() {
             return Ok(StatusCode::NO_CONTENT.into_response());
         }
-        // Woken when the scheduler queues a match; the timeout covers a wake-up missed
-        // between the claim and the wait, and matches whose lease expires.
+        // Woken when this server queues a match or one is given back; the timeout covers
+        // matches queued by another process (`arena final`, another server on the same
+        // PostgreSQL) and leases that expire.
         tokio::select! {
             _ = queued => {}
             _ = tokio::time::sleep(left.min(Duration::from_millis(500))) => {}
