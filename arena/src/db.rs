@@ -841,12 +841,14 @@ impl Db {
     }
 
     /// Leases up to `max` of the oldest matches that are queued, or whose lease has
-    /// expired, until `expires_ms`, each under its own lease `{prefix}-{id}`; the final's
+    /// expired, until `expires_ms`, each under its own lease `{prefix}-{id}`. The final's
     /// matches go first (the ladder is frozen by then), then placement matches, so that a new
-    /// version is rated without waiting behind the matches queued for every worker. One statement, so two workers never
-    /// hold the same match, and a batch costs one round trip: claiming one match at a time,
-    /// with a last claim to find the queue empty, was 2.5 statements per 8-game match and
-    /// the most common statement the server ran. In lease order.
+    /// version is rated without waiting behind the matches queued for every worker.
+    ///
+    /// One statement, so two workers never hold the same match, and a batch costs one round
+    /// trip: claiming one match at a time, with a last claim to find the queue empty, was 2.5
+    /// statements per match ended and the most common statement the server ran. In lease
+    /// order.
     pub async fn claim(
         &self,
         prefix: &str,

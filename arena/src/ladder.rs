@@ -255,7 +255,7 @@ const WAITING_PER_THREAD: i64 = 4;
 /// flight ([`crate::worker::MAX_LEASES_AHEAD`] ahead of the one it plays, each asking for
 /// [`crate::worker_api::MAX_LEASE_BATCH`]). With four, one lease call took them all and
 /// the next found the queue empty until results came back; the worker stood idle 10 to 20%
-/// of the time with 8-game matches.
+/// of the time with 8-deal matches.
 const WAITING_PER_REMOTE: i64 =
     ((crate::worker::MAX_LEASES_AHEAD + 1) * crate::worker_api::MAX_LEASE_BATCH) as i64;
 
