@@ -518,10 +518,10 @@ fn three_workers_one_killed_on_sqlite() {
 
 /// Regression: the scheduler kept four matches waiting per remote worker, and one lease call
 /// (a batch of four) took them all. The worker's other leases in flight then found none, and
-/// its play thread stood idle until results came back and the scheduler woke: 10 to 20% of the time
-/// with 8-deal matches (`PARTS=6 scripts/bench-arena.sh`). Now a remote worker heard from
-/// has a batch waiting for every lease it may have in flight, and a batch taken is made up
-/// as soon as the scheduler is woken.
+/// its play thread stood idle until results came back and the scheduler woke: 10 to 20% of
+/// the time with 8-deal matches (`PARTS=6 scripts/bench-arena.sh`). Now a remote worker
+/// heard from has a batch waiting for every lease it may have in flight, and a batch taken
+/// is made up as soon as the scheduler is woken.
 #[test]
 fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
     use croupier_arena::{context::Arena, jobs, ladder, worker, worker_api};
