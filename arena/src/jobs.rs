@@ -310,9 +310,10 @@ pub async fn lease(arena: &Arena, worker: &str, max: usize) -> Result<Vec<Job>, 
     let mut jobs = Vec::with_capacity(rows.len());
     let mut rows = rows.into_iter();
     while let Some(row) = rows.next() {
+        let (id, lease) = (row.id, row.lease.clone().unwrap_or_default());
         match job_of(arena, row, ms).await {
             Ok(job) => jobs.push(job),
-            Err((id, lease, e)) => {
+            Err(e) => {
                 // The matches claimed but not handed out go back to the queue at once, not
                 // when their leases expire; the jobs built already still go out.
                 for (id, lease) in std::iter::once((id, lease))
@@ -331,34 +332,27 @@ pub async fn lease(arena: &Arena, worker: &str, max: usize) -> Result<Vec<Job>, 
     Ok(jobs)
 }
 
-/// The job for a match just claimed; on failure, the match and lease to give back too.
-async fn job_of(arena: &Arena, row: MatchRow, ms: u64) -> Result<Job, (i64, String, JobError)> {
-    let (id, lease) = (row.id, row.lease.clone().unwrap_or_default());
-    let fail = |e: JobError| (id, lease.clone(), e);
-    if lease.is_empty() {
-        return Err(fail(
-            DbError::Corrupt(format!("match {id}: claimed without a lease")).into(),
-        ));
-    }
-    let info = MatchInfo::of_stored(arena, &row).await.map_err(fail)?;
-    let games = info.schedule(arena).map_err(fail)?.games();
+/// The job for a match just claimed.
+async fn job_of(arena: &Arena, row: MatchRow, ms: u64) -> Result<Job, JobError> {
+    let lease = row
+        .lease
+        .clone()
+        .ok_or_else(|| DbError::Corrupt(format!("match {}: claimed without a lease", row.id)))?;
+    let info = MatchInfo::of_stored(arena, &row).await?;
+    let games = info.schedule(arena)?.games();
     // Games are stored only under a lease, so a match leased for the first time has none:
     // one query fewer for almost every match.
     let stored = if row.attempts == 1 {
         Vec::new()
     } else {
-        arena
-            .db
-            .stored_indices(id)
-            .await
-            .map_err(|e| fail(e.into()))?
+        arena.db.stored_indices(row.id).await?
     };
     let todo = (0..games)
         .filter(|i| stored.binary_search(&(*i as i64)).is_err())
         .collect();
     arena.remember_leased(&info);
     Ok(Job {
-        match_id: id,
+        match_id: row.id,
         lease,
         lease_ms: ms,
         seed: info.seed,

@@ -191,8 +191,7 @@ pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<boo
         }
         // Listening before looking: a match that ends while the queue is topped up wakes the
         // wait below at once. Listening after it, such a wake-up was lost, and the scheduler
-        // slept its whole timeout while a fast worker emptied the queue and stood idle (40%
-        // of its core, remote workers leasing four matches at a time).
+        // slept its whole timeout while a fast worker emptied the queue and stood idle.
         let woken = arena.changed.notified();
         tokio::pin!(woken);
         woken.as_mut().enable();

@@ -646,6 +646,18 @@ async fn seats_of(db: &Db, m: i64, index: i64) -> usize {
     db.seats_of_game(m, index).await.expect("seats").len()
 }
 
+/// The ids of claimed matches, in the claim's order.
+fn ids(rows: &[MatchRow]) -> Vec<i64> {
+    rows.iter().map(|r| r.id).collect()
+}
+
+/// Queues a two-deal match of versions 1 and 2.
+async fn queue(db: &Db, kind: &str, seed: u64) -> i64 {
+    db.queue_match(kind, seed, 2, false, &[1, 2])
+        .await
+        .expect("queue")
+}
+
 /// The lease rules at the database level, on an empty arena database: a worker whose lease
 /// expired and was taken over stores nothing, even the game the new holder has not stored
 /// yet (its copy would be the same, but it could also be a game of a match already done);
@@ -659,22 +671,14 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     // Lease A, already expired: its worker stalled (or its clock ran behind) past the lease.
     assert_eq!(db.leasable_matches().await.expect("leasable"), 1);
     let a = db.claim("lease-a", now - 1_000, 4).await.expect("claim A");
-    assert_eq!(
-        a.iter().map(|r| r.id).collect::<Vec<_>>(),
-        [m],
-        "the queued match is leased to A"
-    );
+    assert_eq!(ids(&a), [m], "the queued match is leased to A");
     let lease_a = a[0].lease.clone().expect("A's lease");
     assert!(lease_a.starts_with("lease-a-"), "{lease_a}");
     // The scheduler tops the queue up by this count: an expired lease is waiting for a
     // worker as much as a queued match is.
     assert_eq!(db.leasable_matches().await.expect("leasable"), 1);
     let b = db.claim("lease-b", now + 60_000, 4).await.expect("claim B");
-    assert_eq!(
-        b.iter().map(|r| r.id).collect::<Vec<_>>(),
-        [m],
-        "A's expired lease is taken by B"
-    );
+    assert_eq!(ids(&b), [m], "A's expired lease is taken by B");
     let lease_b = b[0].lease.clone().expect("B's lease");
     // A live lease is not waiting: counting it left workers idle (the ladder's throughput).
     assert_eq!(db.leasable_matches().await.expect("leasable"), 0);
@@ -785,7 +789,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         .await
         .expect("queue");
     let g = db.claim("lease-g", now + 60_000, 1).await.expect("claim G");
-    assert_eq!(g.iter().map(|r| r.id).collect::<Vec<_>>(), [m3]);
+    assert_eq!(ids(&g), [m3]);
     let lease_g = g[0].lease.clone().expect("G's lease");
     let three: Vec<NewGame> = (0..3)
         .map(|i| {
@@ -819,7 +823,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         .await
         .expect("queue");
     let e = db.claim("lease-e", now + 60_000, 1).await.expect("claim E");
-    assert_eq!(e.iter().map(|r| r.id).collect::<Vec<_>>(), [m2]);
+    assert_eq!(ids(&e), [m2]);
     let lease_e = e[0].lease.clone().expect("E's lease");
     db.release(m2, &lease_a).await.expect("release by another");
     assert_eq!(
@@ -835,11 +839,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         Stored::LeaseLost
     );
     let f = db.claim("lease-f", now + 60_000, 1).await.expect("claim F");
-    assert_eq!(
-        f.iter().map(|r| r.id).collect::<Vec<_>>(),
-        [m2],
-        "the released match is leased again"
-    );
+    assert_eq!(ids(&f), [m2], "the released match is leased again");
     assert_eq!(db.pending_matches().await.expect("pending"), 1);
 
     // Several matches in one claim: the oldest first, at most as many as asked, each under
@@ -847,14 +847,10 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     // stay queued for the next claim.
     let mut queued = Vec::new();
     for seed in 20..23 {
-        queued.push(
-            db.queue_match("ladder", seed, 2, false, &[1, 2])
-                .await
-                .expect("queue"),
-        );
+        queued.push(queue(db, "ladder", seed).await);
     }
     let h = db.claim("lease-h", now + 60_000, 2).await.expect("claim H");
-    assert_eq!(h.iter().map(|r| r.id).collect::<Vec<_>>(), queued[..2]);
+    assert_eq!(ids(&h), queued[..2]);
     let leases: Vec<String> = h.iter().map(|r| r.lease.clone().expect("lease")).collect();
     assert_ne!(leases[0], leases[1], "one lease per match");
     assert_eq!(
@@ -876,20 +872,14 @@ pub async fn late_lease_stores_nothing(db: &Db) {
         Stored::Ok
     );
     let i = db.claim("lease-i", now + 60_000, 4).await.expect("claim I");
-    assert_eq!(i.iter().map(|r| r.id).collect::<Vec<_>>(), queued[2..]);
+    assert_eq!(ids(&i), queued[2..]);
     // A placement match (a new version's first) goes before ladder matches queued earlier.
-    let ladder = db
-        .queue_match("ladder", 30, 2, false, &[1, 2])
-        .await
-        .expect("queue");
-    let placement = db
-        .queue_match("placement", 31, 2, false, &[1, 2])
-        .await
-        .expect("queue");
+    let ladder = queue(db, "ladder", 30).await;
+    let placement = queue(db, "placement", 31).await;
     let j = db.claim("lease-j", now + 60_000, 1).await.expect("claim J");
-    assert_eq!(j.iter().map(|r| r.id).collect::<Vec<_>>(), [placement]);
+    assert_eq!(ids(&j), [placement]);
     let k = db.claim("lease-k", now + 60_000, 4).await.expect("claim K");
-    assert_eq!(k.iter().map(|r| r.id).collect::<Vec<_>>(), [ladder]);
+    assert_eq!(ids(&k), [ladder]);
 
     // `meta` upserts (`ON CONFLICT … excluded.value`, spelled the same on both databases).
     db.set_meta("k", "one").await.expect("set");
