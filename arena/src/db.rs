@@ -526,14 +526,14 @@ const CLAIM_SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1 || '
                 lease_expires_ms = $2, attempts = attempts + 1
             WHERE id IN (SELECT id FROM matches
                          WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                         ORDER BY kind <> 'final', kind <> 'placement', id LIMIT $4)
+                         ORDER BY kind <> 'final', id LIMIT $4)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms, attempts, lease";
 /// The same on PostgreSQL, which also skips rows another transaction is claiming.
 const CLAIM_POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1 || '-' || CAST(id AS TEXT),
                 lease_expires_ms = $2, attempts = attempts + 1
             WHERE id IN (SELECT id FROM matches
                          WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                         ORDER BY kind <> 'final', kind <> 'placement', id LIMIT $4 FOR UPDATE SKIP LOCKED)
+                         ORDER BY kind <> 'final', id LIMIT $4 FOR UPDATE SKIP LOCKED)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms, attempts, lease";
 /// Matches a worker can lease now.
 const LEASABLE: &str = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
@@ -842,8 +842,12 @@ impl Db {
 
     /// Leases up to `max` of the oldest matches that are queued, or whose lease has
     /// expired, until `expires_ms`, each under its own lease `{prefix}-{id}`. The final's
-    /// matches go first (the ladder is frozen by then), then placement matches, so that a new
-    /// version is rated without waiting behind the matches queued for every worker.
+    /// matches go first (the ladder is frozen by then, so they are a fixed set); the rest
+    /// strictly by age. Not placement matches first: the ratings take matches in id order
+    /// and wait at the oldest one not done ([`Db::done_below`]), so an older ladder match
+    /// passed over by a stream of placement matches held the ratings still, the new
+    /// versions' placement never ended (it is counted from the ratings), and the ladder
+    /// played placement matches forever without rating them (a four-seat Toepen ladder).
     ///
     /// One statement, so two workers never hold the same match, and a batch costs one round
     /// trip: claiming one match at a time, with a last claim to find the queue empty, was 2.5
@@ -869,7 +873,7 @@ impl Db {
             .fetch_all(p)
             .await?);
         // RETURNING's order is not the subquery's.
-        rows.sort_by_key(|r| (r.kind != "final", r.kind != "placement", r.id));
+        rows.sort_by_key(|r| (r.kind != "final", r.id));
         Ok(rows)
     }
 

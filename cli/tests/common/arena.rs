@@ -873,13 +873,16 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     );
     let i = db.claim("lease-i", now + 60_000, 4).await.expect("claim I");
     assert_eq!(ids(&i), queued[2..]);
-    // A placement match (a new version's first) goes before ladder matches queued earlier.
+    // Regression: a placement match (a new version's first) went before ladder matches
+    // queued earlier. The ratings wait at the oldest match not done, so a stream of
+    // placement matches held them still, placement (counted from the ratings) never ended,
+    // and a four-seat ladder played placement matches forever. Older ladder matches first.
     let ladder = queue(db, "ladder", 30).await;
     let placement = queue(db, "placement", 31).await;
     let j = db.claim("lease-j", now + 60_000, 1).await.expect("claim J");
-    assert_eq!(ids(&j), [placement]);
+    assert_eq!(ids(&j), [ladder]);
     let k = db.claim("lease-k", now + 60_000, 4).await.expect("claim K");
-    assert_eq!(ids(&k), [ladder]);
+    assert_eq!(ids(&k), [placement]);
 
     // `meta` upserts (`ON CONFLICT … excluded.value`, spelled the same on both databases).
     db.set_meta("k", "one").await.expect("set");
