@@ -48,6 +48,10 @@ pub const MAX_LEASES_AHEAD: usize = 3;
 /// the server is busy) is a real share of it.
 pub const SHORT_MATCH: Duration = Duration::from_millis(100);
 
+/// The most matches handed to the play thread at once after short ones (see [`run`]): a
+/// lease batch's worth.
+pub const MAX_GROUP: usize = crate::worker_api::MAX_LEASE_BATCH;
+
 /// Why a job was not finished.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
@@ -89,6 +93,11 @@ pub trait Queue: Send + Sync + 'static {
     /// worker stops.
     fn drain(&self) -> impl Future<Output = ()> + Send {
         async {}
+    }
+    /// Whether [`Queue::lease`] holds jobs of an earlier batch, which it hands out without
+    /// a call.
+    fn has_spare(&self) -> bool {
+        false
     }
 }
 
@@ -339,81 +348,137 @@ enum Played {
     Skipped,
 }
 
-/// A leased job handed to the play thread, its heartbeat running.
+/// A group of leased jobs handed to the play thread, their heartbeats running.
 struct Queued {
-    job: Job,
-    beat: tokio::task::JoinHandle<()>,
-    /// Set when the loop stops: the play thread skips the job if it has not started it.
+    jobs: Vec<(Job, tokio::task::JoinHandle<()>)>,
+    /// Set when the loop stops: the play thread skips the jobs it has not started.
     cancel: Arc<AtomicBool>,
-    outcome: Outcome<Played>,
+    /// One per job, in order.
+    outcome: Outcome<Vec<Played>>,
 }
 
 /// Why a leased job was not handed to the play thread; it was given back either way.
 enum NotQueued {
-    /// An agent's file could not be had (logged).
+    /// No job of the group had all its agents' files (logged).
     Agents,
     /// The play thread is gone: the loop ends.
     Gone,
 }
 
-/// Fetches a leased job's agents if need be, then hands the job to the play thread.
+/// `first`, and after short matches (`depth` above 1) the jobs the queue has ready without
+/// a call, up to [`MAX_GROUP`]: the play thread takes them in one hand-off and the loop
+/// hears once, when they are all played. Handed over one by one, each match's outcome woke
+/// the loop, a fifth of the loop's time at 8-deal matches (`scripts/bench-arena.sh`, part 6).
+async fn group<Q: Queue>(queue: &Arc<Q>, name: &str, first: Held, depth: usize) -> Vec<Held> {
+    let mut group = vec![first];
+    while depth > 1 && group.len() < MAX_GROUP && queue.has_spare() {
+        match lease_one(queue.clone(), name.to_string(), true).await {
+            Some(h) => group.push(h),
+            None => break,
+        }
+    }
+    group
+}
+
+/// Plays a group's jobs in order on this thread (the play thread), each with `play`: one
+/// that panics fails alone, and once `cancel` is set the rest are skipped.
+fn play_group(
+    jobs: Vec<(Job, Vec<PathBuf>)>,
+    cancel: &AtomicBool,
+    play: impl Fn(&Job, &[PathBuf]) -> Result<Tail, PlayError>,
+) -> Vec<Played> {
+    jobs.into_iter()
+        .map(|(job, agents)| {
+            if cancel.load(Ordering::Relaxed) {
+                return Played::Skipped;
+            }
+            let started = std::time::Instant::now();
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play(&job, &agents)))
+                .unwrap_or_else(|p| {
+                    Err(PlayError::Platform {
+                        id: job.match_id,
+                        reason: panic_text(p.as_ref()),
+                    })
+                });
+            Played::Done(r, started.elapsed())
+        })
+        .collect()
+}
+
+/// Fetches the agents of a group of leased jobs if need be, then hands the group to the
+/// play thread, which plays its jobs in order. A job whose agents cannot be had is given
+/// back alone.
 async fn queue_job<Q: Queue>(
     player: &PlayThread,
     worker: &Arc<Worker>,
     queue: &Arc<Q>,
-    held: Held,
+    group: Vec<Held>,
 ) -> Result<Queued, NotQueued> {
-    let refuse = async |reason: String, why: NotQueued| {
+    let refuse = async |held: Held, reason: String| {
         held.beat.abort();
         let e = PlayError::Platform {
             id: held.job.match_id,
             reason,
         };
         give_back(&**queue, &worker.name, &held.job, e).await;
-        Err(why)
     };
-    let mut agents = Vec::with_capacity(held.job.entrants.len());
-    for e in &held.job.entrants {
-        match queue.agent_path(&e.sha256).await {
-            Ok(p) => agents.push(p),
-            Err(reason) => return refuse(reason, NotQueued::Agents).await,
+    let mut ready = Vec::with_capacity(group.len());
+    'jobs: for held in group {
+        let mut agents = Vec::with_capacity(held.job.entrants.len());
+        for e in &held.job.entrants {
+            match queue.agent_path(&e.sha256).await {
+                Ok(p) => agents.push(p),
+                Err(reason) => {
+                    refuse(held, reason).await;
+                    continue 'jobs;
+                }
+            }
         }
+        ready.push((held, agents));
+    }
+    if ready.is_empty() {
+        return Err(NotQueued::Agents);
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let handle = tokio::runtime::Handle::current();
-    let play_it = {
-        let (worker, queue, job, cancel) = (
-            worker.clone(),
-            queue.clone(),
-            held.job.clone(),
-            cancel.clone(),
-        );
+    let play_them = {
+        let (worker, queue, cancel) = (worker.clone(), queue.clone(), cancel.clone());
+        let jobs: Vec<(Job, Vec<PathBuf>)> = ready
+            .iter()
+            .map(|(h, agents)| (h.job.clone(), agents.clone()))
+            .collect();
         move || {
-            if cancel.load(Ordering::Relaxed) {
-                return Played::Skipped;
-            }
-            let started = std::time::Instant::now();
-            let r = croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, &job, &agents, &handle));
-            Played::Done(r, started.elapsed())
+            play_group(
+                jobs,
+                &cancel,
+                |job, agents| croupier_tournament::with_game!(worker.cfg.kind(), G => play::<G, Q>(&worker, &queue, job, agents, &handle)),
+            )
         }
     };
-    match player.submit(play_it) {
+    let (held, _): (Vec<Held>, Vec<_>) = ready.into_iter().unzip();
+    match player.submit(play_them) {
         Ok(outcome) => Ok(Queued {
-            job: held.job.clone(),
-            beat: held.beat,
+            jobs: held.into_iter().map(|h| (h.job, h.beat)).collect(),
             cancel,
             outcome,
         }),
-        Err(reason) => refuse(reason, NotQueued::Gone).await,
+        Err(reason) => {
+            for h in held {
+                refuse(h, reason.clone()).await;
+            }
+            Err(NotQueued::Gone)
+        }
     }
 }
 
 /// Leases and plays jobs until `stop` is set.
 ///
-/// The play thread never waits for this loop between matches: while one match plays, the
-/// next leased one is already queued on the thread, so it starts the moment the first ends.
-/// Handing each match over only after the previous one's outcome had come back cost two
-/// thread wake-ups per match, about 0.1 ms, which was 4% of a 16-game ladder match.
+/// The play thread never waits for this loop between matches: while one group of matches
+/// plays, the next leased one is already queued on the thread, so it starts the moment the
+/// first ends. Handing each match over only after the previous one's outcome had come back
+/// cost two thread wake-ups per match, about 0.1 ms, which was 4% of a 16-game ladder match.
+/// After short matches a group is a lease batch ([`group`]), so the loop wakes once a batch
+/// rather than once a match.
 pub async fn run<Q: Queue>(
     worker: Arc<Worker>,
     queue: Arc<Q>,
@@ -434,8 +499,8 @@ pub async fn run<Q: Queue>(
     // not wait behind long ones.
     let mut ahead: std::collections::VecDeque<tokio::task::JoinHandle<Option<Held>>> =
         std::collections::VecDeque::new();
-    // Jobs on the play thread, in the order it plays them: the one playing and at most one
-    // waiting behind it.
+    // Groups of jobs on the play thread, in the order it plays them: the one playing and at
+    // most one waiting behind it.
     let mut queued: std::collections::VecDeque<Queued> = std::collections::VecDeque::new();
     let mut depth = 1;
     let player = match PlayThread::start(&name) {
@@ -471,14 +536,15 @@ pub async fn run<Q: Queue>(
             let Some(held) = held else {
                 continue;
             };
-            match queue_job(&player, &worker, &queue, held).await {
+            let group = group(&queue, &name, held, depth).await;
+            match queue_job(&player, &worker, &queue, group).await {
                 Ok(q) => queued.push_back(q),
                 Err(NotQueued::Agents) => {}
                 Err(NotQueued::Gone) => break,
             }
             continue;
         }
-        // A job waiting on the play thread counts as one leased ahead.
+        // A group waiting on the play thread counts as one lease ahead.
         while ahead.len() + queued.len() - 1 < depth {
             ahead.push_back(tokio::spawn(lease_one(
                 queue.clone(),
@@ -505,10 +571,11 @@ pub async fn run<Q: Queue>(
                     }
                 }, if feed.is_some() => {
                     feed = None;
-                    if let Some(held) = h.ok().flatten()
-                        && let Ok(q) = queue_job(&player, &worker, &queue, held).await
-                    {
-                        queued.push_back(q);
+                    if let Some(held) = h.ok().flatten() {
+                        let group = group(&queue, &name, held, depth).await;
+                        if let Ok(q) = queue_job(&player, &worker, &queue, group).await {
+                            queued.push_back(q);
+                        }
                     }
                 }
             }
@@ -516,10 +583,8 @@ pub async fn run<Q: Queue>(
         if let Some(f) = feed {
             ahead.push_front(f);
         }
-        if let Some(e) = settle(&queue, &name, head, outcome, &mut depth).await {
-            ending.retain(|e| !e.is_finished());
-            ending.push(e);
-        }
+        ending.retain(|e| !e.is_finished());
+        ending.extend(settle(&queue, &name, head, outcome, &mut depth).await);
     }
     // Jobs on the play thread that it has not started are skipped and given back; one it
     // has started is finished and reported.
@@ -528,9 +593,7 @@ pub async fn run<Q: Queue>(
     }
     for mut q in queued {
         let outcome = (&mut q.outcome).await;
-        if let Some(e) = settle(&queue, &name, q, outcome, &mut depth).await {
-            ending.push(e);
-        }
+        ending.extend(settle(&queue, &name, q, outcome, &mut depth).await);
     }
     // Jobs leased ahead go back at once rather than waiting for their leases to run out.
     for a in ahead {
@@ -545,16 +608,44 @@ pub async fn run<Q: Queue>(
     }
 }
 
-/// Deals with what the play thread said about a job: a played match is reported (by a task,
-/// returned, while the next one plays), anything else is given back.
+/// Deals with what the play thread said about a group of jobs: each played match is
+/// reported (by a task, returned, while the next group plays), anything else is given back.
 async fn settle<Q: Queue>(
     queue: &Arc<Q>,
     name: &str,
     q: Queued,
-    outcome: Result<Result<Played, String>, tokio::sync::oneshot::error::RecvError>,
+    outcome: Result<Result<Vec<Played>, String>, tokio::sync::oneshot::error::RecvError>,
+    depth: &mut usize,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let Queued { jobs, .. } = q;
+    let played: Vec<Result<Played, String>> = match outcome {
+        Ok(Ok(played)) if played.len() == jobs.len() => played.into_iter().map(Ok).collect(),
+        Ok(Ok(played)) => {
+            let why = format!("{} outcomes for {} matches", played.len(), jobs.len());
+            jobs.iter().map(|_| Err(why.clone())).collect()
+        }
+        Ok(Err(reason)) => jobs.iter().map(|_| Err(reason.clone())).collect(),
+        Err(_) => jobs
+            .iter()
+            .map(|_| Err("the play thread is gone".to_string()))
+            .collect(),
+    };
+    let mut ending = Vec::new();
+    for ((job, beat), played) in jobs.into_iter().zip(played) {
+        ending.extend(settle_one(queue, name, job, beat, played, depth).await);
+    }
+    ending
+}
+
+/// [`settle`] for one job of the group.
+async fn settle_one<Q: Queue>(
+    queue: &Arc<Q>,
+    name: &str,
+    job: Job,
+    beat: tokio::task::JoinHandle<()>,
+    outcome: Result<Played, String>,
     depth: &mut usize,
 ) -> Option<tokio::task::JoinHandle<()>> {
-    let Queued { job, beat, .. } = q;
     let platform = |reason: String| {
         Some(PlayError::Platform {
             id: job.match_id,
@@ -563,7 +654,7 @@ async fn settle<Q: Queue>(
     };
     // `Err(None)`: skipped, given back without a word; `Err(Some(e))`: failed, logged.
     let played = match outcome {
-        Ok(Ok(Played::Done(r, took))) => {
+        Ok(Played::Done(r, took)) => {
             if r.is_ok() {
                 *depth = if took < SHORT_MATCH {
                     MAX_LEASES_AHEAD
@@ -573,9 +664,8 @@ async fn settle<Q: Queue>(
             }
             r.map_err(Some)
         }
-        Ok(Ok(Played::Skipped)) => Err(None),
-        Ok(Err(reason)) => Err(platform(reason)),
-        Err(_) => Err(platform("the play thread is gone".into())),
+        Ok(Played::Skipped) => Err(None),
+        Err(reason) => Err(platform(reason)),
     };
     let tail = match played {
         Ok(tail) => tail,
@@ -707,6 +797,115 @@ mod tests {
             .expect("after the panic");
         assert_eq!(first, after);
         assert_ne!(first, std::thread::current().id());
+    }
+
+    /// A queue of jobs already leased, as a remote worker's spares from a batch.
+    struct Spares(std::sync::Mutex<std::collections::VecDeque<Job>>);
+
+    impl Queue for Spares {
+        async fn lease(&self, _batch: bool) -> Result<Option<Job>, String> {
+            Ok(self.0.lock().map_err(|e| e.to_string())?.pop_front())
+        }
+        async fn heartbeat(&self, _job: &Job) -> Result<bool, String> {
+            Ok(true)
+        }
+        async fn report(&self, _: &Job, _: Vec<GameRecord>, _: bool) -> Result<Stored, String> {
+            Ok(Stored::Ok)
+        }
+        async fn release(&self, _job: &Job) {}
+        async fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
+            Ok(PathBuf::from(sha256))
+        }
+        fn has_spare(&self) -> bool {
+            self.0.lock().is_ok_and(|s| !s.is_empty())
+        }
+    }
+
+    fn job(match_id: i64) -> Job {
+        Job {
+            match_id,
+            lease: format!("w1-{match_id}"),
+            lease_ms: 60_000,
+            seed: 7,
+            deals: 8,
+            duplicate: true,
+            entrants: Vec::new(),
+            todo: (0..16).collect(),
+        }
+    }
+
+    fn held(match_id: i64) -> Held {
+        Held {
+            job: job(match_id),
+            beat: tokio::spawn(async {}),
+        }
+    }
+
+    fn ids(group: &[Held]) -> Vec<i64> {
+        group.iter().map(|h| h.job.match_id).collect()
+    }
+
+    /// Regression: after short matches each one was handed to the play thread alone, and
+    /// its outcome woke the loop: a fifth of the loop's time at 8-deal matches. The jobs a
+    /// batch brought now go over together, a batch at most, in lease order; after a long
+    /// match (depth 1) a job still goes alone, so that none waits behind a long one.
+    #[tokio::test]
+    async fn short_matches_go_to_the_play_thread_a_batch_at_a_time() {
+        let queue = Arc::new(Spares(std::sync::Mutex::new((2..20).map(job).collect())));
+        let after_long = group(&queue, "w1", held(1), 1).await;
+        assert_eq!(ids(&after_long), vec![1]);
+        let first = group(&queue, "w1", held(1), MAX_LEASES_AHEAD).await;
+        let want: Vec<i64> = (1..=MAX_GROUP as i64).collect();
+        assert_eq!(ids(&first), want);
+        let second = group(&queue, "w1", held(100), MAX_LEASES_AHEAD).await;
+        assert_eq!(ids(&second)[..2], [100, MAX_GROUP as i64 + 1]);
+        assert!(second.len() <= MAX_GROUP);
+        // Only what is at hand: a group never waits for a lease call.
+        queue.0.lock().expect("spares").clear();
+        assert_eq!(
+            ids(&group(&queue, "w1", held(200), MAX_LEASES_AHEAD).await),
+            vec![200]
+        );
+        for h in first.into_iter().chain(second) {
+            h.beat.abort();
+        }
+    }
+
+    fn tail() -> Tail {
+        Tail {
+            writer: None,
+            last: Vec::new(),
+            lost: Arc::new(AtomicBool::new(false)),
+            played: Ok(()),
+        }
+    }
+
+    /// In a group, a match that panics fails alone (the next still plays), and once the
+    /// loop cancels, the matches not yet started are skipped.
+    #[test]
+    fn a_group_plays_on_past_a_panic_and_stops_at_a_cancel() {
+        let cancel = AtomicBool::new(false);
+        let jobs = (1..=4).map(|i| (job(i), Vec::new())).collect();
+        let played = play_group(jobs, &cancel, |job, _| match job.match_id {
+            2 => panic!("an agent broke the host"),
+            3 => {
+                cancel.store(true, Ordering::Relaxed);
+                Ok(tail())
+            }
+            _ => Ok(tail()),
+        });
+        let kinds: Vec<String> = played
+            .iter()
+            .map(|p| match p {
+                Played::Done(Ok(_), _) => "ok".to_string(),
+                Played::Done(Err(e), _) => e.to_string(),
+                Played::Skipped => "skipped".to_string(),
+            })
+            .collect();
+        assert_eq!(kinds.len(), 4);
+        assert_eq!(kinds[0], "ok");
+        assert!(kinds[1].contains("match 2") && kinds[1].contains("an agent broke the host"));
+        assert_eq!(kinds[2..], ["ok", "skipped"]);
     }
 
     /// Regression: the play thread idled between matches while the loop, woken by the

@@ -218,9 +218,10 @@ fn error_text(body: &[u8]) -> String {
 /// and below anything a person watching the leaderboard notices.
 pub const HOLD: Duration = Duration::from_millis(200);
 
-/// Finished matches whose last reports a remote worker sends together (four 16-game ladder
-/// matches: one call per four instead of one each).
-pub const HELD: usize = 4;
+/// Finished matches whose last reports a remote worker sends together (a lease batch's
+/// worth; 16-game ladder matches fill a call's [`crate::worker_api::MAX_GAMES_PER_CALL`]
+/// at five).
+pub const HELD: usize = 8;
 
 /// A finished match's last report, waiting to go out with others, and who waits for its
 /// outcome.
@@ -492,6 +493,10 @@ impl Queue for RemoteQueue {
             204 => Ok(None),
             s => Err(format!("lease: {s}: {}", error_text(&body))),
         }
+    }
+
+    fn has_spare(&self) -> bool {
+        self.spare.lock().is_ok_and(|s| !s.is_empty())
     }
 
     async fn drain(&self) {
