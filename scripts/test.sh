@@ -16,9 +16,10 @@ export CROUPIER_REQUIRE_C="${CROUPIER_REQUIRE_C:-1}"
 # Likewise the arena's PostgreSQL tests (cli/tests/arena_postgres.rs, arena_crash.rs) need
 # PostgreSQL installed (setup.sh installs it); CROUPIER_REQUIRE_POSTGRES=0 skips them.
 export CROUPIER_REQUIRE_POSTGRES="${CROUPIER_REQUIRE_POSTGRES:-1}"
-echo "== tests"
+# Seconds since the start on each heading, so that a slow CI run shows which part grew.
+echo "== tests (set-up took ${SECONDS} s)"
 cargo test --release --workspace
 # A sharded tournament on a single-node SLURM cluster the script starts itself (about 20 s):
 # needs slurm-wlm, munge and root; CROUPIER_REQUIRE_SLURM=0 skips it on purpose.
-echo "== SLURM"
+echo "== SLURM (${SECONDS} s in)"
 scripts/test-slurm.sh

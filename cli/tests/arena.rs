@@ -2,9 +2,11 @@
 //! real uploads through the HTTP API and the form, and real games in the sandbox. Each
 //! security promise of the arena's module docs has its own test here.
 
+#[path = "common/arena.rs"]
+mod arena_common;
 mod common;
 
-use common::arena::{ArenaDir, Server, forged, get, post, submit, uploads_then_ladder, wait_until};
+use arena_common::{ArenaDir, Server, forged, get, post, submit, uploads_then_ladder, wait_until};
 use common::example_agent;
 use std::time::{Duration, Instant};
 
@@ -308,7 +310,7 @@ fn hostile_text_is_escaped_in_every_page() {
     let server = Server::start(dir.path(), None);
     let url = &server.url;
     // Logs `ESC[2J ESC[31m red alert … <script>alert('log')</script>` in every game.
-    let r = submit(url, &a, &common::arena::hostile_with_mode("escape"));
+    let r = submit(url, &a, &arena_common::hostile_with_mode("escape"));
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(
         submit(url, &b, &example_agent("durak/cheapest")).status,
@@ -762,7 +764,7 @@ fn an_agent_that_faults_in_its_smoke_match_is_refused_with_the_verdict_and_its_l
     let url = &server.url;
     // Loads, links and starts (the loader's trial run calls no `decide`), then logs a line
     // and panics at its first decision of every game.
-    let agent = common::arena::hostile_with_mode("log-then-panic");
+    let agent = arena_common::hostile_with_mode("log-then-panic");
     let line = "hostile: giving up at my first decision";
 
     let r = submit(url, &a, &agent);

@@ -10,15 +10,20 @@
 
 #![cfg(unix)]
 
+#[path = "common/arena.rs"]
+mod arena_common;
 mod common;
+#[cfg(unix)]
+#[path = "common/postgres.rs"]
+mod postgres;
 
-use common::arena::{
+use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,
     late_lease_stores_nothing, observer, runtime, snapshot, wait_until,
 };
-use common::postgres::Postgres;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::db::Db;
+use postgres::Postgres;
 use std::time::Duration;
 
 /// Deals per ladder match. With `durak/ismcts` at a table a 2 v 2 game takes about a tenth
@@ -122,7 +127,7 @@ fn a_late_lease_stores_nothing_on_sqlite() {
 /// What a restarted server shows of the ratings: the table and every team's versions and
 /// head-to-head records, as the API gives them.
 fn ratings_shown(url: &str) -> serde_json::Value {
-    let board = common::arena::board(url);
+    let board = arena_common::board(url);
     let teams: Vec<serde_json::Value> = board["rows"]
         .as_array()
         .expect("rows")
@@ -235,7 +240,7 @@ fn a_restart_counts_from_the_checkpoint(database: Option<&str>) {
     let server = Server::start(dir.path(), database);
     server.wait_said("are stored); counting every result");
     assert_eq!(
-        common::arena::games_rated(&server.url),
+        arena_common::games_rated(&server.url),
         restored["games"].as_u64().unwrap_or(0) - 1
     );
     drop(server);

@@ -8,11 +8,16 @@
 
 #![cfg(unix)]
 
+#[path = "common/arena.rs"]
+mod arena_common;
 mod common;
+#[cfg(unix)]
+#[path = "common/postgres.rs"]
+mod postgres;
 
-use common::arena::{ArenaDir, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
-use common::postgres::Postgres;
+use arena_common::{ArenaDir, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
 use croupier_arena::db::Db;
+use postgres::Postgres;
 
 #[test]
 fn uploads_ladder_and_admin_on_postgres() {

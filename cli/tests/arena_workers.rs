@@ -16,16 +16,21 @@
 
 #![cfg(unix)]
 
+#[path = "common/arena.rs"]
+mod arena_common;
 mod common;
+#[cfg(unix)]
+#[path = "common/postgres.rs"]
+mod postgres;
 
-use common::arena::{
+use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, WorkerProc, all_matches, assert_nothing_lost, forged, get,
     interrupted, observer, post, runtime, snapshot, submit, wait_until,
 };
 use common::example_agent;
-use common::postgres::Postgres;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::worker::Job;
+use postgres::Postgres;
 use std::time::Duration;
 
 /// As in arena_crash.rs: a match with `durak/ismcts` (100 games) takes seconds, and its

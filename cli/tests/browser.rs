@@ -15,9 +15,11 @@
 //! passed. To skip it on purpose, on a machine where they cannot be installed, set
 //! `CROUPIER_REQUIRE_BROWSER=0`; the test then says on stderr that it did not run.
 
+#[path = "common/arena.rs"]
+mod arena_common;
 mod common;
 
-use common::arena::{ArenaDir, Server, get, submit};
+use arena_common::{ArenaDir, Server, get, submit};
 use common::{example_agent, repo};
 use fantoccini::elements::Element;
 use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};

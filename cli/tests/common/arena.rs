@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use super::croupier;
+use crate::common::croupier;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::db::{Db, MatchRow, NewGame, NewSeat, Stored};
 use croupier_host::adapters::Adapter;
@@ -88,7 +88,7 @@ impl ArenaDir {
             .collect();
         let server = Server::start(self.path(), database);
         for ((_, agent), token) in teams.iter().zip(&tokens) {
-            let r = submit(&server.url, token, &super::example_agent(agent));
+            let r = submit(&server.url, token, &crate::common::example_agent(agent));
             assert_eq!(r.status, 201, "{agent}: {}", r.body);
         }
         server
@@ -445,11 +445,11 @@ pub fn hostile_with_mode(mode: &str) -> PathBuf {
     // build running beside it would overwrite the module it is turning into a component.
     static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
-    let out = super::test_agents_dir().join(format!("mode-{mode}"));
+    let out = crate::common::test_agents_dir().join(format!("mode-{mode}"));
     let file = out.join("durak/hostile.wasm");
     let status = croupier()
         .arg("build")
-        .arg(super::repo().join("tests/hostile-agent"))
+        .arg(crate::common::repo().join("tests/hostile-agent"))
         .arg("--out")
         .arg(&out)
         .env("HOSTILE_MODE", mode)
@@ -481,7 +481,7 @@ pub fn uploads_then_ladder(dir: &ArenaDir, database: Option<&str>) -> Server {
     let server = Server::start(dir.path(), database);
     let url = &server.url;
 
-    let ok = submit(url, &a, &super::example_agent("durak/trump-tosser"));
+    let ok = submit(url, &a, &crate::common::example_agent("durak/trump-tosser"));
     assert_eq!(ok.status, 201, "{}", ok.body);
     let v = ok.json();
     assert_eq!(v["version"], 1);
@@ -516,7 +516,7 @@ pub fn uploads_then_ladder(dir: &ArenaDir, database: Option<&str>) -> Server {
     );
 
     // A Toepen agent in a Durak arena: the world is checked.
-    let wrong = submit(url, &b, &super::example_agent("toepen/greedy"));
+    let wrong = submit(url, &b, &crate::common::example_agent("toepen/greedy"));
     assert_eq!(wrong.status, 422, "{}", wrong.body);
     assert!(
         wrong.json()["verdict"]["message"]
@@ -527,7 +527,7 @@ pub fn uploads_then_ladder(dir: &ArenaDir, database: Option<&str>) -> Server {
         wrong.body
     );
 
-    let ok = submit(url, &b, &super::example_agent("durak/random-lead"));
+    let ok = submit(url, &b, &crate::common::example_agent("durak/random-lead"));
     assert_eq!(ok.status, 201, "{}", ok.body);
     assert_eq!(ok.json()["version"], 3, "every upload is a new version");
 

@@ -106,7 +106,7 @@ impl Postgres {
         let missing = bin.is_none().then(|| {
             "PostgreSQL is not installed (`apt-get install postgresql`, or scripts/setup.sh; or point CROUPIER_PG_BIN at the folder holding initdb and pg_ctl)".to_string()
         });
-        if !super::require::or_skip("CROUPIER_REQUIRE_POSTGRES", missing, what) {
+        if !crate::common::require::or_skip("CROUPIER_REQUIRE_POSTGRES", missing, what) {
             return None;
         }
         let bin = bin?;
