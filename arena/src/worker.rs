@@ -382,14 +382,21 @@ async fn group<Q: Queue>(queue: &Arc<Q>, name: &str, first: Held, depth: usize) 
 
 /// Plays a group's jobs in order on this thread (the play thread), each with `play`: one
 /// that panics fails alone, and once `cancel` is set the rest are skipped.
+///
+/// After a match that was not short the rest are skipped too, and so go back to the queue
+/// for any worker: a group is formed after short matches, but a batch can mix them with
+/// long ones (an ISMCTS agent's 100-game match takes seconds), and the loop hears of a
+/// group only when it ends. Played through, one such group held a killed worker's match
+/// and the final behind half a minute of others (`three_workers_one_killed`).
 fn play_group(
     jobs: Vec<(Job, Vec<PathBuf>)>,
     cancel: &AtomicBool,
     play: impl Fn(&Job, &[PathBuf]) -> Result<Tail, PlayError>,
 ) -> Vec<Played> {
+    let mut long = false;
     jobs.into_iter()
         .map(|(job, agents)| {
-            if cancel.load(Ordering::Relaxed) {
+            if long || cancel.load(Ordering::Relaxed) {
                 return Played::Skipped;
             }
             let started = std::time::Instant::now();
@@ -400,7 +407,10 @@ fn play_group(
                         reason: panic_text(p.as_ref()),
                     })
                 });
-            Played::Done(r, started.elapsed())
+            let took = started.elapsed();
+            // As the loop's depth: a failed match says nothing about the next ones' length.
+            long = r.is_ok() && took >= SHORT_MATCH;
+            Played::Done(r, took)
         })
         .collect()
 }
@@ -441,12 +451,11 @@ async fn queue_job<Q: Queue>(
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let handle = tokio::runtime::Handle::current();
+    let (held, agents): (Vec<Held>, Vec<Vec<PathBuf>>) = ready.into_iter().unzip();
     let play_them = {
         let (worker, queue, cancel) = (worker.clone(), queue.clone(), cancel.clone());
-        let jobs: Vec<(Job, Vec<PathBuf>)> = ready
-            .iter()
-            .map(|(h, agents)| (h.job.clone(), agents.clone()))
-            .collect();
+        let jobs: Vec<(Job, Vec<PathBuf>)> =
+            held.iter().map(|h| h.job.clone()).zip(agents).collect();
         move || {
             play_group(
                 jobs,
@@ -455,7 +464,6 @@ async fn queue_job<Q: Queue>(
             )
         }
     };
-    let (held, _): (Vec<Held>, Vec<_>) = ready.into_iter().unzip();
     match player.submit(play_them) {
         Ok(outcome) => Ok(Queued {
             jobs: held.into_iter().map(|h| (h.job, h.beat)).collect(),
@@ -536,8 +544,8 @@ pub async fn run<Q: Queue>(
             let Some(held) = held else {
                 continue;
             };
-            let group = group(&queue, &name, held, depth).await;
-            match queue_job(&player, &worker, &queue, group).await {
+            let jobs = group(&queue, &name, held, depth).await;
+            match queue_job(&player, &worker, &queue, jobs).await {
                 Ok(q) => queued.push_back(q),
                 Err(NotQueued::Agents) => {}
                 Err(NotQueued::Gone) => break,
@@ -572,8 +580,8 @@ pub async fn run<Q: Queue>(
                 }, if feed.is_some() => {
                     feed = None;
                     if let Some(held) = h.ok().flatten() {
-                        let group = group(&queue, &name, held, depth).await;
-                        if let Ok(q) = queue_job(&player, &worker, &queue, group).await {
+                        let jobs = group(&queue, &name, held, depth).await;
+                        if let Ok(q) = queue_job(&player, &worker, &queue, jobs).await {
                             queued.push_back(q);
                         }
                     }
@@ -906,6 +914,27 @@ mod tests {
         assert_eq!(kinds[0], "ok");
         assert!(kinds[1].contains("match 2") && kinds[1].contains("an agent broke the host"));
         assert_eq!(kinds[2..], ["ok", "skipped"]);
+    }
+
+    /// Regression: a group played through a long match (one of an ISMCTS agent, seconds)
+    /// held the matches behind it, and the loop heard of none of them until the group
+    /// ended. The matches after a long one now go back to the queue unplayed.
+    #[test]
+    fn a_group_gives_back_what_follows_a_long_match() {
+        let cancel = AtomicBool::new(false);
+        let jobs = (1..=4).map(|i| (job(i), Vec::new())).collect();
+        let played = play_group(jobs, &cancel, |job, _| {
+            if job.match_id == 2 {
+                std::thread::sleep(SHORT_MATCH);
+            }
+            Ok(tail())
+        });
+        let done: Vec<bool> = played
+            .iter()
+            .map(|p| matches!(p, Played::Done(Ok(_), _)))
+            .collect();
+        assert_eq!(done, [true, true, false, false]);
+        assert!(matches!(played[3], Played::Skipped));
     }
 
     /// Regression: the play thread idled between matches while the loop, woken by the

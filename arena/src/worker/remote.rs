@@ -457,7 +457,17 @@ impl Queue for RemoteQueue {
     /// call per match was a good part of what a remote worker spent besides playing. A spare
     /// gets no heartbeat until the loop takes it, so one kept past a third of its lease is
     /// beaten first, and dropped if it was lost (the server hands it to another worker).
+    ///
+    /// Without `batch` (the last match was long) the spares go back to the queue first: a
+    /// batch leased after short matches can hold long ones (an ISMCTS agent's, seconds
+    /// each), and a worker working through them one by one kept a killed worker's match and
+    /// the final waiting behind a minute of them while other workers had the time.
     async fn lease(&self, batch: bool) -> Result<Option<Job>, String> {
+        if !batch {
+            while let Some((job, _)) = self.spare() {
+                self.release(&job).await;
+            }
+        }
         while let Some((job, at)) = self.spare() {
             if at.elapsed() < Duration::from_millis(job.lease_ms / 3)
                 || self.heartbeat(&job).await == Ok(true)
