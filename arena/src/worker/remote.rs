@@ -442,6 +442,13 @@ impl RemoteQueue {
         }
     }
 
+    /// Gives every spare back to the queue.
+    async fn release_spares(&self) {
+        while let Some((job, _)) = self.spare() {
+            self.release(&job).await;
+        }
+    }
+
     /// Sends held reports one by one (a server older than `POST /api/worker/reports`).
     async fn send_alone(&self, held: Vec<Pending>) {
         for p in held {
@@ -464,9 +471,7 @@ impl Queue for RemoteQueue {
     /// the final waiting behind a minute of them while other workers had the time.
     async fn lease(&self, batch: bool) -> Result<Option<Job>, String> {
         if !batch {
-            while let Some((job, _)) = self.spare() {
-                self.release(&job).await;
-            }
+            self.release_spares().await;
         }
         while let Some((job, at)) = self.spare() {
             if at.elapsed() < Duration::from_millis(job.lease_ms / 3)
@@ -511,9 +516,7 @@ impl Queue for RemoteQueue {
 
     async fn drain(&self) {
         self.flush().await;
-        while let Some((job, _)) = self.spare() {
-            self.release(&job).await;
-        }
+        self.release_spares().await;
     }
 
     async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
