@@ -289,6 +289,34 @@ pub struct NewGame {
     pub seats: Vec<NewSeat>,
 }
 
+/// A match to queue ([`Db::queue_matches`]).
+#[derive(Clone, Debug)]
+pub struct NewMatch {
+    /// `ladder`, `placement` or `final`.
+    pub kind: &'static str,
+    /// Its master seed.
+    pub seed: u64,
+    /// Deals in it.
+    pub deals: u64,
+    /// Every deal once per seat rotation.
+    pub duplicate: bool,
+    /// The versions playing, in schedule order.
+    pub entrants: Vec<i64>,
+}
+
+/// One match's games for [`Db::store_many`].
+#[derive(Clone, Copy, Debug)]
+pub struct GameBatch<'a> {
+    /// The match.
+    pub match_id: i64,
+    /// The lease its worker holds.
+    pub lease: &'a str,
+    /// Its games.
+    pub games: &'a [NewGame],
+    /// With `Some(n)`, the match is done once all `n` games of its schedule are stored.
+    pub finish: Option<i64>,
+}
+
 /// What storing a batch of games found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum Stored {
@@ -538,6 +566,10 @@ const CLAIM_POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1 ||
 /// Matches a worker can lease now.
 const LEASABLE: &str = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
 
+/// The most matches [`Db::queue_matches`] puts in one statement: at seven values each, far
+/// under SQLite's 32 766 bound parameters, for a queue topped up for hundreds of workers.
+const QUEUE_CHUNK: usize = 512;
+
 /// SQLite connections that serve pages: one per core is what can run at once, and a few
 /// more cover the ones waiting on the disk.
 const READERS: u32 = 4;
@@ -782,6 +814,69 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
     }
 
+    /// Queues several matches in one statement: the ladder tops the queue up by a lease
+    /// batch's worth at a time, and a statement (and a commit) each was a round trip to the
+    /// database thread per match. Their ids are not returned: the ladder needs none.
+    pub async fn queue_matches(&self, matches: &[NewMatch]) -> Result<(), DbError> {
+        for chunk in matches.chunks(QUEUE_CHUNK) {
+            self.queue_chunk(chunk).await?;
+        }
+        Ok(())
+    }
+
+    async fn queue_chunk(&self, matches: &[NewMatch]) -> Result<(), DbError> {
+        let now = crate::now_ms();
+        let entrants = matches
+            .iter()
+            .map(|m| serde_json::to_string(&m.entrants))
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(|e| DbError::Corrupt(e.to_string()))?;
+        match self {
+            Db::Sqlite { pool, .. } => {
+                let q = multi_row(
+                    "INSERT INTO matches (kind, seed, deals, duplicate, entrants, state, created_ms) VALUES ",
+                    7,
+                    matches.len(),
+                    "",
+                );
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(q.as_str()));
+                for (m, e) in matches.iter().zip(&entrants) {
+                    q = q
+                        .bind(m.kind)
+                        .bind(m.seed as i64)
+                        .bind(m.deals as i64)
+                        .bind(i64::from(m.duplicate))
+                        .bind(e.as_str())
+                        .bind("queued")
+                        .bind(now);
+                }
+                q.execute(pool).await?;
+            }
+            Db::Postgres(pool) => {
+                let q = "INSERT INTO matches (kind, seed, deals, duplicate, entrants, state, created_ms)
+                         SELECT u.kind, u.seed, u.deals, u.duplicate, u.entrants, 'queued', $6
+                         FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[])
+                            WITH ORDINALITY AS u(kind, seed, deals, duplicate, entrants, n)
+                         ORDER BY u.n";
+                sqlx::query(q)
+                    .bind(matches.iter().map(|m| m.kind).collect::<Vec<&str>>())
+                    .bind(matches.iter().map(|m| m.seed as i64).collect::<Vec<i64>>())
+                    .bind(matches.iter().map(|m| m.deals as i64).collect::<Vec<i64>>())
+                    .bind(
+                        matches
+                            .iter()
+                            .map(|m| i64::from(m.duplicate))
+                            .collect::<Vec<i64>>(),
+                    )
+                    .bind(entrants.iter().map(String::as_str).collect::<Vec<&str>>())
+                    .bind(now)
+                    .execute(pool)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Queues a match; returns its id.
     pub async fn queue_match(
         &self,
@@ -915,34 +1010,61 @@ impl Db {
         games: &[NewGame],
         finish: Option<i64>,
     ) -> Result<Stored, DbError> {
+        let mut out = self
+            .store_many(&[GameBatch {
+                match_id,
+                lease,
+                games,
+                finish,
+            }])
+            .await?;
+        out.pop()
+            .ok_or_else(|| DbError::Corrupt("storing one match gave no outcome".into()))
+    }
+
+    /// Stores several matches' games, each as [`Db::store_games`] would and with one outcome
+    /// each, in one transaction: a worker's reports call carries up to eight, and one commit
+    /// for all of them spares SQLite a commit and its WAL pages, and the server two round trips
+    /// to the database, per report. A lost lease or missing games is an outcome that writes
+    /// nothing it should not, so it costs the others nothing; an error rolls back all of them,
+    /// and the caller stores them one at a time to find which failed.
+    pub async fn store_many(&self, batches: &[GameBatch<'_>]) -> Result<Vec<Stored>, DbError> {
         let now = crate::now_ms();
-        let outcome = in_write_tx!(self, tx => {
-            let put = (*tx).insert_games(match_id, lease, games, now).await?;
-            // Every game went in only under the lease; fewer (some stored already, or none
-            // sent) says nothing either way, and then the lease is read.
-            if games.is_empty() || put != games.len() as u64 {
-                let held: i64 = sqlx::query_scalar(HOLDER).bind(match_id).bind(lease).fetch_one(&mut *tx).await?;
-                if held != 1 {
-                    return Ok(Stored::LeaseLost);
+        let outcomes = in_write_tx!(self, tx => {
+            let mut outcomes = Vec::with_capacity(batches.len());
+            for b in batches {
+                // Every game went in only under the lease; fewer (some stored already, or
+                // none sent) says nothing either way, and then the lease is read.
+                let put = (*tx).insert_games(b.match_id, b.lease, b.games, now).await?;
+                if b.games.is_empty() || put != b.games.len() as u64 {
+                    let held: i64 = sqlx::query_scalar(HOLDER).bind(b.match_id).bind(b.lease)
+                        .fetch_one(&mut *tx).await?;
+                    if held != 1 {
+                        // Nothing of this match went in: the games' insert tests the lease.
+                        outcomes.push(Stored::LeaseLost);
+                        continue;
+                    }
                 }
-            }
-            (*tx).insert_seats(match_id, games).await?;
-            let mut outcome = Stored::Ok;
-            if let Some(expected) = finish {
-                // A match is done only with every game of its schedule: a worker that says
-                // "done" early (a bug, a stale build) cannot end it short.
-                let ended = sqlx::query(FINISH).bind(now).bind(match_id).bind(lease).bind(expected)
-                    .execute(&mut *tx).await?.rows_affected();
-                if ended != 1 {
-                    // The lease was checked above, in this transaction: games are missing.
-                    let stored: i64 = sqlx::query_scalar(COUNT_GAMES).bind(match_id).fetch_one(&mut *tx).await?;
-                    outcome = Stored::Incomplete { stored, expected };
+                (*tx).insert_seats(b.match_id, b.games).await?;
+                let mut outcome = Stored::Ok;
+                if let Some(expected) = b.finish {
+                    // A match is done only with every game of its schedule: a worker that
+                    // says "done" early (a bug, a stale build) cannot end it short.
+                    let ended = sqlx::query(FINISH).bind(now).bind(b.match_id).bind(b.lease).bind(expected)
+                        .execute(&mut *tx).await?.rows_affected();
+                    if ended != 1 {
+                        // The lease was checked above, in this transaction: games are missing.
+                        let stored: i64 = sqlx::query_scalar(COUNT_GAMES).bind(b.match_id)
+                            .fetch_one(&mut *tx).await?;
+                        outcome = Stored::Incomplete { stored, expected };
+                    }
                 }
+                outcomes.push(outcome);
             }
             tx.commit().await?;
-            outcome
+            outcomes
         });
-        Ok(outcome)
+        Ok(outcomes)
     }
 
     /// A match by id.
@@ -1126,6 +1248,151 @@ mod tests {
             .expect("read meta");
         assert_eq!(held, None);
         tx.commit().await.expect("commit");
+    }
+
+    /// A game row as a worker's report makes it (the record's text is not read here).
+    fn new_game(index: i64) -> NewGame {
+        NewGame {
+            index,
+            record: "{}".into(),
+            compact: None,
+            logs: None,
+            seats: (0..2)
+                .map(|seat| NewSeat {
+                    seat,
+                    version_id: 1,
+                    team_id: 1,
+                    result: if seat == 0 { "win" } else { "loss" },
+                    place: seat,
+                    fault: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// The ladder's top-up: every match in one statement per chunk, in order, each as
+    /// `queue_match` would queue it.
+    #[tokio::test]
+    async fn matches_queued_together_keep_their_order() {
+        let o = open("queue").await;
+        let fresh: Vec<NewMatch> = (0..QUEUE_CHUNK as u64 + 3)
+            .map(|i| NewMatch {
+                kind: if i % 2 == 0 { "ladder" } else { "placement" },
+                seed: u64::MAX - i,
+                deals: 8,
+                duplicate: i == 1,
+                entrants: vec![1, 2 + i as i64],
+            })
+            .collect();
+        o.db.queue_matches(&fresh).await.expect("queued");
+        let rows = o.db.matches().await.expect("read");
+        assert_eq!(rows.len(), fresh.len());
+        let mut rows = rows;
+        rows.sort_by_key(|r| r.id);
+        for (r, m) in rows.iter().zip(&fresh) {
+            assert_eq!(r.kind, m.kind);
+            assert_eq!(r.seed as u64, m.seed);
+            assert_eq!(r.deals, 8);
+            assert_eq!(r.duplicate != 0, m.duplicate);
+            assert_eq!(r.entrant_ids().expect("entrants"), m.entrants);
+            assert_eq!(r.state, "queued");
+        }
+        assert_eq!(
+            o.db.leasable_matches().await.expect("count"),
+            fresh.len() as i64
+        );
+    }
+
+    /// Several matches' reports in one transaction: each gets the outcome it would get
+    /// alone, and an error rolls all of them back (the caller then stores them one by one).
+    #[tokio::test]
+    async fn reports_stored_together_keep_their_own_outcomes() {
+        let o = open("many").await;
+        let mut ids = Vec::new();
+        for _ in 0..4 {
+            ids.push(
+                o.db.queue_match("ladder", 1, 1, false, &[1, 2])
+                    .await
+                    .expect("queue"),
+            );
+        }
+        let rows = o.db.claim("w1-x", i64::MAX, 4).await.expect("claim");
+        let lease = |id: i64| -> String {
+            rows.iter()
+                .find(|r| r.id == id)
+                .and_then(|r| r.lease.clone())
+                .expect("leased")
+        };
+        let (l0, l1, l2, l3) = (lease(ids[0]), lease(ids[1]), lease(ids[2]), lease(ids[3]));
+        let two = [new_game(0), new_game(1)];
+        let batch = |match_id, lease, games, finish| GameBatch {
+            match_id,
+            lease,
+            games,
+            finish,
+        };
+        let out =
+            o.db.store_many(&[
+                batch(ids[0], &l0, &two, Some(2)),
+                batch(ids[1], &l0, &two, Some(2)),
+                batch(ids[2], &l2, &two[..1], Some(2)),
+            ])
+            .await
+            .expect("stored");
+        assert_eq!(
+            out,
+            [
+                Stored::Ok,
+                Stored::LeaseLost,
+                Stored::Incomplete {
+                    stored: 1,
+                    expected: 2
+                }
+            ]
+        );
+        let indices = |id| o.db.stored_indices(id);
+        assert_eq!(indices(ids[0]).await.expect("read"), [0, 1]);
+        assert_eq!(indices(ids[1]).await.expect("read"), Vec::<i64>::new());
+        assert_eq!(indices(ids[2]).await.expect("read"), [0]);
+        let done = o.db.match_row(ids[0]).await.expect("read").expect("row");
+        assert_eq!(done.state, "done");
+        assert_eq!(
+            o.db.match_row(ids[2])
+                .await
+                .expect("read")
+                .expect("row")
+                .state,
+            "leased"
+        );
+
+        // The database refuses one match's games: nothing of the call is kept.
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "CREATE TRIGGER refuse BEFORE INSERT ON games WHEN NEW.match_id = {}
+             BEGIN SELECT RAISE(ABORT, 'refused'); END",
+            ids[3]
+        )))
+        .execute(&o.write)
+        .await
+        .expect("trigger");
+        let failed =
+            o.db.store_many(&[
+                batch(ids[1], &l1, &two, Some(2)),
+                batch(ids[3], &l3, &two, Some(2)),
+            ])
+            .await;
+        assert!(failed.is_err(), "{failed:?}");
+        assert_eq!(indices(ids[1]).await.expect("read"), Vec::<i64>::new());
+        assert_eq!(
+            o.db.match_row(ids[1])
+                .await
+                .expect("read")
+                .expect("row")
+                .state,
+            "leased"
+        );
+        // Alone, the other one goes in.
+        let alone = o.db.store_games(ids[1], &l1, &two, Some(2)).await;
+        assert_eq!(alone.expect("stored"), Stored::Ok);
     }
 
     /// Regression: `state <> 'done'` read every match ever played, once per match stored.

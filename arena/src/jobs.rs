@@ -393,7 +393,7 @@ pub async fn caught_up(arena: &Arena, ended: &[i64]) {
     arena.changed.notify_waiters();
 }
 
-/// [`accept`] without its catching up: for a caller that ends several matches at once.
+/// [`accept`] without its catching up.
 pub async fn store(
     arena: &Arena,
     info: &MatchInfo,
@@ -401,24 +401,110 @@ pub async fn store(
     games: &[GameRecord],
     done: bool,
 ) -> Result<Stored, JobError> {
-    let schedule = info.schedule(arena)?;
-    let compact = info.compact(&arena.cfg, games)?;
-    let versions: Vec<i64> = info.entrants.iter().map(|e| e.version).collect();
-    let teams: Vec<i64> = info.entrants.iter().map(|e| e.team).collect();
-    let rows: Vec<_> = games
-        .iter()
-        .zip(compact)
-        .map(|(g, c)| to_new_game(g, &versions, &teams, Some(c)))
-        .collect();
-    let expected = done.then_some(schedule.games() as i64);
+    let p = prepare(arena, info, games, done)?;
     let stored = arena
         .db
-        .store_games(info.id, lease, &rows, expected)
+        .store_games(info.id, lease, &p.rows, p.expected)
         .await?;
     if done && stored == Stored::Ok {
         arena.forget_leased(info.id);
     }
     Ok(stored)
+}
+
+/// A report checked and made into rows, ready to store.
+struct Prepared {
+    rows: Vec<crate::db::NewGame>,
+    /// With `done`, the games the schedule holds.
+    expected: Option<i64>,
+}
+
+/// Checks a report's games against the match and makes them rows (the rules replay that
+/// makes each game compact is the check), without touching the database.
+fn prepare(
+    arena: &Arena,
+    info: &MatchInfo,
+    games: &[GameRecord],
+    done: bool,
+) -> Result<Prepared, JobError> {
+    let schedule = info.schedule(arena)?;
+    let compact = info.compact(&arena.cfg, games)?;
+    let versions: Vec<i64> = info.entrants.iter().map(|e| e.version).collect();
+    let teams: Vec<i64> = info.entrants.iter().map(|e| e.team).collect();
+    let rows = games
+        .iter()
+        .zip(compact)
+        .map(|(g, c)| to_new_game(g, &versions, &teams, Some(c)))
+        .collect();
+    Ok(Prepared {
+        rows,
+        expected: done.then_some(schedule.games() as i64),
+    })
+}
+
+/// Stores several reports, each as [`store`] would and with one result each, without
+/// catching up: a worker's reports call. The reports that pass their checks go in one
+/// transaction ([`crate::db::Db::store_many`]); if it fails they are stored one at a time,
+/// so that one report the database refuses costs the others nothing.
+pub async fn store_reports(arena: &Arena, reports: &[Report]) -> Vec<Result<Stored, JobError>> {
+    // `None` for a report that passed its checks, until the database has answered.
+    let mut results: Vec<Option<Result<Stored, JobError>>> = Vec::with_capacity(reports.len());
+    let mut ready = Vec::new();
+    for (i, r) in reports.iter().enumerate() {
+        let prepared = match MatchInfo::load(arena, r.match_id).await {
+            Ok(info) => prepare(arena, &info, &r.games, r.done),
+            Err(e) => Err(e),
+        };
+        match prepared {
+            Ok(p) => {
+                ready.push((i, p));
+                results.push(None);
+            }
+            Err(e) => results.push(Some(Err(e))),
+        }
+    }
+    let batches: Vec<crate::db::GameBatch<'_>> = ready
+        .iter()
+        .map(|(i, p)| crate::db::GameBatch {
+            match_id: reports[*i].match_id,
+            lease: &reports[*i].lease,
+            games: &p.rows,
+            finish: p.expected,
+        })
+        .collect();
+    let stored: Vec<Result<Stored, JobError>> = match arena.db.store_many(&batches).await {
+        Ok(all) if all.len() == batches.len() => all.into_iter().map(Ok).collect(),
+        together => {
+            if let Err(e) = together {
+                eprintln!(
+                    "arena: storing {} reports together: {e}; storing each alone",
+                    batches.len()
+                );
+            }
+            let mut each = Vec::with_capacity(batches.len());
+            for b in &batches {
+                each.push(
+                    arena
+                        .db
+                        .store_games(b.match_id, b.lease, b.games, b.finish)
+                        .await
+                        .map_err(JobError::from),
+                );
+            }
+            each
+        }
+    };
+    for ((i, _), s) in ready.iter().zip(stored) {
+        let r = &reports[*i];
+        if r.done && matches!(s, Ok(Stored::Ok)) {
+            arena.forget_leased(r.match_id);
+        }
+        results[*i] = Some(s);
+    }
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(JobError::Bad("a report was not stored".into()))))
+        .collect()
 }
 
 #[cfg(test)]

@@ -319,7 +319,7 @@ async fn queue_some(
     });
     let mut pool = pool;
     let games_per_match = arena.cfg.ladder.deals * if arena.cfg.ladder.duplicate { 2 } else { 1 };
-    let mut queued = 0;
+    let mut fresh = Vec::new();
     for _ in pending..want {
         let seed = pick(&pool, k, arena.cfg.ladder.placement, rng, None)
             .first()
@@ -345,18 +345,16 @@ async fn queue_some(
             c.games += games_per_match;
             c.matches += 1;
         }
-        arena
-            .db
-            .queue_match(
-                if placement { "placement" } else { "ladder" },
-                rng.next_u64(),
-                arena.cfg.ladder.deals,
-                arena.cfg.ladder.duplicate,
-                &chosen,
-            )
-            .await?;
-        queued += 1;
+        fresh.push(crate::db::NewMatch {
+            kind: if placement { "placement" } else { "ladder" },
+            seed: rng.next_u64(),
+            deals: arena.cfg.ladder.deals,
+            duplicate: arena.cfg.ladder.duplicate,
+            entrants: chosen,
+        });
     }
+    arena.db.queue_matches(&fresh).await?;
+    let queued = fresh.len();
     // Once for the lot: waiting leases claim several matches in one statement.
     if queued > 0 {
         arena.queued.notify_waiters();

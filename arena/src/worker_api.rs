@@ -167,9 +167,10 @@ pub const MAX_REPORTS_PER_CALL: usize = 8;
 /// body cap is twice a report's ([`report_cap`]).
 pub const MAX_GAMES_PER_CALL: usize = 2 * crate::worker::BATCH;
 
-/// Stores each report as `POST /api/worker/report` would, each in its own transaction (one
-/// refused report costs the others nothing), then catches the ratings up once for all the
-/// matches that ended.
+/// Stores each report as `POST /api/worker/report` would, with one outcome each (one refused
+/// report costs the others nothing), all in one transaction unless that fails
+/// ([`jobs::store_reports`]), then catches the ratings up once for all the matches that
+/// ended.
 async fn reports(
     State(arena): State<Arc<Arena>>,
     _w: WorkerId,
@@ -189,11 +190,8 @@ async fn reports(
     }
     let mut outcomes = Vec::with_capacity(x.reports.len());
     let mut ended = Vec::new();
-    for r in &x.reports {
-        let stored = match MatchInfo::load(&arena, r.match_id).await {
-            Ok(info) => jobs::store(&arena, &info, &r.lease, &r.games, r.done).await,
-            Err(e) => Err(e),
-        };
+    let stored = jobs::store_reports(&arena, &x.reports).await;
+    for (r, stored) in x.reports.iter().zip(stored) {
         outcomes.push(match stored {
             Ok(s) => {
                 if r.done && s == crate::db::Stored::Ok {
