@@ -718,6 +718,13 @@ impl Db {
         )
     }
 
+    /// Deletes a worker; false if there was none.
+    pub async fn remove_worker(&self, id: i64) -> Result<bool, DbError> {
+        let q = "DELETE FROM workers WHERE id = $1";
+        let n = on_pool!(self, p => sqlx::query(q).bind(id).execute(p).await?.rows_affected());
+        Ok(n == 1)
+    }
+
     /// Replaces a worker's token.
     pub async fn set_worker_token(&self, id: i64, token_hash: &[u8]) -> Result<bool, DbError> {
         let q = "UPDATE workers SET token_hash = $1 WHERE id = $2";

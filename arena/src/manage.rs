@@ -195,3 +195,61 @@ pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError
         token,
     })
 }
+
+/// A new token for the team named `name` (the organiser only, when a token leaked): the old
+/// one stops working at once, since every request looks its token up.
+pub async fn new_team_token(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+    let id = arena
+        .db
+        .teams()
+        .await?
+        .into_iter()
+        .find(|t| t.name == name)
+        .map(|t| t.id)
+        .ok_or_else(|| AppError::NotFound(format!("no team named `{name}`")))?;
+    let token = auth::team_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
+    arena.db.set_team_token(id, &auth::hash(&token)).await?;
+    Ok(TeamToken {
+        id,
+        name: name.to_string(),
+        token,
+    })
+}
+
+/// The id of the worker named `name`.
+async fn worker_named(arena: &Arena, name: &str) -> Result<i64, AppError> {
+    arena
+        .db
+        .workers()
+        .await?
+        .into_iter()
+        .find(|w| w.name == name)
+        .map(|w| w.id)
+        .ok_or_else(|| AppError::NotFound(format!("no worker named `{name}`")))
+}
+
+/// A new token for the worker named `name`: the old one stops working at once, and a worker
+/// still running with it stops at its next call.
+pub async fn new_worker_token(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
+    let id = worker_named(arena, name).await?;
+    let token = auth::worker_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
+    arena.db.set_worker_token(id, &auth::hash(&token)).await?;
+    Ok(TeamToken {
+        id,
+        name: name.to_string(),
+        token,
+    })
+}
+
+/// Removes the worker named `name`; its id. Its token stops working at once (a worker still
+/// running with it stops at its next call), and the matches it holds are played by others
+/// when their leases run out, from their seeds, so nothing is counted twice or lost. Its id is
+/// never given to another worker (both databases' ids only grow), so the old token cannot
+/// come back to life.
+pub async fn remove_worker(arena: &Arena, name: &str) -> Result<i64, AppError> {
+    let id = worker_named(arena, name).await?;
+    if !arena.db.remove_worker(id).await? {
+        return Err(AppError::NotFound(format!("no worker named `{name}`")));
+    }
+    Ok(id)
+}

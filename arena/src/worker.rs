@@ -94,6 +94,11 @@ pub trait Queue: Send + Sync + 'static {
     fn drain(&self) -> impl Future<Output = ()> + Send {
         async {}
     }
+    /// Why the queue will never hand this worker a job again (a server that no longer takes
+    /// its token), if so: the loop stops.
+    fn refused(&self) -> Option<String> {
+        None
+    }
     /// Whether [`Queue::lease`] holds jobs of an earlier batch, which it hands out without
     /// a call.
     fn has_spare(&self) -> bool {
@@ -491,7 +496,7 @@ pub async fn run<Q: Queue>(
     worker: Arc<Worker>,
     queue: Arc<Q>,
     mut stop: tokio::sync::watch::Receiver<bool>,
-) {
+) -> Result<(), Refused> {
     let name = worker.name.clone();
     // Matches that ended and are still being reported: awaited before the loop returns, so a
     // worker that is stopped reports what it played.
@@ -515,11 +520,16 @@ pub async fn run<Q: Queue>(
         Ok(p) => p,
         Err(e) => {
             eprintln!("arena worker {name}: cannot start its play thread: {e}");
-            return;
+            return Ok(());
         }
     };
+    let mut refused = None;
     loop {
         if *stop.borrow() {
+            break;
+        }
+        if let Some(why) = queue.refused() {
+            refused = Some(Refused(why));
             break;
         }
         if queued.is_empty() {
@@ -614,7 +624,13 @@ pub async fn run<Q: Queue>(
     for e in ending {
         let _ = e.await;
     }
+    refused.map_or(Ok(()), Err)
 }
+
+/// The server no longer takes the worker's token, so the worker stopped.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
 
 /// Deals with what the play thread said about a group of jobs: each played match is
 /// reported (by a task, returned, while the next group plays), anything else is given back.

@@ -597,3 +597,112 @@ fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
         scheduler.await.expect("the scheduler ends");
     });
 }
+
+/// `croupier arena …` with `args`, then the arena's directory and `name`: its output, which
+/// must be a success.
+fn manage(dir: &ArenaDir, args: &[&str], name: &str) -> String {
+    let out = common::croupier()
+        .arg("arena")
+        .args(args)
+        .arg(dir.path())
+        .arg(name)
+        .output()
+        .expect("run croupier arena");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "arena {args:?} {name}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// A leaked token is replaced, or its worker removed, while the server runs: the old token
+/// stops working at the next request, and a worker running with a removed token stops by
+/// itself with an error that says why (not one failed lease a second for ever).
+#[test]
+fn a_removed_worker_stops_and_a_new_token_locks_the_old_one_out() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = ArenaDir::init("durak", "teams", |cfg| {
+        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+            l.insert("threads".into(), toml::Value::Integer(0));
+            l.insert("deals".into(), toml::Value::Integer(2));
+        }
+    });
+    let team = dir.add_team("a", None);
+    let server = dir.serve_teams(&[("b", "durak/trump-tosser")], None);
+    let url = server.url.clone();
+    let r = submit(&url, &team, &example_agent("durak/random-lead"));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = dir.add_worker("w", None);
+    let v = dir.add_worker("v", None);
+    let cache = dir.path().join("cache-w");
+    let mut worker = WorkerProc::start(&url, &w, &cache, "w");
+    wait_until(Duration::from_secs(120), "the worker plays", || {
+        arena_common::games_rated(&url) > 0
+    });
+
+    let said = manage(&dir, &["workers", "remove"], "w");
+    assert!(said.contains("removed"), "{said}");
+    let config = format!("{url}/api/worker/config");
+    assert_eq!(get(&config, Some(&w)).status, 401);
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = worker.child.try_wait().expect("wait for the worker") {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the removed worker still runs: {}",
+            worker.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(!status.success(), "{}", worker.log());
+    // The reader threads may still be copying its last lines.
+    wait_until(Duration::from_secs(10), "the worker says why", || {
+        worker.log().contains("no longer takes this worker's token")
+    });
+
+    // A new token: the old one is refused, the new one opens the worker API.
+    assert_eq!(get(&config, Some(&v)).status, 200);
+    let said = manage(&dir, &["workers", "token"], "v");
+    let fresh = said
+        .lines()
+        .find(|l| l.starts_with("worker-"))
+        .expect("the new token is printed")
+        .trim();
+    assert_eq!(get(&config, Some(&v)).status, 401);
+    assert_eq!(get(&config, Some(fresh)).status, 200);
+
+    // The same for a team: an empty upload is refused as empty with a valid token, as
+    // unauthorised with the old one.
+    let submit_url = format!("{url}/api/submit");
+    let empty = |token: &str| post(&submit_url, Some(token), "application/wasm", b"");
+    assert_eq!(empty(&team).status, 400);
+    let said = manage(&dir, &["team", "token"], "a");
+    let fresh = said
+        .lines()
+        .find(|l| l.starts_with("team-"))
+        .expect("the new token is printed")
+        .trim()
+        .to_string();
+    assert_eq!(empty(&team).status, 401);
+    let r = empty(&fresh);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("empty"), "{}", r.body);
+
+    // Names that are not there are an error that names them.
+    for (args, name) in [(["workers", "remove"], "w"), (["team", "token"], "nobody")] {
+        let out = common::croupier()
+            .arg("arena")
+            .args(args)
+            .arg(dir.path())
+            .arg(name)
+            .output()
+            .expect("run croupier arena");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("`{name}`")), "{err}");
+    }
+}

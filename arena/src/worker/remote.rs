@@ -37,6 +37,9 @@ pub struct Remote {
     auth: HeaderValue,
     http: Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>,
     agents: PathBuf,
+    /// Set at the first 401 or 403: the server no longer takes this worker's token (the
+    /// organiser removed the worker or gave it a new one), which no retry can mend.
+    refused: std::sync::OnceLock<String>,
 }
 
 /// Why a remote worker could not start.
@@ -131,6 +134,7 @@ impl Remote {
             auth,
             http,
             agents,
+            refused: std::sync::OnceLock::new(),
         })
     }
 
@@ -148,6 +152,12 @@ impl Remote {
     ) -> Result<(u16, Bytes), String> {
         let url = self.url(path);
         let fail = |e: String| format!("{url}: {e}");
+        // Once refused, nothing more is sent: every call would be refused too, and the
+        // server counts refused tokens per address, so a removed worker that went on asking
+        // would lock the workers beside it (behind the same NAT) out for a minute.
+        if let Some(why) = self.refused.get() {
+            return Err(why.clone());
+        }
         let mut req = Request::builder()
             .method(method)
             .uri(&url)
@@ -168,6 +178,13 @@ impl Remote {
                 .await
                 .map_err(|e| fail(chain(&*e)))?
                 .to_bytes();
+            if matches!(status, 401 | 403) {
+                let _ = self.refused.set(format!(
+                    "{url}: {status}: {}: the server no longer takes this worker's token \
+                     (the organiser removed the worker or gave it a new token)",
+                    error_text(&bytes)
+                ));
+            }
             Ok((status, bytes))
         };
         tokio::time::timeout(TIMEOUT, exchange)
@@ -512,6 +529,10 @@ impl Queue for RemoteQueue {
 
     fn has_spare(&self) -> bool {
         self.spare.lock().is_ok_and(|s| !s.is_empty())
+    }
+
+    fn refused(&self) -> Option<String> {
+        self.remote.refused.get().cloned()
     }
 
     async fn drain(&self) {

@@ -89,6 +89,17 @@ enum TeamSub {
         #[arg(long, env = "CROUPIER_DATABASE")]
         database: Option<String>,
     },
+    /// Give the team a new token, printed once; the old one stops working at once (when
+    /// one leaked).
+    Token {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The team's name.
+        name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
     /// List the teams.
     List {
         /// The arena's directory.
@@ -104,6 +115,28 @@ enum WorkersSub {
     /// Add a worker; prints its token once (only a hash is stored). The token opens the
     /// worker API only.
     Add {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The worker's name.
+        name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+    /// Give the worker a new token, printed once; the old one stops working at once (a
+    /// worker still running with it stops at its next call).
+    Token {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The worker's name.
+        name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+    /// Remove a worker: its token stops working at once, and the matches it held are played
+    /// by other workers when their leases run out.
+    Remove {
         /// The arena's directory.
         dir: PathBuf,
         /// The worker's name.
@@ -193,6 +226,32 @@ impl ArenaCommand {
                 arena.db.close().await;
                 Ok(())
             }),
+            ArenaSub::Team(TeamSub::Token {
+                dir,
+                name,
+                database,
+            }) => new_token(dir, database.as_deref(), name, Holder::Team),
+            ArenaSub::Workers(WorkersSub::Token {
+                dir,
+                name,
+                database,
+            }) => new_token(dir, database.as_deref(), name, Holder::Worker),
+            ArenaSub::Workers(WorkersSub::Remove {
+                dir,
+                name,
+                database,
+            }) => tokio()?.block_on(async {
+                let arena = Arena::open(dir, database.as_deref()).await?;
+                let id = manage::remove_worker(&arena, name)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+                println!(
+                    "worker {id} `{}` removed: its token no longer works",
+                    croupier_host::text::escape(name)
+                );
+                arena.db.close().await;
+                Ok(())
+            }),
             ArenaSub::Worker(a) => super::arena_worker::run(a),
             ArenaSub::Workers(WorkersSub::Add {
                 dir,
@@ -278,6 +337,26 @@ fn add_with_token(dir: &Path, database: Option<&str>, name: &str, who: Holder) -
         println!(
             "{what} {} `{}` added. Its token (shown only now; give it to {give}):",
             t.id, t.name
+        );
+        println!("{}", t.token);
+        arena.db.close().await;
+        Ok(())
+    })
+}
+
+/// A new token for a team or a worker, printed once.
+fn new_token(dir: &Path, database: Option<&str>, name: &str, who: Holder) -> Result<()> {
+    tokio()?.block_on(async {
+        let arena = Arena::open(dir, database).await?;
+        let (t, what) = match who {
+            Holder::Team => (manage::new_team_token(&arena, name).await, "team"),
+            Holder::Worker => (manage::new_worker_token(&arena, name).await, "worker"),
+        };
+        let t = t.map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+        println!(
+            "{what} {} `{}` has a new token; the old one no longer works. The new one (shown only now):",
+            t.id,
+            croupier_host::text::escape(&t.name)
         );
         println!("{}", t.token);
         arena.db.close().await;

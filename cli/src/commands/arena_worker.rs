@@ -75,7 +75,7 @@ pub fn run(a: &WorkerArgs) -> Result<()> {
             croupier_arena::server::stop_signal().await;
             let _ = stop_tx.send(true);
         });
-        croupier_arena::worker::run(worker, queue, stop_rx).await;
-    });
-    Ok(())
+        croupier_arena::worker::run(worker, queue, stop_rx).await
+    })
+    .with_context(|| format!("worker {} stopped", a.name))
 }
