@@ -1358,19 +1358,16 @@ mod tests {
             ]
         );
         let indices = |id| o.db.stored_indices(id);
+        let db = &o.db;
+        let state = |id| async move {
+            let row = db.match_row(id).await.expect("read");
+            row.expect("the match").state
+        };
         assert_eq!(indices(ids[0]).await.expect("read"), [0, 1]);
         assert_eq!(indices(ids[1]).await.expect("read"), Vec::<i64>::new());
         assert_eq!(indices(ids[2]).await.expect("read"), [0]);
-        let done = o.db.match_row(ids[0]).await.expect("read").expect("row");
-        assert_eq!(done.state, "done");
-        assert_eq!(
-            o.db.match_row(ids[2])
-                .await
-                .expect("read")
-                .expect("row")
-                .state,
-            "leased"
-        );
+        assert_eq!(state(ids[0]).await, "done");
+        assert_eq!(state(ids[2]).await, "leased");
 
         // The database refuses one match's games: nothing of the call is kept.
         sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -1389,14 +1386,7 @@ mod tests {
             .await;
         assert!(failed.is_err(), "{failed:?}");
         assert_eq!(indices(ids[1]).await.expect("read"), Vec::<i64>::new());
-        assert_eq!(
-            o.db.match_row(ids[1])
-                .await
-                .expect("read")
-                .expect("row")
-                .state,
-            "leased"
-        );
+        assert_eq!(state(ids[1]).await, "leased");
         // Alone, the other one goes in.
         let alone = o.db.store_games(ids[1], &l1, &two, Some(2)).await;
         assert_eq!(alone.expect("stored"), Stored::Ok);

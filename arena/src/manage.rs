@@ -161,6 +161,32 @@ fn placeholder_hash() -> Result<Vec<u8>, AppError> {
     Ok(auth::hash(&hex(&r.to_le_bytes())))
 }
 
+/// Whose token: a team's or a worker's.
+#[derive(Clone, Copy)]
+enum Holder {
+    Team,
+    Worker,
+}
+
+/// Gives `id` a fresh token and stores only its hash: the token, to be shown once.
+async fn issue(arena: &Arena, holder: Holder, id: i64, name: &str) -> Result<TeamToken, AppError> {
+    let token = match holder {
+        Holder::Team => auth::team_token(id),
+        Holder::Worker => auth::worker_token(id),
+    }
+    .map_err(|e| AppError::Internal(e.to_string()))?;
+    let hash = auth::hash(&token);
+    match holder {
+        Holder::Team => arena.db.set_team_token(id, &hash).await?,
+        Holder::Worker => arena.db.set_worker_token(id, &hash).await?,
+    };
+    Ok(TeamToken {
+        id,
+        name: name.to_string(),
+        token,
+    })
+}
+
 /// Adds a team (the organiser only).
 pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
     let name = checked_name(name, "team")?;
@@ -170,13 +196,7 @@ pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> 
         .add_team(name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a team named `{name}` exists")))?;
-    let token = auth::team_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
-    arena.db.set_team_token(id, &auth::hash(&token)).await?;
-    Ok(TeamToken {
-        id,
-        name: name.to_string(),
-        token,
-    })
+    issue(arena, Holder::Team, id, name).await
 }
 
 /// Adds a worker (the organiser only): its token opens the worker API and nothing else.
@@ -187,58 +207,46 @@ pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError
         .add_worker(name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a worker named `{name}` exists")))?;
-    let token = auth::worker_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
-    arena.db.set_worker_token(id, &auth::hash(&token)).await?;
-    Ok(TeamToken {
-        id,
-        name: name.to_string(),
-        token,
-    })
+    issue(arena, Holder::Worker, id, name).await
+}
+
+/// The id of the team or worker named `name`.
+async fn named(arena: &Arena, holder: Holder, name: &str) -> Result<i64, AppError> {
+    let id = match holder {
+        Holder::Team => arena
+            .db
+            .teams()
+            .await?
+            .into_iter()
+            .find(|t| t.name == name)
+            .map(|t| t.id),
+        Holder::Worker => arena
+            .db
+            .workers()
+            .await?
+            .into_iter()
+            .find(|w| w.name == name)
+            .map(|w| w.id),
+    };
+    let what = match holder {
+        Holder::Team => "team",
+        Holder::Worker => "worker",
+    };
+    id.ok_or_else(|| AppError::NotFound(format!("no {what} named `{name}`")))
 }
 
 /// A new token for the team named `name` (the organiser only, when a token leaked): the old
 /// one stops working at once, since every request looks its token up.
 pub async fn new_team_token(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
-    let id = arena
-        .db
-        .teams()
-        .await?
-        .into_iter()
-        .find(|t| t.name == name)
-        .map(|t| t.id)
-        .ok_or_else(|| AppError::NotFound(format!("no team named `{name}`")))?;
-    let token = auth::team_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
-    arena.db.set_team_token(id, &auth::hash(&token)).await?;
-    Ok(TeamToken {
-        id,
-        name: name.to_string(),
-        token,
-    })
-}
-
-/// The id of the worker named `name`.
-async fn worker_named(arena: &Arena, name: &str) -> Result<i64, AppError> {
-    arena
-        .db
-        .workers()
-        .await?
-        .into_iter()
-        .find(|w| w.name == name)
-        .map(|w| w.id)
-        .ok_or_else(|| AppError::NotFound(format!("no worker named `{name}`")))
+    let id = named(arena, Holder::Team, name).await?;
+    issue(arena, Holder::Team, id, name).await
 }
 
 /// A new token for the worker named `name`: the old one stops working at once, and a worker
 /// still running with it stops at its next call.
 pub async fn new_worker_token(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
-    let id = worker_named(arena, name).await?;
-    let token = auth::worker_token(id).map_err(|e| AppError::Internal(e.to_string()))?;
-    arena.db.set_worker_token(id, &auth::hash(&token)).await?;
-    Ok(TeamToken {
-        id,
-        name: name.to_string(),
-        token,
-    })
+    let id = named(arena, Holder::Worker, name).await?;
+    issue(arena, Holder::Worker, id, name).await
 }
 
 /// Removes the worker named `name`; its id. Its token stops working at once (a worker still
@@ -247,7 +255,7 @@ pub async fn new_worker_token(arena: &Arena, name: &str) -> Result<TeamToken, Ap
 /// never given to another worker (both databases' ids only grow), so the old token cannot
 /// come back to life.
 pub async fn remove_worker(arena: &Arena, name: &str) -> Result<i64, AppError> {
-    let id = worker_named(arena, name).await?;
+    let id = named(arena, Holder::Worker, name).await?;
     if !arena.db.remove_worker(id).await? {
         return Err(AppError::NotFound(format!("no worker named `{name}`")));
     }

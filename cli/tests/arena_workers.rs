@@ -598,16 +598,20 @@ fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
     });
 }
 
-/// `croupier arena …` with `args`, then the arena's directory and `name`: its output, which
-/// must be a success.
-fn manage(dir: &ArenaDir, args: &[&str], name: &str) -> String {
-    let out = common::croupier()
+/// `croupier arena …` with `args`, then the arena's directory and `name`.
+fn arena_cli(dir: &ArenaDir, args: &[&str], name: &str) -> std::process::Output {
+    common::croupier()
         .arg("arena")
         .args(args)
         .arg(dir.path())
         .arg(name)
         .output()
-        .expect("run croupier arena");
+        .expect("run croupier arena")
+}
+
+/// [`arena_cli`]'s output, which must be a success.
+fn manage(dir: &ArenaDir, args: &[&str], name: &str) -> String {
+    let out = arena_cli(dir, args, name);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -694,13 +698,7 @@ fn a_removed_worker_stops_and_a_new_token_locks_the_old_one_out() {
 
     // Names that are not there are an error that names them.
     for (args, name) in [(["workers", "remove"], "w"), (["team", "token"], "nobody")] {
-        let out = common::croupier()
-            .arg("arena")
-            .args(args)
-            .arg(dir.path())
-            .arg(name)
-            .output()
-            .expect("run croupier arena");
+        let out = arena_cli(&dir, &args, name);
         assert!(!out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(&format!("`{name}`")), "{err}");
