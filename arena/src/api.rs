@@ -119,6 +119,53 @@ pub async fn add_team(
     ))
 }
 
+/// `POST /api/admin/teams/{id}/token`: a new token for the team, shown once; the old one
+/// stops working at once (the organiser only).
+pub async fn team_token(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+) -> Result<Json<TeamToken>, AppError> {
+    require_admin(&who)?;
+    Ok(Json(manage::new_team_token(&arena, id).await?))
+}
+
+/// `POST /api/admin/workers`: a new worker and its token, shown once (the organiser only).
+pub async fn add_worker(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Json(t): Json<NewTeam>,
+) -> Result<(StatusCode, Json<TeamToken>), AppError> {
+    require_admin(&who)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(manage::add_worker(&arena, &t.name).await?),
+    ))
+}
+
+/// `POST /api/admin/workers/{id}/token`: a new token for the worker, shown once; the old one
+/// stops working at once (the organiser only).
+pub async fn worker_token(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+) -> Result<Json<TeamToken>, AppError> {
+    require_admin(&who)?;
+    Ok(Json(manage::new_worker_token(&arena, id).await?))
+}
+
+/// `DELETE /api/admin/workers/{id}`: removes the worker; its token stops working at once
+/// (the organiser only).
+pub async fn remove_worker(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, AppError> {
+    require_admin(&who)?;
+    manage::remove_worker(&arena, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// The API described (OpenAPI 3.1): every `/api/` route and what it answers.
 pub const OPENAPI: &str = include_str!("../assets/openapi.json");
 

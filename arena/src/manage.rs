@@ -1,5 +1,12 @@
 //! What the pages and the JSON API change, done once for both: uploads (rate, size cap,
-//! store, check), and new teams and workers with their tokens.
+//! store, check), new teams and workers with their tokens, a new token for a leaked one, and
+//! removing a worker.
+//!
+//! Tokens: only their SHA-256 is stored, and every request looks its token up, so a new
+//! token or a removed worker locks the old token out at the next request, with no cache to
+//! wait out. The pages ask for a tick before doing either (a misplaced click would lock a
+//! team out until the organiser hands it the new token); cross-site forms cannot do it at
+//! all, since the sign-in cookie is `SameSite=Strict`.
 //!
 //! Limits and why: an upload's size is capped before its body is buffered (a hostile client
 //! cannot make the server hold more than the cap), uploads per team per hour are capped, and
@@ -228,36 +235,61 @@ async fn named(arena: &Arena, holder: Holder, name: &str) -> Result<i64, AppErro
             .find(|w| w.name == name)
             .map(|w| w.id),
     };
-    let what = match holder {
-        Holder::Team => "team",
-        Holder::Worker => "worker",
-    };
-    id.ok_or_else(|| AppError::NotFound(format!("no {what} named `{name}`")))
+    id.ok_or_else(|| AppError::NotFound(format!("no {} named `{name}`", holder.what())))
 }
 
-/// A new token for the team named `name` (the organiser only, when a token leaked): the old
-/// one stops working at once, since every request looks its token up.
-pub async fn new_team_token(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
-    let id = named(arena, Holder::Team, name).await?;
-    issue(arena, Holder::Team, id, name).await
-}
-
-/// A new token for the worker named `name`: the old one stops working at once, and a worker
-/// still running with it stops at its next call.
-pub async fn new_worker_token(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
-    let id = named(arena, Holder::Worker, name).await?;
-    issue(arena, Holder::Worker, id, name).await
-}
-
-/// Removes the worker named `name`; its id. Its token stops working at once (a worker still
-/// running with it stops at its next call), and the matches it holds are played by others
-/// when their leases run out, from their seeds, so nothing is counted twice or lost. Its id is
-/// never given to another worker (both databases' ids only grow), so the old token cannot
-/// come back to life.
-pub async fn remove_worker(arena: &Arena, name: &str) -> Result<i64, AppError> {
-    let id = named(arena, Holder::Worker, name).await?;
-    if !arena.db.remove_worker(id).await? {
-        return Err(AppError::NotFound(format!("no worker named `{name}`")));
+impl Holder {
+    fn what(self) -> &'static str {
+        match self {
+            Holder::Team => "team",
+            Holder::Worker => "worker",
+        }
     }
-    Ok(id)
+}
+
+/// The id of the team named `name`.
+pub async fn team_named(arena: &Arena, name: &str) -> Result<i64, AppError> {
+    named(arena, Holder::Team, name).await
+}
+
+/// The id of the worker named `name`.
+pub async fn worker_named(arena: &Arena, name: &str) -> Result<i64, AppError> {
+    named(arena, Holder::Worker, name).await
+}
+
+/// The name of team or worker `id`.
+async fn name_of(arena: &Arena, holder: Holder, id: i64) -> Result<String, AppError> {
+    let name = match holder {
+        Holder::Team => arena.db.team(id).await?.map(|t| t.name),
+        Holder::Worker => arena.db.worker(id).await?.map(|w| w.name),
+    };
+    name.ok_or_else(|| AppError::NotFound(format!("no {} {id}", holder.what())))
+}
+
+/// A new token for team `id` (the organiser only, when a token leaked): the old one stops
+/// working at once, since every request looks its token up, and so does a browser signed in
+/// with it.
+pub async fn new_team_token(arena: &Arena, id: i64) -> Result<TeamToken, AppError> {
+    let name = name_of(arena, Holder::Team, id).await?;
+    issue(arena, Holder::Team, id, &name).await
+}
+
+/// A new token for worker `id`: the old one stops working at once, and a worker still
+/// running with it stops at its next call.
+pub async fn new_worker_token(arena: &Arena, id: i64) -> Result<TeamToken, AppError> {
+    let name = name_of(arena, Holder::Worker, id).await?;
+    issue(arena, Holder::Worker, id, &name).await
+}
+
+/// Removes worker `id`; its name. Its token stops working at once (a worker still running
+/// with it stops at its next call), and the matches it holds are played by others when their
+/// leases run out, from their seeds, so nothing is counted twice or lost. Its id is never
+/// given to another worker (both databases' ids only grow), so the old token cannot come
+/// back to life.
+pub async fn remove_worker(arena: &Arena, id: i64) -> Result<String, AppError> {
+    let name = name_of(arena, Holder::Worker, id).await?;
+    if !arena.db.remove_worker(id).await? {
+        return Err(AppError::NotFound(format!("no worker {id}")));
+    }
+    Ok(name)
 }

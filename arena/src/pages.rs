@@ -431,41 +431,124 @@ pub async fn admin(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
     Ok(page(admin_markup(&arena, &who, None).await?))
 }
 
+/// What the admin page says on top after an action.
+enum Notice {
+    /// A token, shown this once: `what` (`Team`, `Worker`) `t` `done` ([`ADDED`], [`RENEWED`]).
+    Token {
+        what: &'static str,
+        done: &'static str,
+        t: manage::TeamToken,
+    },
+    /// A worker removed, by name.
+    Removed(String),
+}
+
 async fn admin_markup(
     arena: &Arena,
     who: &Who,
-    new: Option<&manage::TeamToken>,
+    notice: Option<Notice>,
 ) -> Result<Markup, AppError> {
     let crate::views::AdminJson {
         teams,
+        workers,
         games: stored,
         pending,
         frozen,
     } = crate::views::admin_json(arena).await?;
+    let now = crate::now_ms();
+    // An action that locks someone out asks for a tick first (no script needed).
+    let confirm =
+        html! { label { input type="checkbox" name="confirm" value="yes" required; " sure" } };
     let body = html! {
         h1 { "Admin" }
-        @if let Some(t) = new {
-            div.notice #new-token {
-                p { "Team " strong { (t.name) } " added. Its token, shown only this once:" }
+        @match &notice {
+            Some(Notice::Token { what, done, t }) => div.notice #new-token {
+                p { (what) " " strong { (t.name) } " " (done) ". Its token, shown only this once:" }
                 pre { code { (t.token) } }
-            }
+            },
+            Some(Notice::Removed(name)) => div.notice #removed {
+                p { "Worker " strong { (name) } " removed: its token no longer works, and the matches it held go to other workers when their leases run out." }
+            },
+            None => {}
         }
         p { (teams.len()) " teams · " (stored) " games stored · " (pending) " matches waiting" @if frozen { " · frozen for the final" } }
         form method="post" action="/admin/teams" {
             label { "new team " input type="text" name="name" maxlength="64" required; }
             button { "add" }
         }
-        table { thead { tr { th { "id" } th { "team" } th { "added" } } }
-            tbody { @for t in &teams { tr { td { (t.id) } td { a href={ "/teams/" (t.id) } { (t.name) } } td { (when(t.created_ms)) } } } }
+        table #teams { thead { tr { th { "id" } th { "team" } th { "added" } th { "token" } } }
+            tbody { @for t in &teams { tr {
+                td { (t.id) } td { a href={ "/teams/" (t.id) } { (t.name) } } td { (when(t.created_ms)) }
+                td { form.act method="post" action={ "/admin/teams/" (t.id) "/token" } { (confirm) button { "new token" } } }
+            } } }
+        }
+        h2 { "Workers" }
+        p.muted { "Each runs " code { "croupier arena worker" } " on a machine of its own with its token; a new token or removing it locks the old token out at once." }
+        form method="post" action="/admin/workers" {
+            label { "new worker " input type="text" name="name" maxlength="64" required; }
+            button { "add" }
+        }
+        table #workers { thead { tr { th { "id" } th { "worker" } th { "last heard from" } th { "token" } } }
+            tbody { @for w in &workers { tr {
+                td { (w.id) } td { (w.name) }
+                td { @match w.seen_ms { Some(ms) => { ((now - ms).max(0) / 1000) " s ago" }, None => "never" } }
+                td {
+                    form.act method="post" action={ "/admin/workers/" (w.id) "/token" } { (confirm) button { "new token" } }
+                    form.act method="post" action={ "/admin/workers/" (w.id) "/remove" } { (confirm) button { "remove" } }
+                }
+            } } }
         }
     };
     Ok(layout(arena, who, "Admin", body))
 }
 
-/// The add-team form.
+/// The add-team and add-worker forms.
 #[derive(Deserialize)]
 pub struct AddTeamForm {
     name: String,
+}
+
+/// The forms that lock a token out: ticked to confirm.
+#[derive(Deserialize)]
+pub struct ConfirmForm {
+    confirm: Option<String>,
+}
+
+impl ConfirmForm {
+    fn check(&self) -> Result<(), AppError> {
+        match self.confirm.as_deref() {
+            Some("yes") => Ok(()),
+            _ => Err(AppError::BadRequest(
+                "tick the box to confirm: the old token stops working".into(),
+            )),
+        }
+    }
+}
+
+/// The admin page with `notice` on top, as the answer to a form.
+async fn admin_after(arena: &Arena, who: &Who, status: StatusCode, notice: Notice) -> PageResult {
+    Ok((status, page(admin_markup(arena, who, Some(notice)).await?)).into_response())
+}
+
+/// What a notice says of a token just made for a new team or worker.
+const ADDED: &str = "added";
+/// What it says of a token that replaced one.
+const RENEWED: &str = "has a new token; the old one no longer works";
+
+/// The admin page with a token just issued on top.
+async fn issued(
+    arena: &Arena,
+    who: &Who,
+    what: &'static str,
+    done: &'static str,
+    t: Result<manage::TeamToken, AppError>,
+) -> PageResult {
+    let status = if done == ADDED {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    admin_after(arena, who, status, Notice::Token { what, done, t: t? }).await
 }
 
 /// `POST /admin/teams`.
@@ -475,10 +558,56 @@ pub async fn admin_add_team(
     Form(f): Form<AddTeamForm>,
 ) -> PageResult {
     identity::require_admin(&who)?;
-    let t = manage::add_team(&arena, &f.name).await?;
-    Ok((
-        StatusCode::CREATED,
-        page(admin_markup(&arena, &who, Some(&t)).await?),
-    )
-        .into_response())
+    let t = manage::add_team(&arena, &f.name).await;
+    issued(&arena, &who, "Team", ADDED, t).await
+}
+
+/// `POST /admin/teams/{id}/token`.
+pub async fn admin_team_token(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+    Form(f): Form<ConfirmForm>,
+) -> PageResult {
+    identity::require_admin(&who)?;
+    f.check()?;
+    let t = manage::new_team_token(&arena, id).await;
+    issued(&arena, &who, "Team", RENEWED, t).await
+}
+
+/// `POST /admin/workers`.
+pub async fn admin_add_worker(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Form(f): Form<AddTeamForm>,
+) -> PageResult {
+    identity::require_admin(&who)?;
+    let t = manage::add_worker(&arena, &f.name).await;
+    issued(&arena, &who, "Worker", ADDED, t).await
+}
+
+/// `POST /admin/workers/{id}/token`.
+pub async fn admin_worker_token(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+    Form(f): Form<ConfirmForm>,
+) -> PageResult {
+    identity::require_admin(&who)?;
+    f.check()?;
+    let t = manage::new_worker_token(&arena, id).await;
+    issued(&arena, &who, "Worker", RENEWED, t).await
+}
+
+/// `POST /admin/workers/{id}/remove`.
+pub async fn admin_remove_worker(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+    Form(f): Form<ConfirmForm>,
+) -> PageResult {
+    identity::require_admin(&who)?;
+    f.check()?;
+    let name = manage::remove_worker(&arena, id).await?;
+    admin_after(&arena, &who, StatusCode::OK, Notice::Removed(name)).await
 }

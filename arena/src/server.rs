@@ -19,7 +19,7 @@ use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -66,6 +66,13 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/submit", get(pages::submit_page))
         .route("/admin", get(pages::admin))
         .route("/admin/teams", post(pages::admin_add_team))
+        .route("/admin/teams/{id}/token", post(pages::admin_team_token))
+        .route("/admin/workers", post(pages::admin_add_worker))
+        .route("/admin/workers/{id}/token", post(pages::admin_worker_token))
+        .route(
+            "/admin/workers/{id}/remove",
+            post(pages::admin_remove_worker),
+        )
         .route("/static/{file}", get(static_file))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/teams/{id}", get(api::team))
@@ -75,6 +82,10 @@ pub fn router(arena: Arc<Arena>) -> Router {
             "/api/admin/teams",
             get(api::admin_teams).post(api::add_team),
         )
+        .route("/api/admin/teams/{id}/token", post(api::team_token))
+        .route("/api/admin/workers", post(api::add_worker))
+        .route("/api/admin/workers/{id}/token", post(api::worker_token))
+        .route("/api/admin/workers/{id}", delete(api::remove_worker))
         .route("/api/final", get(api::final_table))
         .route("/api/openapi.json", get(api::openapi))
         .layer(DefaultBodyLimit::max(SMALL_BODY))

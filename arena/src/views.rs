@@ -364,6 +364,8 @@ pub async fn game_doc(
 pub struct AdminJson {
     /// Every team, by id (no token hashes).
     pub teams: Vec<crate::db::TeamRow>,
+    /// Every worker, by id, with when it was last heard from (no token hashes).
+    pub workers: Vec<crate::db::WorkerRow>,
     /// Games stored.
     pub games: i64,
     /// Ladder matches waiting to be played.
@@ -376,6 +378,7 @@ pub struct AdminJson {
 pub async fn admin_json(arena: &Arena) -> Result<AdminJson, AppError> {
     Ok(AdminJson {
         teams: arena.db.teams().await?,
+        workers: arena.db.workers().await?,
         games: arena.db.game_count().await?,
         pending: arena.db.pending_matches().await?,
         frozen: arena.is_frozen(),

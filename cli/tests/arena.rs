@@ -6,7 +6,9 @@
 mod arena_common;
 mod common;
 
-use arena_common::{ArenaDir, Server, forged, get, post, submit, uploads_then_ladder, wait_until};
+use arena_common::{
+    ArenaDir, Server, delete, forged, get, post, submit, uploads_then_ladder, wait_until,
+};
 use common::example_agent;
 use std::time::{Duration, Instant};
 
@@ -1080,10 +1082,131 @@ fn the_admin_view_is_in_the_api_for_the_organiser_only() {
         .map(|a| a.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
     assert_eq!(names, ["a", "b"], "{j}");
+    assert_eq!(j["workers"], serde_json::json!([]), "{j}");
     assert!(!r.body.contains("token"), "no token or hash: {}", r.body);
     assert_eq!(j["frozen"], false);
     assert!(
         j["games"].as_i64().is_some() && j["pending"].as_i64().is_some(),
         "{j}"
     );
+}
+
+/// A leaked token is replaced, and workers added and removed, through the API and on the
+/// admin page while the server runs: the old token is refused from the next request on, a
+/// team can do none of it, a form that locks a token out must be ticked first, and a
+/// worker's name is escaped on the page.
+#[test]
+fn the_organiser_replaces_tokens_and_removes_workers_in_the_api_and_on_the_admin_page() {
+    let t = two(|_| {});
+    let url = &t.server.url;
+    let admin = Some(t.dir.admin.as_str());
+    let json = |v: serde_json::Value| serde_json::to_vec(&v).expect("json");
+    let team_id = |name: &str| -> i64 {
+        let j = get(&format!("{url}/api/admin/teams"), admin).json();
+        let teams = j["teams"].as_array().cloned().unwrap_or_default();
+        let team = teams.iter().find(|t| t["name"] == name).expect("the team");
+        team["id"].as_i64().expect("an id")
+    };
+    let a = team_id("a");
+    // A valid team token gets an empty upload refused as empty (400), any other 401.
+    let empty_upload = |token: &str| {
+        post(
+            &format!("{url}/api/submit"),
+            Some(token),
+            "application/wasm",
+            b"",
+        )
+        .status
+    };
+    assert_eq!(empty_upload(&t.a), 400);
+
+    // The API. A team cannot replace tokens or add workers; the organiser can.
+    let rotate = format!("{url}/api/admin/teams/{a}/token");
+    assert_eq!(post(&rotate, None, "application/json", b"").status, 401);
+    assert_eq!(
+        post(&rotate, Some(&t.b), "application/json", b"").status,
+        403
+    );
+    let r = post(&rotate, admin, "application/json", b"");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let fresh_a = r.json()["token"].as_str().expect("a token").to_string();
+    assert_eq!(empty_upload(&t.a), 401, "the old token still works");
+    assert_eq!(empty_upload(&fresh_a), 400);
+    // An empty POST by the organiser.
+    let organiser = |path: &str| post(&format!("{url}{path}"), admin, "application/json", b"");
+    let missing = organiser("/api/admin/teams/999999/token");
+    assert_eq!(missing.status, 404, "{}", missing.body);
+
+    let workers = format!("{url}/api/admin/workers");
+    let add = |name: &str, token: Option<&str>| {
+        post(
+            &workers,
+            token,
+            "application/json",
+            &json(serde_json::json!({ "name": name })),
+        )
+    };
+    assert_eq!(add("w", Some(&t.b)).status, 403);
+    let r = add("w", admin);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = r.json();
+    let (w_id, w_token) = (
+        w["id"].as_i64().expect("id"),
+        w["token"].as_str().expect("token").to_string(),
+    );
+    assert_eq!(add("w", admin).status, 409, "a second worker named w");
+    let config = format!("{url}/api/worker/config");
+    assert_eq!(get(&config, Some(&w_token)).status, 200);
+    let r = organiser(&format!("/api/admin/workers/{w_id}/token"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let w_fresh = r.json()["token"].as_str().expect("token").to_string();
+    assert_eq!(get(&config, Some(&w_token)).status, 401);
+    assert_eq!(get(&config, Some(&w_fresh)).status, 200);
+    let one = format!("{url}/api/admin/workers/{w_id}");
+    assert_eq!(delete(&one, Some(&t.b)).status, 403);
+    assert_eq!(delete(&one, admin).status, 204);
+    assert_eq!(get(&config, Some(&w_fresh)).status, 401);
+    assert_eq!(delete(&one, admin).status, 404);
+
+    // The admin page's forms.
+    let form = |path: &str, body: &str, token: Option<&str>| {
+        post(
+            &format!("{url}{path}"),
+            token,
+            "application/x-www-form-urlencoded",
+            body.as_bytes(),
+        )
+    };
+    let evil = "<b>box</b>";
+    let r = form("/admin/workers", "name=%3Cb%3Ebox%3C%2Fb%3E", admin);
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert!(!r.body.contains(evil), "a worker's name unescaped");
+    assert!(r.body.contains("&lt;b&gt;box&lt;/b&gt;"), "{}", r.body);
+    let box_token = r
+        .body
+        .split("<code>")
+        .nth(1)
+        .and_then(|rest| rest.split("</code>").next())
+        .expect("the token on the page")
+        .to_string();
+    assert_eq!(get(&config, Some(&box_token)).status, 200);
+    let j = get(&format!("{url}/api/admin/teams"), admin).json();
+    let box_id = j["workers"][0]["id"].as_i64().expect("the worker's id");
+    assert_eq!(j["workers"][0]["name"], evil);
+    // Unticked, nothing happens.
+    let remove = format!("/admin/workers/{box_id}/remove");
+    let r = form(&remove, "", admin);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("tick"), "{}", r.body);
+    assert_eq!(get(&config, Some(&box_token)).status, 200);
+    assert_eq!(form(&remove, "confirm=yes", Some(&fresh_a)).status, 403);
+    let r = form(&remove, "confirm=yes", admin);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("removed"), "{}", r.body);
+    assert_eq!(get(&config, Some(&box_token)).status, 401);
+    // A team's new token from the page.
+    let r = form(&format!("/admin/teams/{a}/token"), "confirm=yes", admin);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("new token"), "{}", r.body);
+    assert_eq!(empty_upload(&fresh_a), 401);
 }

@@ -242,9 +242,10 @@ impl ArenaCommand {
                 database,
             }) => tokio()?.block_on(async {
                 let arena = Arena::open(dir, database.as_deref()).await?;
-                let id = manage::remove_worker(&arena, name)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+                let in_dir =
+                    |e: croupier_arena::errors::AppError| anyhow::anyhow!("{}: {e}", dir.display());
+                let id = manage::worker_named(&arena, name).await.map_err(in_dir)?;
+                manage::remove_worker(&arena, id).await.map_err(in_dir)?;
                 println!(
                     "worker {id} `{}` removed: its token no longer works",
                     croupier_host::text::escape(name)
@@ -349,8 +350,19 @@ fn new_token(dir: &Path, database: Option<&str>, name: &str, who: Holder) -> Res
     tokio()?.block_on(async {
         let arena = Arena::open(dir, database).await?;
         let (t, what) = match who {
-            Holder::Team => (manage::new_team_token(&arena, name).await, "team"),
-            Holder::Worker => (manage::new_worker_token(&arena, name).await, "worker"),
+            Holder::Team => (
+                async { manage::new_team_token(&arena, manage::team_named(&arena, name).await?).await }
+                    .await,
+                "team",
+            ),
+            Holder::Worker => (
+                async {
+                    manage::new_worker_token(&arena, manage::worker_named(&arena, name).await?)
+                        .await
+                }
+                .await,
+                "worker",
+            ),
         };
         let t = t.map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
         println!(

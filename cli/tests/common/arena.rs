@@ -405,6 +405,15 @@ pub fn post(url: &str, token: Option<&str>, content_type: &str, body: &[u8]) -> 
     read(req.send(body).unwrap_or_else(|e| panic!("POST {url}: {e}")))
 }
 
+/// DELETE with an optional bearer token.
+pub fn delete(url: &str, token: Option<&str>) -> Resp {
+    let mut req = agent().delete(url);
+    if let Some(t) = token {
+        req = req.header("Authorization", &format!("Bearer {t}"));
+    }
+    read(req.call().unwrap_or_else(|e| panic!("DELETE {url}: {e}")))
+}
+
 /// Uploads an agent file through the API.
 pub fn submit(url: &str, token: &str, file: &Path) -> Resp {
     let bytes = std::fs::read(file).expect("read agent");
