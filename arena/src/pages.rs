@@ -431,6 +431,15 @@ pub async fn admin(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
     Ok(page(admin_markup(&arena, &who, None).await?))
 }
 
+/// `n` and the noun, in the plural unless `n` is 1 ("1 team", "2 matches").
+fn plural(n: i64, noun: &str) -> String {
+    match (n, noun.ends_with("ch")) {
+        (1, _) => format!("{n} {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        (_, false) => format!("{n} {noun}s"),
+    }
+}
+
 /// What the admin page says on top after an action.
 enum Notice {
     /// A token, shown this once: `what` (`Team`, `Worker`) `t` `done` ([`ADDED`], [`RENEWED`]).
@@ -471,7 +480,7 @@ async fn admin_markup(
             },
             None => {}
         }
-        p { (teams.len()) " teams · " (stored) " games stored · " (pending) " matches waiting" @if frozen { " · frozen for the final" } }
+        p { (plural(teams.len() as i64, "team")) " · " (plural(stored, "game")) " stored · " (plural(pending, "match")) " waiting" @if frozen { " · frozen for the final" } }
         form method="post" action="/admin/teams" {
             label { "new team " input type="text" name="name" maxlength="64" required; }
             button { "add" }
@@ -610,4 +619,19 @@ pub async fn admin_remove_worker(
     f.check()?;
     let name = manage::remove_worker(&arena, id).await?;
     admin_after(&arena, &who, StatusCode::OK, Notice::Removed(name)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plural;
+
+    /// Regression: the admin page said "1 teams".
+    #[test]
+    fn counts_read_as_words() {
+        assert_eq!(plural(1, "team"), "1 team");
+        assert_eq!(plural(2, "team"), "2 teams");
+        assert_eq!(plural(0, "game"), "0 games");
+        assert_eq!(plural(1, "match"), "1 match");
+        assert_eq!(plural(32, "match"), "32 matches");
+    }
 }

@@ -500,6 +500,59 @@ impl Walk {
         self.styled(&c, "the admin page").await;
         self.shot(&c, "arena-admin").await;
 
+        // A worker added on the page, its token shown once, then removed: the remove button
+        // does nothing until its box is ticked (the browser checks `required`).
+        find(&c, "form[action='/admin/workers'] input[name=name]")
+            .await
+            .send_keys("lab-box")
+            .await
+            .expect("type a worker's name");
+        find(&c, "form[action='/admin/workers'] button")
+            .await
+            .click()
+            .await
+            .expect("add the worker");
+        wait_js(
+            &c,
+            SHORT,
+            "the new worker's token",
+            "const n = document.getElementById('new-token');
+             return !!n && n.textContent.includes('lab-box');",
+        )
+        .await;
+        let token = text(&c, "#new-token code").await;
+        assert!(token.starts_with("worker-"), "{token}");
+        let config = format!("{base}/api/worker/config");
+        assert_eq!(get(&config, Some(&token)).status, 200);
+        let remove = "#workers form[action$='/remove']";
+        find(&c, &format!("{remove} button"))
+            .await
+            .click()
+            .await
+            .expect("click remove, unticked");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(get(&config, Some(&token)).status, 200, "removed unticked");
+        find(&c, &format!("{remove} input[name=confirm]"))
+            .await
+            .click()
+            .await
+            .expect("tick");
+        find(&c, &format!("{remove} button"))
+            .await
+            .click()
+            .await
+            .expect("remove");
+        wait_js(
+            &c,
+            SHORT,
+            "the worker removed",
+            "const n = document.getElementById('removed');
+             return !!n && n.textContent.includes('lab-box');",
+        )
+        .await;
+        assert_eq!(get(&config, Some(&token)).status, 401);
+        self.styled(&c, "the admin page after a removal").await;
+
         // No page broke the CSP (a blocked stylesheet or script is a console error).
         self.read_console(&c).await;
         let console = self.console.lock().map(|v| v.clone()).unwrap_or_default();
