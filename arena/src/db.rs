@@ -591,9 +591,14 @@ impl Db {
                     url: hide_password(u),
                     reason,
                 };
+                // A minute, not sqlx's 30 s or the 10 s this was: on a loaded 2-core machine
+                // a new connection has taken over 10 s to reach PostgreSQL while the old ones
+                // went on, and `arena final` failed with `PoolTimedOut` after its games were
+                // played (CI, `three_workers_one_killed_on_postgres`). A command had better
+                // wait; a server's request is cut at `server::REQUEST_TIMEOUT` anyway.
                 let pool = PgPoolOptions::new()
                     .max_connections(8)
-                    .acquire_timeout(Duration::from_secs(10))
+                    .acquire_timeout(Duration::from_secs(60))
                     .connect(u)
                     .await
                     .map_err(|e| open(e.to_string()))?;

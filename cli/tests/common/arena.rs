@@ -602,7 +602,7 @@ pub fn uploads_then_ladder(dir: &ArenaDir, database: Option<&str>) -> Server {
 /// A runtime for the tests that open the arena's database themselves.
 /// The test's own view of an arena's database, for polling while the server, its workers
 /// and the database share two cores. On PostgreSQL the pool waits up to two minutes for a
-/// connection instead of the arena's 10 s: once (one run in sixteen of `arena_workers`) no
+/// connection instead of the arena's 60 s (10 s then): once (one run in sixteen of `arena_workers`) no
 /// new connection reached PostgreSQL for 11 s while the server's own went on, and the
 /// observer's `PoolTimedOut` failed a test whose subject (every game stored once, the final
 /// table) was fine. Two connections: the test polls one query at a time.
