@@ -442,10 +442,10 @@ fn plural(n: i64, noun: &str) -> String {
 
 /// What the admin page says on top after an action.
 enum Notice {
-    /// A token, shown this once: `what` (`Team`, `Worker`) `t` `done` ([`ADDED`], [`RENEWED`]).
+    /// A token, shown this once: `what` (`Team`, `Worker`) `t` `done`.
     Token {
         what: &'static str,
-        done: &'static str,
+        done: Issued,
         t: manage::TeamToken,
     },
     /// A worker removed, by name.
@@ -472,7 +472,7 @@ async fn admin_markup(
         h1 { "Admin" }
         @match &notice {
             Some(Notice::Token { what, done, t }) => div.notice #new-token {
-                p { (what) " " strong { (t.name) } " " (done) ". Its token, shown only this once:" }
+                p { (what) " " strong { (t.name) } " " (done.says()) ". Its token, shown only this once:" }
                 pre { code { (t.token) } }
             },
             Some(Notice::Removed(name)) => div.notice #removed {
@@ -539,24 +539,40 @@ async fn admin_after(arena: &Arena, who: &Who, status: StatusCode, notice: Notic
     Ok((status, page(admin_markup(arena, who, Some(notice)).await?)).into_response())
 }
 
-/// What a notice says of a token just made for a new team or worker.
-const ADDED: &str = "added";
-/// What it says of a token that replaced one.
-const RENEWED: &str = "has a new token; the old one no longer works";
+/// Why a token was issued.
+#[derive(Clone, Copy)]
+enum Issued {
+    /// For a new team or worker.
+    Added,
+    /// In place of one that leaked.
+    Renewed,
+}
+
+impl Issued {
+    fn says(self) -> &'static str {
+        match self {
+            Issued::Added => "added",
+            Issued::Renewed => "has a new token; the old one no longer works",
+        }
+    }
+
+    fn status(self) -> StatusCode {
+        match self {
+            Issued::Added => StatusCode::CREATED,
+            Issued::Renewed => StatusCode::OK,
+        }
+    }
+}
 
 /// The admin page with a token just issued on top.
 async fn issued(
     arena: &Arena,
     who: &Who,
     what: &'static str,
-    done: &'static str,
+    done: Issued,
     t: Result<manage::TeamToken, AppError>,
 ) -> PageResult {
-    let status = if done == ADDED {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    };
+    let status = done.status();
     admin_after(arena, who, status, Notice::Token { what, done, t: t? }).await
 }
 
@@ -568,7 +584,7 @@ pub async fn admin_add_team(
 ) -> PageResult {
     identity::require_admin(&who)?;
     let t = manage::add_team(&arena, &f.name).await;
-    issued(&arena, &who, "Team", ADDED, t).await
+    issued(&arena, &who, "Team", Issued::Added, t).await
 }
 
 /// `POST /admin/teams/{id}/token`.
@@ -581,7 +597,7 @@ pub async fn admin_team_token(
     identity::require_admin(&who)?;
     f.check()?;
     let t = manage::new_team_token(&arena, id).await;
-    issued(&arena, &who, "Team", RENEWED, t).await
+    issued(&arena, &who, "Team", Issued::Renewed, t).await
 }
 
 /// `POST /admin/workers`.
@@ -592,7 +608,7 @@ pub async fn admin_add_worker(
 ) -> PageResult {
     identity::require_admin(&who)?;
     let t = manage::add_worker(&arena, &f.name).await;
-    issued(&arena, &who, "Worker", ADDED, t).await
+    issued(&arena, &who, "Worker", Issued::Added, t).await
 }
 
 /// `POST /admin/workers/{id}/token`.
@@ -605,7 +621,7 @@ pub async fn admin_worker_token(
     identity::require_admin(&who)?;
     f.check()?;
     let t = manage::new_worker_token(&arena, id).await;
-    issued(&arena, &who, "Worker", RENEWED, t).await
+    issued(&arena, &who, "Worker", Issued::Renewed, t).await
 }
 
 /// `POST /admin/workers/{id}/remove`.
