@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine and runs the main job: the wasm target, the host (release), every
 # example agent as a component, then a 1000-game 2 v 2 Durak match (source A's experiment).
-# Usage: scripts/setup.sh [--no-run]
+# Usage: scripts/setup.sh [--no-run] [--tests]
+#   --no-run  set up only, without the main job
+#   --tests   also build every test of the workspace (scripts/test.sh passes it; see below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -110,14 +112,32 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "warning: some tests need Debian's ${missing[*]}: run \`apt-get install ${missing[*]}\` as root"
   fi
 fi
-echo "== building the croupier host (release; wasmtime takes a few minutes the first time)"
-cargo build --release -p croupier-cli
+run_main=1 tests=""
+for arg in "$@"; do
+  case $arg in
+    --no-run) run_main="" ;;
+    --tests) tests=1 ;;
+    *) echo "scripts/setup.sh: unknown argument $arg (expected --no-run or --tests)" >&2; exit 2 ;;
+  esac
+done
+if [ -n "$tests" ]; then
+  # The tests' dev-dependencies (fantoccini's, for the browser test) turn on features of
+  # crates the host shares (syn, through it every proc macro, wasmtime, cranelift, sqlx), so
+  # the binary `cargo build` makes and the one `cargo test` makes are two builds of
+  # wasmtime: about 8 minutes of CI spent compiling it twice. Built the tests' way here,
+  # `croupier` (target/release/croupier) is the very binary the tests then find up to date.
+  echo "== building the croupier host and every test (release; wasmtime takes a few minutes the first time)"
+  cargo test --release --workspace --no-run
+else
+  echo "== building the croupier host (release; wasmtime takes a few minutes the first time)"
+  cargo build --release -p croupier-cli
+fi
 echo "== building the example agents into components"
 CROUPIER="${CARGO_TARGET_DIR:-target}/release/croupier"
 "$CROUPIER" build
 "$CROUPIER" agents
 
-if [ "${1:-}" != "--no-run" ]; then
+if [ -n "$run_main" ]; then
   echo "== main job: source A, 1000 games of random-lead vs trump-tosser, 2 v 2, 52 cards, transfer"
   "$CROUPIER" match durak durak/random-lead durak/trump-tosser --rules teams --games 1000
 fi

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh --no-run
+scripts/setup.sh --no-run --tests
 # A test that cannot run fails instead of passing quietly: cli/tests/python.rs needs
 # componentize-py (setup.sh installs it). CROUPIER_REQUIRE_PYTHON=0 scripts/test.sh skips that
 # one test on purpose, with a note on stderr, where componentize-py cannot be installed.
