@@ -18,6 +18,7 @@ pub async fn leaderboard(
     State(arena): State<Arc<Arena>>,
 ) -> Result<Json<LeaderboardJson>, AppError> {
     let rows = board_rows(&arena).await?;
+    let withdrawn = crate::views::withdrawn_rows(&arena).await?;
     let games = arena.board.read().map(|b| b.games).unwrap_or(0);
     Ok(Json(LeaderboardJson {
         title: arena.cfg.title.clone(),
@@ -26,6 +27,7 @@ pub async fn leaderboard(
         games,
         frozen: arena.is_frozen(),
         rows,
+        withdrawn,
     }))
 }
 
@@ -85,6 +87,7 @@ pub async fn submit(
             "submissions are closed: the final has begun".into(),
         ));
     }
+    manage::check_active(&arena, team).await?;
     check_rate(&arena, team).await?;
     let cap = arena.cfg.uploads.max_bytes;
     let bytes = read_capped(req.into_body(), cap, arena.cfg.uploads.idle_seconds).await?;
@@ -128,6 +131,28 @@ pub async fn team_token(
 ) -> Result<Json<TeamToken>, AppError> {
     require_admin(&who)?;
     Ok(Json(manage::new_team_token(&arena, id).await?))
+}
+
+/// `POST /api/admin/teams/{id}/withdraw`: takes the team out of the ladder, with an optional
+/// `reason` (the organiser only).
+pub async fn withdraw_team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+    Json(w): Json<manage::Withdrawal>,
+) -> Result<Json<manage::Standing>, AppError> {
+    require_admin(&who)?;
+    Ok(Json(manage::withdraw_team(&arena, id, &w.reason).await?))
+}
+
+/// `POST /api/admin/teams/{id}/reinstate`: puts a withdrawn team back (the organiser only).
+pub async fn reinstate_team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+) -> Result<Json<manage::Standing>, AppError> {
+    require_admin(&who)?;
+    Ok(Json(manage::reinstate_team(&arena, id).await?))
 }
 
 /// `POST /api/admin/workers`: a new worker and its token, shown once (the organiser only).

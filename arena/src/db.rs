@@ -112,6 +112,8 @@ pub struct TeamRow {
     pub token_hash: Vec<u8>,
     /// When it was added.
     pub created_ms: i64,
+    /// Why the organiser took it out of the ladder (possibly empty); `None` while it plays.
+    pub withdrawn: Option<String>,
 }
 
 /// A team on the leaderboard: its latest valid version ([`Db::board_entries`]).
@@ -125,6 +127,8 @@ pub struct BoardEntry {
     pub version_id: i64,
     /// Its number within the team.
     pub number: i64,
+    /// Why the organiser withdrew the team, if it did.
+    pub withdrawn: Option<String>,
 }
 
 /// The saved ratings board ([`Db::load_checkpoint`], `crate::ratings`).
@@ -689,9 +693,42 @@ impl Db {
         Ok(n == 1)
     }
 
+    /// Takes team `id` out of the ladder (`Some(reason)`) or puts it back (`None`), and
+    /// removes the queued matches (not the leased ones) that a withdrawn team's versions
+    /// play in, so that it plays no new game; false if there is no such team.
+    pub async fn set_withdrawn(&self, id: i64, reason: Option<&str>) -> Result<bool, DbError> {
+        let q = "UPDATE teams SET withdrawn = $1 WHERE id = $2";
+        let n = on_pool!(self, p => sqlx::query(q).bind(reason).bind(id).execute(p).await?.rows_affected());
+        if n != 1 {
+            return Ok(false);
+        }
+        if reason.is_some() {
+            let versions: std::collections::HashSet<i64> = self
+                .versions_of(id)
+                .await?
+                .into_iter()
+                .map(|v| v.id)
+                .collect();
+            // Few rows: the scheduler keeps a few dozen matches waiting per worker. The
+            // final's are left alone: its entrants were fixed when it began.
+            let q = "SELECT id, entrants FROM matches WHERE state = 'queued' AND kind <> 'final'";
+            let queued: Vec<(i64, String)> =
+                on_pool!(self, p => sqlx::query_as(q).fetch_all(p).await?);
+            for (m, entrants) in queued {
+                let ids: Vec<i64> = serde_json::from_str(&entrants).unwrap_or_default();
+                if ids.iter().any(|v| versions.contains(v)) {
+                    // Still queued: a worker that leased it meanwhile keeps it, and plays it.
+                    let q = "DELETE FROM matches WHERE id = $1 AND state = 'queued'";
+                    on_pool!(self, p => sqlx::query(q).bind(m).execute(p).await.map(drop)?);
+                }
+            }
+        }
+        Ok(true)
+    }
+
     /// A team by id.
     pub async fn team(&self, id: i64) -> Result<Option<TeamRow>, DbError> {
-        let q = "SELECT id, name, token_hash, created_ms FROM teams WHERE id = $1";
+        let q = "SELECT id, name, token_hash, created_ms, withdrawn FROM teams WHERE id = $1";
         Ok(
             on_read_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(id).fetch_optional(p).await?),
         )
@@ -709,7 +746,7 @@ impl Db {
 
     /// Every team, by id.
     pub async fn teams(&self) -> Result<Vec<TeamRow>, DbError> {
-        let q = "SELECT id, name, token_hash, created_ms FROM teams ORDER BY id";
+        let q = "SELECT id, name, token_hash, created_ms, withdrawn FROM teams ORDER BY id";
         Ok(on_read_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).fetch_all(p).await?))
     }
 
@@ -923,7 +960,10 @@ impl Db {
     /// pool. The scheduler asks after every match, so only these rows travel, not every
     /// version ever uploaded.
     pub async fn latest_valid_versions(&self) -> Result<Vec<(i64, i64)>, DbError> {
-        let q = "SELECT team_id, MAX(id) FROM versions WHERE status = 'valid' GROUP BY team_id ORDER BY team_id";
+        // Not a withdrawn team's: this is what the ladder matches.
+        let q = "SELECT v.team_id, MAX(v.id) FROM versions v JOIN teams t ON t.id = v.team_id
+                 WHERE v.status = 'valid' AND t.withdrawn IS NULL
+                 GROUP BY v.team_id ORDER BY v.team_id";
         Ok(on_pool!(self, p => sqlx::query_as::<_, (i64, i64)>(q).fetch_all(p).await?))
     }
 
@@ -931,7 +971,7 @@ impl Db {
     /// valid version (id and number), in team order. Only these four columns of one row per
     /// team travel: the board read every team and every version with its smoke log.
     pub async fn board_entries(&self) -> Result<Vec<BoardEntry>, DbError> {
-        let q = "SELECT t.id AS team_id, t.name, v.id AS version_id, v.number
+        let q = "SELECT t.id AS team_id, t.name, v.id AS version_id, v.number, t.withdrawn
                  FROM (SELECT team_id, MAX(id) AS id FROM versions WHERE status = 'valid' GROUP BY team_id) l
                  JOIN teams t ON t.id = l.team_id
                  JOIN versions v ON v.id = l.id
@@ -1313,6 +1353,69 @@ mod tests {
             o.db.leasable_matches().await.expect("count"),
             fresh.len() as i64
         );
+    }
+
+    /// A withdrawn team leaves what the ladder matches, and its queued matches go; a match
+    /// a worker holds, the final's, and other teams' matches stay. Reinstated, it is matched
+    /// again.
+    #[tokio::test]
+    async fn a_withdrawn_team_is_not_matched_and_its_queued_matches_go() {
+        let o = open("withdraw").await;
+        let db = &o.db;
+        let mut latest = Vec::new();
+        for name in ["a", "b", "c"] {
+            let team = db.add_team(name, b"h").await.expect("team").expect("new");
+            let (v, _) = db.add_version(team, "00", 1).await.expect("version");
+            db.set_version_status(v, "valid", "", None)
+                .await
+                .expect("valid");
+            latest.push((team, v));
+        }
+        let [(_, va), (_, vb), (c, vc)] = latest[..] else {
+            panic!("three teams")
+        };
+        let held = db
+            .queue_match("ladder", 1, 1, false, &[va, vc])
+            .await
+            .expect("q");
+        db.claim("w1", i64::MAX, 1).await.expect("claim");
+        let with_c = db
+            .queue_match("ladder", 2, 1, false, &[vc, vb])
+            .await
+            .expect("q");
+        let placement = db
+            .queue_match("placement", 3, 1, false, &[va, vc])
+            .await
+            .expect("q");
+        let without = db
+            .queue_match("ladder", 4, 1, false, &[va, vb])
+            .await
+            .expect("q");
+        let last = db
+            .queue_match("final", 5, 1, false, &[va, vb, vc])
+            .await
+            .expect("q");
+        assert!(db.set_withdrawn(c, Some("left")).await.expect("withdrawn"));
+        assert!(!db.set_withdrawn(999, Some("x")).await.expect("no team"));
+        let ids: Vec<i64> = db
+            .matches()
+            .await
+            .expect("read")
+            .iter()
+            .map(|m| m.id)
+            .collect();
+        assert!(ids.contains(&held) && ids.contains(&without) && ids.contains(&last));
+        assert!(
+            !ids.contains(&with_c) && !ids.contains(&placement),
+            "{ids:?}"
+        );
+        let matched = db.latest_valid_versions().await.expect("read");
+        assert_eq!(matched, [(1, va), (2, vb)]);
+        let team = db.team(c).await.expect("read").expect("team c");
+        assert_eq!(team.withdrawn.as_deref(), Some("left"));
+        assert!(db.set_withdrawn(c, None).await.expect("reinstated"));
+        assert_eq!(db.latest_valid_versions().await.expect("read").len(), 3);
+        assert_eq!(db.team(c).await.expect("read").expect("c").withdrawn, None);
     }
 
     /// Several matches' reports in one transaction: each gets the outcome it would get

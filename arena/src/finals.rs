@@ -212,7 +212,8 @@ pub async fn run(
     let teams = arena.db.teams().await?;
     let versions = arena.db.versions().await?;
     let mut entries = Vec::new();
-    for t in &teams {
+    // A withdrawn team is not in the final.
+    for t in teams.iter().filter(|t| t.withdrawn.is_none()) {
         if let Some(v) = versions
             .iter()
             .filter(|v| v.team_id == t.id && v.status == "valid")

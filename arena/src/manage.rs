@@ -1,12 +1,17 @@
 //! What the pages and the JSON API change, done once for both: uploads (rate, size cap,
-//! store, check), new teams and workers with their tokens, a new token for a leaked one, and
-//! removing a worker.
+//! store, check), new teams and workers with their tokens, a new token for a leaked one,
+//! removing a worker, and taking a team out of the ladder and back.
 //!
 //! Tokens: only their SHA-256 is stored, and every request looks its token up, so a new
 //! token or a removed worker locks the old token out at the next request, with no cache to
 //! wait out. The pages ask for a tick before doing either (a misplaced click would lock a
 //! team out until the organiser hands it the new token); cross-site forms cannot do it at
 //! all, since the sign-in cookie is `SameSite=Strict`.
+//!
+//! A withdrawn team (a student who left the course, a team disqualified) plays no new match,
+//! leaves the ranking and cannot upload; its games stay, since other teams' ratings were
+//! earned against them, and its pages stay readable. The reason is the organiser's text, at
+//! most [`MAX_REASON_CHARS`] characters, shown (escaped) on the leaderboard and team page.
 //!
 //! Limits and why: an upload's size is capped before its body is buffered (a hostile client
 //! cannot make the server hold more than the cap), uploads per team per hour are capped, and
@@ -34,6 +39,27 @@ pub async fn check_rate(arena: &Arena, team: i64) -> Result<(), AppError> {
         });
     }
     Ok(())
+}
+
+/// Uploads from a team the organiser withdrew are refused before their body is read.
+pub async fn check_active(arena: &Arena, team: i64) -> Result<(), AppError> {
+    let t = arena
+        .db
+        .team(team)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no team {team}")))?;
+    match t.withdrawn {
+        None => Ok(()),
+        Some(why) => Err(AppError::Forbidden(format!(
+            "team `{}` was withdrawn from the ladder by the organiser{}: uploads are closed to it",
+            t.name,
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            }
+        ))),
+    }
 }
 
 /// What a submission gives back.
@@ -279,6 +305,71 @@ pub async fn new_team_token(arena: &Arena, id: i64) -> Result<TeamToken, AppErro
 pub async fn new_worker_token(arena: &Arena, id: i64) -> Result<TeamToken, AppError> {
     let name = name_of(arena, Holder::Worker, id).await?;
     issue(arena, Holder::Worker, id, &name).await
+}
+
+/// The longest reason for a withdrawal: a sentence for the leaderboard, not a letter.
+pub const MAX_REASON_CHARS: usize = 200;
+
+/// The body of a withdrawal (`POST /api/admin/teams/{id}/withdraw`).
+#[derive(Debug, Default, Deserialize)]
+pub struct Withdrawal {
+    /// Why, for the leaderboard and the team's page; may be left out.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A team's place in the ladder, as a withdrawal or reinstatement answers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Standing {
+    /// The team's id.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Why it was withdrawn; `None` when it plays.
+    pub withdrawn: Option<String>,
+}
+
+/// Takes team `id` out of the ladder, saying why (may be empty); its name. It plays no new
+/// match (its waiting ones are dropped; one a worker holds is still played and rated), it
+/// leaves the ranking and the final, and its uploads are refused. [`reinstate_team`] undoes
+/// it.
+pub async fn withdraw_team(arena: &Arena, id: i64, reason: &str) -> Result<Standing, AppError> {
+    let reason = reason.trim();
+    if reason.chars().count() > MAX_REASON_CHARS || reason.chars().any(char::is_control) {
+        return Err(AppError::BadRequest(format!(
+            "a reason is at most {MAX_REASON_CHARS} characters, without control characters"
+        )));
+    }
+    let name = name_of(arena, Holder::Team, id).await?;
+    if !arena.db.set_withdrawn(id, Some(reason)).await? {
+        return Err(AppError::NotFound(format!("no team {id}")));
+    }
+    // The scheduler rereads the teams it may match at once instead of within a second.
+    arena
+        .verdicts
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(Standing {
+        id,
+        name,
+        withdrawn: Some(reason.to_string()),
+    })
+}
+
+/// Puts withdrawn team `id` back in the ladder; its name. Its latest valid version is
+/// matched again with the rating it had.
+pub async fn reinstate_team(arena: &Arena, id: i64) -> Result<Standing, AppError> {
+    let name = name_of(arena, Holder::Team, id).await?;
+    if !arena.db.set_withdrawn(id, None).await? {
+        return Err(AppError::NotFound(format!("no team {id}")));
+    }
+    arena
+        .verdicts
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(Standing {
+        id,
+        name,
+        withdrawn: None,
+    })
 }
 
 /// Removes worker `id`; its name. Its token stops working at once (a worker still running

@@ -101,6 +101,7 @@ fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
 /// `/`: the leaderboard, refreshed live by `/static/app.js`.
 pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
     let rows = views::board_rows(&arena).await?;
+    let withdrawn = views::withdrawn_rows(&arena).await?;
     let games = arena.board.read().map(|b| b.games).unwrap_or(0);
     let final_played = arena.db.meta("final_json").await?.is_some();
     let body = html! {
@@ -132,6 +133,12 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
             }
         }
         @if rows.is_empty() { p { "No valid agents yet." } }
+        @if !withdrawn.is_empty() {
+            h2 { "Withdrawn" }
+            ul #withdrawn { @for w in &withdrawn {
+                li { a href={ "/teams/" (w.team_id) } { (w.team) } @if !w.reason.is_empty() { ": " (w.reason) } }
+            } }
+        }
         script src="/static/app.js" {}
     };
     Ok(page(layout(&arena, &who, "Leaderboard", body)))
@@ -175,6 +182,9 @@ pub async fn team(State(arena): State<Arc<Arena>>, who: Who, Path(id): Path<i64>
     let latest_valid = t.versions.iter().find(|v| v.status == "valid");
     let body = html! {
         h1 { "Team " (t.name) }
+        @if let Some(why) = &t.withdrawn {
+            p.error #withdrawn { "Withdrawn from the ladder by the organiser" @if !why.is_empty() { ": " (why) } ". It plays no new games and takes no uploads." }
+        }
         @if let Some(v) = latest_valid {
             @if let Some(why) = v.stats.as_ref().and_then(|s| s.suspended.as_ref()) {
                 p.error #suspended { "Version " (v.number) " is suspended from the ladder: " (why) ". Upload a fixed version to play again." }
@@ -371,6 +381,7 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
             AppError::Conflict("submissions are closed: the final has begun".into()).into(),
         );
     }
+    manage::check_active(&arena, team).await?;
     manage::check_rate(&arena, team).await?;
     let cap = arena.cfg.uploads.max_bytes;
     let mut form = Multipart::from_request(req, &arena)
@@ -450,6 +461,8 @@ enum Notice {
     },
     /// A worker removed, by name.
     Removed(String),
+    /// A team withdrawn or reinstated.
+    Standing(manage::Standing),
 }
 
 async fn admin_markup(
@@ -478,6 +491,12 @@ async fn admin_markup(
             Some(Notice::Removed(name)) => div.notice #removed {
                 p { "Worker " strong { (name) } " removed: its token no longer works, and the matches it held go to other workers when their leases run out." }
             },
+            Some(Notice::Standing(t)) => div.notice #standing {
+                @match &t.withdrawn {
+                    Some(_) => p { "Team " strong { (t.name) } " withdrawn: it plays no new games, leaves the ranking and takes no uploads. Its games stay." },
+                    None => p { "Team " strong { (t.name) } " is back in the ladder." },
+                }
+            },
             None => {}
         }
         p { (plural(teams.len() as i64, "team")) " · " (plural(stored, "game")) " stored · " (plural(pending, "match")) " waiting" @if frozen { " · frozen for the final" } }
@@ -485,10 +504,20 @@ async fn admin_markup(
             label { "new team " input type="text" name="name" maxlength="64" required; }
             button { "add" }
         }
-        table #teams { thead { tr { th { "id" } th { "team" } th { "added" } th { "token" } } }
+        table #teams { thead { tr { th { "id" } th { "team" } th { "added" } th { "token" } th { "ladder" } } }
             tbody { @for t in &teams { tr {
                 td { (t.id) } td { a href={ "/teams/" (t.id) } { (t.name) } } td { (when(t.created_ms)) }
                 td { form.act method="post" action={ "/admin/teams/" (t.id) "/token" } { (confirm) button { "new token" } } }
+                td { @match &t.withdrawn {
+                    Some(why) => {
+                        "withdrawn" @if !why.is_empty() { ": " (why) } " "
+                        form.act method="post" action={ "/admin/teams/" (t.id) "/reinstate" } { button { "reinstate" } }
+                    },
+                    None => form.act method="post" action={ "/admin/teams/" (t.id) "/withdraw" } {
+                        input type="text" name="reason" placeholder="reason (shown to all)" maxlength=(manage::MAX_REASON_CHARS);
+                        (confirm) button { "withdraw" }
+                    },
+                } }
             } } }
         }
         h2 { "Workers" }
@@ -598,6 +627,43 @@ pub async fn admin_team_token(
     f.check()?;
     let t = manage::new_team_token(&arena, id).await;
     issued(&arena, &who, "Team", Issued::Renewed, t).await
+}
+
+/// The withdraw form: a reason, and the tick.
+#[derive(Deserialize)]
+pub struct WithdrawForm {
+    #[serde(default)]
+    reason: String,
+    confirm: Option<String>,
+}
+
+/// `POST /admin/teams/{id}/withdraw`.
+pub async fn admin_withdraw_team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+    Form(f): Form<WithdrawForm>,
+) -> PageResult {
+    identity::require_admin(&who)?;
+    if f.confirm.as_deref() != Some("yes") {
+        return Err(AppError::BadRequest(
+            "tick the box to confirm: a withdrawn team stops playing".into(),
+        )
+        .into());
+    }
+    let t = manage::withdraw_team(&arena, id, &f.reason).await?;
+    admin_after(&arena, &who, StatusCode::OK, Notice::Standing(t)).await
+}
+
+/// `POST /admin/teams/{id}/reinstate`.
+pub async fn admin_reinstate_team(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path(id): Path<i64>,
+) -> PageResult {
+    identity::require_admin(&who)?;
+    let t = manage::reinstate_team(&arena, id).await?;
+    admin_after(&arena, &who, StatusCode::OK, Notice::Standing(t)).await
 }
 
 /// `POST /admin/workers`.

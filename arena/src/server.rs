@@ -67,6 +67,14 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/admin", get(pages::admin))
         .route("/admin/teams", post(pages::admin_add_team))
         .route("/admin/teams/{id}/token", post(pages::admin_team_token))
+        .route(
+            "/admin/teams/{id}/withdraw",
+            post(pages::admin_withdraw_team),
+        )
+        .route(
+            "/admin/teams/{id}/reinstate",
+            post(pages::admin_reinstate_team),
+        )
         .route("/admin/workers", post(pages::admin_add_worker))
         .route("/admin/workers/{id}/token", post(pages::admin_worker_token))
         .route(
@@ -83,6 +91,8 @@ pub fn router(arena: Arc<Arena>) -> Router {
             get(api::admin_teams).post(api::add_team),
         )
         .route("/api/admin/teams/{id}/token", post(api::team_token))
+        .route("/api/admin/teams/{id}/withdraw", post(api::withdraw_team))
+        .route("/api/admin/teams/{id}/reinstate", post(api::reinstate_team))
         .route("/api/admin/workers", post(api::add_worker))
         .route("/api/admin/workers/{id}/token", post(api::worker_token))
         .route("/api/admin/workers/{id}", delete(api::remove_worker))

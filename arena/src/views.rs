@@ -40,9 +40,39 @@ pub struct BoardRow {
     pub changed_ms: i64,
 }
 
-/// The leaderboard: each team's latest valid version, by μ − 3σ.
+/// A team the organiser withdrew, listed under the leaderboard instead of in it.
+#[derive(Clone, Debug, Serialize)]
+pub struct WithdrawnRow {
+    /// The team's id.
+    pub team_id: i64,
+    /// The team's name.
+    pub team: String,
+    /// The organiser's reason (may be empty).
+    pub reason: String,
+}
+
+/// The withdrawn teams, by id.
+pub async fn withdrawn_rows(arena: &Arena) -> Result<Vec<WithdrawnRow>, AppError> {
+    Ok(arena
+        .db
+        .teams()
+        .await?
+        .into_iter()
+        .filter_map(|t| {
+            t.withdrawn.map(|reason| WithdrawnRow {
+                team_id: t.id,
+                team: t.name,
+                reason,
+            })
+        })
+        .collect())
+}
+
+/// The leaderboard: each team's latest valid version, by μ − 3σ; withdrawn teams are left
+/// out ([`withdrawn_rows`]).
 pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
-    let entries = arena.db.board_entries().await?;
+    let mut entries = arena.db.board_entries().await?;
+    entries.retain(|e| e.withdrawn.is_none());
     let board = arena
         .board
         .read()
@@ -96,6 +126,8 @@ pub struct LeaderboardJson {
     pub frozen: bool,
     /// The rows.
     pub rows: Vec<BoardRow>,
+    /// Teams the organiser withdrew: not ranked, not matched.
+    pub withdrawn: Vec<WithdrawnRow>,
 }
 
 /// A version as the team page and API show it.
@@ -147,6 +179,8 @@ pub struct TeamJson {
     pub id: i64,
     /// Name.
     pub name: String,
+    /// Why the organiser withdrew it from the ladder, if it did.
+    pub withdrawn: Option<String>,
     /// Versions, newest first.
     pub versions: Vec<VersionJson>,
     /// Latest games, newest first.
@@ -257,6 +291,7 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
     Ok(TeamJson {
         id,
         name: team.name,
+        withdrawn: team.withdrawn,
         versions,
         games,
         head_to_head,

@@ -1210,3 +1210,207 @@ fn the_organiser_replaces_tokens_and_removes_workers_in_the_api_and_on_the_admin
     assert!(r.body.contains("new token"), "{}", r.body);
     assert_eq!(empty_upload(&fresh_a), 401);
 }
+
+/// A team the organiser withdraws (a student who left, a team disqualified) plays no new
+/// game while the others play on, leaves the ranking (listed, with the reason escaped, under
+/// it), cannot upload, and is not in the final; reinstated, it plays again. Through the API,
+/// the admin page's forms and the CLI.
+#[test]
+fn a_withdrawn_team_stops_playing_leaves_the_ranking_and_can_come_back() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let name_c = "<i>c</i>";
+    let (a, b, c) = (
+        dir.add_team("a", None),
+        dir.add_team("b", None),
+        dir.add_team(name_c, None),
+    );
+    let mut server = Server::start(dir.path(), None);
+    let url = server.url.clone();
+    let url = url.as_str();
+    let admin = Some(dir.admin.as_str());
+    for (t, agent) in [
+        (&a, "durak/cheapest"),
+        (&b, "durak/random-lead"),
+        (&c, "durak/trump-tosser"),
+    ] {
+        let r = submit(url, t, &example_agent(agent));
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    let teams = get(&format!("{url}/api/admin/teams"), admin).json();
+    let c_id = teams["teams"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == name_c))
+        .and_then(|t| t["id"].as_i64())
+        .expect("team c's id");
+    let c_games = || {
+        get(&format!("{url}/api/teams/{c_id}"), None).json()["versions"][0]["stats"]["games"]
+            .as_u64()
+            .unwrap_or(0)
+    };
+    wait_until(Duration::from_secs(60), "team c rated", || c_games() > 0);
+
+    // Only the organiser, a sane reason, a real team.
+    let withdraw = format!("{url}/api/admin/teams/{c_id}/withdraw");
+    let reason = |r: &str| serde_json::to_vec(&serde_json::json!({ "reason": r })).expect("json");
+    let why = "<b>copied</b> team a's code";
+    assert_eq!(
+        post(&withdraw, None, "application/json", &reason(why)).status,
+        401
+    );
+    assert_eq!(
+        post(&withdraw, Some(&a), "application/json", &reason(why)).status,
+        403
+    );
+    let long = post(
+        &withdraw,
+        admin,
+        "application/json",
+        &reason(&"x".repeat(201)),
+    );
+    assert_eq!(long.status, 400, "{}", long.body);
+    let missing = post(
+        &format!("{url}/api/admin/teams/999999/withdraw"),
+        admin,
+        "application/json",
+        &reason(why),
+    );
+    assert_eq!(missing.status, 404, "{}", missing.body);
+    assert!(c_games() > 0 && board(url)["withdrawn"] == serde_json::json!([]));
+    let r = post(&withdraw, admin, "application/json", &reason(why));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["withdrawn"], why);
+
+    // Out of the ranking, listed under it with the reason, escaped.
+    let j = board(url);
+    let rows = j["rows"].as_array().cloned().unwrap_or_default();
+    assert!(rows.iter().all(|r| r["team"] != name_c), "{j}");
+    assert_eq!(rows.len(), 2, "{j}");
+    assert_eq!(j["withdrawn"][0]["team"], name_c, "{j}");
+    assert_eq!(j["withdrawn"][0]["reason"], why, "{j}");
+    let page = get(&format!("{url}/"), None).body;
+    assert!(!page.contains(why) && !page.contains(name_c), "unescaped");
+    assert!(
+        page.contains("&lt;b&gt;copied&lt;/b&gt;") && page.contains("&lt;i&gt;c&lt;/i&gt;"),
+        "{page}"
+    );
+    let team_page = get(&format!("{url}/teams/{c_id}"), None).body;
+    assert!(
+        team_page.contains("Withdrawn from the ladder"),
+        "{team_page}"
+    );
+    assert_eq!(
+        get(&format!("{url}/api/teams/{c_id}"), None).json()["withdrawn"],
+        why
+    );
+    // No uploads, by either route; the message says why.
+    let up = submit(url, &c, &example_agent("durak/cheapest"));
+    assert_eq!(up.status, 403, "{}", up.body);
+    assert!(up.body.contains("withdrawn"), "{}", up.body);
+
+    // No new games: its count settles (a match a worker already held is still played)
+    // while the other two teams play on.
+    let mut settled = c_games();
+    wait_until(
+        Duration::from_secs(60),
+        "team c's last match played",
+        || {
+            std::thread::sleep(Duration::from_secs(2));
+            let now = c_games();
+            std::mem::replace(&mut settled, now) == now
+        },
+    );
+    let before = games_rated(url);
+    wait_until(
+        Duration::from_secs(60),
+        "more games between a and b",
+        || games_rated(url) >= before + 200,
+    );
+    assert_eq!(c_games(), settled, "a withdrawn team was matched");
+
+    // The admin page: withdrawing needs the tick, reinstating does not.
+    let form = |path: &str, body: &str| {
+        post(
+            &format!("{url}{path}"),
+            admin,
+            "application/x-www-form-urlencoded",
+            body.as_bytes(),
+        )
+    };
+    let admin_page = get(&format!("{url}/admin"), admin).body;
+    assert!(
+        admin_page.contains(&format!("/admin/teams/{c_id}/reinstate")),
+        "{admin_page}"
+    );
+    let r = form(&format!("/admin/teams/{c_id}/reinstate"), "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("back in the ladder"), "{}", r.body);
+    wait_until(Duration::from_secs(60), "team c playing again", || {
+        c_games() > settled
+    });
+    assert!(board(url)["rows"].as_array().is_some_and(|r| r.len() == 3));
+    let r = form(&format!("/admin/teams/{c_id}/withdraw"), "reason=left");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        board(url)["withdrawn"] == serde_json::json!([]),
+        "withdrawn unticked"
+    );
+    let r = form(
+        &format!("/admin/teams/{c_id}/withdraw"),
+        "reason=left+the+course&confirm=yes",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(board(url)["withdrawn"][0]["reason"], "left the course");
+
+    // The CLI, on the same database: reinstate, list, withdraw; unknown names are named.
+    let cli = |args: &[&str]| {
+        let out = common::croupier()
+            .args(["arena", "team"])
+            .arg(args[0])
+            .arg(dir.path())
+            .args(&args[1..])
+            .output()
+            .expect("croupier arena team");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (ok, text) = cli(&["reinstate", name_c]);
+    assert!(ok && text.contains("back in the ladder"), "{text}");
+    assert!(board(url)["withdrawn"] == serde_json::json!([]));
+    let (ok, text) = cli(&["withdraw", "nobody", "--reason", "x"]);
+    assert!(!ok && text.contains("no team named `nobody`"), "{text}");
+    let (ok, text) = cli(&["withdraw", name_c, "--reason", "dropped"]);
+    assert!(ok && text.contains("withdrawn"), "{text}");
+    let (ok, text) = cli(&["list"]);
+    assert!(
+        ok && text.contains("withdrawn: dropped") && text.contains("\ta\tplays"),
+        "{text}"
+    );
+    assert_eq!(board(url)["withdrawn"][0]["reason"], "dropped");
+
+    // The final leaves it out.
+    server.terminate();
+    let out = common::croupier()
+        .args(["arena", "final"])
+        .arg(dir.path())
+        .args(["--deals", "1", "--seed", "3", "--threads", "1"])
+        .output()
+        .expect("arena final");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let f: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
+    )
+    .expect("json");
+    let teams: Vec<&str> = f["rows"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|x| x["team"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(teams.len(), 2, "{f}");
+    assert!(!teams.contains(&name_c), "{f}");
+}

@@ -62,6 +62,35 @@ fn uploads_ladder_and_admin_on_postgres() {
     let list = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && list.contains("gamma"), "{list}");
 
+    // Withdrawn in PostgreSQL with the CLI (its queued matches dropped there), the running
+    // server leaves beta out of its ranking; reinstated, it is back.
+    let team = |args: &[&str]| {
+        let out = common::croupier()
+            .args(["arena", "team"])
+            .arg(args[0])
+            .arg(dir.path())
+            .args(&args[1..])
+            .args(["--database", &pg.url])
+            .output()
+            .expect("croupier arena team");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let board = || get(&format!("{}/api/leaderboard", server.url), None).json();
+    team(&["withdraw", "beta", "--reason", "left"]);
+    let j = board();
+    assert_eq!(j["withdrawn"][0]["team"], "beta", "{j}");
+    assert!(
+        j["rows"]
+            .as_array()
+            .is_some_and(|r| r.iter().all(|x| x["team"] != "beta"))
+    );
+    team(&["reinstate", "beta"]);
+    assert_eq!(board()["withdrawn"], serde_json::json!([]));
+
     // `arena final --database` plays the final from PostgreSQL and stores its table there,
     // where the running server serves it.
     let out = common::croupier()

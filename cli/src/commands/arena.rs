@@ -100,7 +100,32 @@ enum TeamSub {
         #[arg(long, env = "CROUPIER_DATABASE")]
         database: Option<String>,
     },
-    /// List the teams.
+    /// Take a team out of the ladder (it left the course, or is disqualified): it plays no
+    /// new games, leaves the ranking and the final, and its uploads are refused. Its games
+    /// stay. A running server sees it within a second.
+    Withdraw {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The team's name.
+        name: String,
+        /// Why, shown on the leaderboard and the team's page.
+        #[arg(long, default_value = "")]
+        reason: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+    /// Put a withdrawn team back in the ladder, with the rating it had.
+    Reinstate {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The team's name.
+        name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE")]
+        database: Option<String>,
+    },
+    /// List the teams, and which are withdrawn.
     List {
         /// The arena's directory.
         dir: PathBuf,
@@ -221,7 +246,16 @@ impl ArenaCommand {
             ArenaSub::Team(TeamSub::List { dir, database }) => tokio()?.block_on(async {
                 let arena = Arena::open(dir, database.as_deref()).await?;
                 for t in arena.db.teams().await? {
-                    println!("{}\t{}", t.id, croupier_host::text::escape(&t.name));
+                    let standing = match &t.withdrawn {
+                        None => "plays".to_string(),
+                        Some(why) if why.is_empty() => "withdrawn".into(),
+                        Some(why) => format!("withdrawn: {}", croupier_host::text::escape(why)),
+                    };
+                    println!(
+                        "{}\t{}\t{standing}",
+                        t.id,
+                        croupier_host::text::escape(&t.name)
+                    );
                 }
                 arena.db.close().await;
                 Ok(())
@@ -231,6 +265,17 @@ impl ArenaCommand {
                 name,
                 database,
             }) => new_token(dir, database.as_deref(), name, Holder::Team),
+            ArenaSub::Team(TeamSub::Withdraw {
+                dir,
+                name,
+                reason,
+                database,
+            }) => standing(dir, database.as_deref(), name, Some(reason)),
+            ArenaSub::Team(TeamSub::Reinstate {
+                dir,
+                name,
+                database,
+            }) => standing(dir, database.as_deref(), name, None),
             ArenaSub::Workers(WorkersSub::Token {
                 dir,
                 name,
@@ -371,6 +416,33 @@ fn new_token(dir: &Path, database: Option<&str>, name: &str, who: Holder) -> Res
             croupier_host::text::escape(&t.name)
         );
         println!("{}", t.token);
+        arena.db.close().await;
+        Ok(())
+    })
+}
+
+/// `arena team withdraw` (`reason` given) and `arena team reinstate` (`None`).
+fn standing(dir: &Path, database: Option<&str>, name: &str, reason: Option<&str>) -> Result<()> {
+    tokio()?.block_on(async {
+        let arena = Arena::open(dir, database).await?;
+        let t = async {
+            let id = manage::team_named(&arena, name).await?;
+            match reason {
+                Some(why) => manage::withdraw_team(&arena, id, why).await,
+                None => manage::reinstate_team(&arena, id).await,
+            }
+        }
+        .await
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+        let says = match t.withdrawn {
+            Some(_) => "withdrawn: it plays no new games, leaves the ranking and takes no uploads",
+            None => "is back in the ladder",
+        };
+        println!(
+            "team {} `{}` {says}",
+            t.id,
+            croupier_host::text::escape(&t.name)
+        );
         arena.db.close().await;
         Ok(())
     })
