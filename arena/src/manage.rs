@@ -329,10 +329,10 @@ pub struct Standing {
     pub withdrawn: Option<String>,
 }
 
-/// Takes team `id` out of the ladder, saying why (may be empty); its name. It plays no new
-/// match (its waiting ones are dropped; one a worker holds is still played and rated), it
-/// leaves the ranking and the final, and its uploads are refused. [`reinstate_team`] undoes
-/// it.
+/// Takes team `id` out of the ladder, saying why (may be empty). It plays no new
+/// match (its waiting ones are dropped; one a worker holds is still played and rated, and
+/// one the scheduler was queueing at that instant too), it leaves the ranking and the final,
+/// and its uploads are refused. [`reinstate_team`] undoes it.
 pub async fn withdraw_team(arena: &Arena, id: i64, reason: &str) -> Result<Standing, AppError> {
     let reason = reason.trim();
     if reason.chars().count() > MAX_REASON_CHARS || reason.chars().any(char::is_control) {
@@ -355,7 +355,7 @@ pub async fn withdraw_team(arena: &Arena, id: i64, reason: &str) -> Result<Stand
     })
 }
 
-/// Puts withdrawn team `id` back in the ladder; its name. Its latest valid version is
+/// Puts withdrawn team `id` back in the ladder. Its latest valid version is
 /// matched again with the rating it had.
 pub async fn reinstate_team(arena: &Arena, id: i64) -> Result<Standing, AppError> {
     let name = name_of(arena, Holder::Team, id).await?;
