@@ -340,8 +340,19 @@ pub async fn withdraw_team(arena: &Arena, id: i64, reason: &str) -> Result<Stand
             "a reason is at most {MAX_REASON_CHARS} characters, without control characters"
         )));
     }
+    set_standing(arena, id, Some(reason)).await
+}
+
+/// Puts withdrawn team `id` back in the ladder. Its latest valid version is
+/// matched again with the rating it had.
+pub async fn reinstate_team(arena: &Arena, id: i64) -> Result<Standing, AppError> {
+    set_standing(arena, id, None).await
+}
+
+/// Withdraws team `id` (`Some(reason)`) or reinstates it (`None`).
+async fn set_standing(arena: &Arena, id: i64, reason: Option<&str>) -> Result<Standing, AppError> {
     let name = name_of(arena, Holder::Team, id).await?;
-    if !arena.db.set_withdrawn(id, Some(reason)).await? {
+    if !arena.db.set_withdrawn(id, reason).await? {
         return Err(AppError::NotFound(format!("no team {id}")));
     }
     // The scheduler rereads the teams it may match at once instead of within a second.
@@ -351,24 +362,7 @@ pub async fn withdraw_team(arena: &Arena, id: i64, reason: &str) -> Result<Stand
     Ok(Standing {
         id,
         name,
-        withdrawn: Some(reason.to_string()),
-    })
-}
-
-/// Puts withdrawn team `id` back in the ladder. Its latest valid version is
-/// matched again with the rating it had.
-pub async fn reinstate_team(arena: &Arena, id: i64) -> Result<Standing, AppError> {
-    let name = name_of(arena, Holder::Team, id).await?;
-    if !arena.db.set_withdrawn(id, None).await? {
-        return Err(AppError::NotFound(format!("no team {id}")));
-    }
-    arena
-        .verdicts
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Ok(Standing {
-        id,
-        name,
-        withdrawn: None,
+        withdrawn: reason.map(str::to_string),
     })
 }
 

@@ -428,6 +428,25 @@ fn a_compile_bomb_fails_its_child_not_the_server() {
     assert!(hwm_kb < 400 << 10, "the server peaked at {hwm_kb} kB");
 }
 
+/// Runs `croupier arena final DIR ARGS…`, which must succeed; its `final/final.json`.
+fn arena_final(dir: &ArenaDir, args: &[&str]) -> serde_json::Value {
+    let out = common::croupier()
+        .args(["arena", "final"])
+        .arg(dir.path())
+        .args(args)
+        .output()
+        .expect("arena final");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
+    )
+    .expect("json")
+}
+
 #[test]
 fn the_final_freezes_uploads_and_publishes_the_round_robin() {
     let dir = ArenaDir::init("durak", "teams", |_| {});
@@ -442,21 +461,7 @@ fn the_final_freezes_uploads_and_publishes_the_round_robin() {
             assert_eq!(submit(&server.url, tok, &example_agent(a)).status, 201);
         }
     }
-    let out = common::croupier()
-        .args(["arena", "final"])
-        .arg(dir.path())
-        .args(["--deals", "3", "--seed", "7", "--threads", "2"])
-        .output()
-        .expect("arena final");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let f: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
-    )
-    .expect("json");
+    let f = arena_final(&dir, &["--deals", "3", "--seed", "7", "--threads", "2"]);
     let rows = f["rows"].as_array().cloned().unwrap_or_default();
     assert_eq!(rows.len(), 3, "{f}");
     let csv = std::fs::read_to_string(dir.path().join("final/final.csv")).expect("csv");
@@ -1392,21 +1397,7 @@ fn a_withdrawn_team_stops_playing_leaves_the_ranking_and_can_come_back() {
 
     // The final leaves it out.
     server.terminate();
-    let out = common::croupier()
-        .args(["arena", "final"])
-        .arg(dir.path())
-        .args(["--deals", "1", "--seed", "3", "--threads", "1"])
-        .output()
-        .expect("arena final");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let f: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
-    )
-    .expect("json");
+    let f = arena_final(&dir, &["--deals", "1", "--seed", "3", "--threads", "1"]);
     let teams: Vec<&str> = f["rows"]
         .as_array()
         .map(|r| r.iter().filter_map(|x| x["team"].as_str()).collect())
