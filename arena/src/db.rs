@@ -711,15 +711,15 @@ impl Db {
                 .collect();
             // Few rows: the scheduler keeps a few dozen matches waiting per worker. The
             // final's are left alone: its entrants were fixed when it began.
-            let q = "SELECT id, entrants FROM matches WHERE state = 'queued' AND kind <> 'final'";
-            let queued: Vec<(i64, String)> =
-                on_pool!(self, p => sqlx::query_as(q).fetch_all(p).await?);
-            for (m, entrants) in queued {
-                let ids: Vec<i64> = serde_json::from_str(&entrants).unwrap_or_default();
-                if ids.iter().any(|v| versions.contains(v)) {
+            let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
+                     FROM matches WHERE state = 'queued' AND kind <> 'final'";
+            let queued: Vec<MatchRow> =
+                on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).fetch_all(p).await?);
+            for m in queued {
+                if m.entrant_ids()?.iter().any(|v| versions.contains(v)) {
                     // Still queued: a worker that leased it meanwhile keeps it, and plays it.
                     let q = "DELETE FROM matches WHERE id = $1 AND state = 'queued'";
-                    on_pool!(self, p => sqlx::query(q).bind(m).execute(p).await.map(drop)?);
+                    on_pool!(self, p => sqlx::query(q).bind(m.id).execute(p).await.map(drop)?);
                 }
             }
         }

@@ -554,11 +554,16 @@ pub struct ConfirmForm {
 
 impl ConfirmForm {
     fn check(&self) -> Result<(), AppError> {
+        self.ticked("the old token stops working")
+    }
+
+    /// 400 unless ticked, saying what the tick confirms.
+    fn ticked(&self, because: &str) -> Result<(), AppError> {
         match self.confirm.as_deref() {
             Some("yes") => Ok(()),
-            _ => Err(AppError::BadRequest(
-                "tick the box to confirm: the old token stops working".into(),
-            )),
+            _ => Err(AppError::BadRequest(format!(
+                "tick the box to confirm: {because}"
+            ))),
         }
     }
 }
@@ -634,7 +639,8 @@ pub async fn admin_team_token(
 pub struct WithdrawForm {
     #[serde(default)]
     reason: String,
-    confirm: Option<String>,
+    #[serde(flatten)]
+    tick: ConfirmForm,
 }
 
 /// `POST /admin/teams/{id}/withdraw`.
@@ -645,12 +651,7 @@ pub async fn admin_withdraw_team(
     Form(f): Form<WithdrawForm>,
 ) -> PageResult {
     identity::require_admin(&who)?;
-    if f.confirm.as_deref() != Some("yes") {
-        return Err(AppError::BadRequest(
-            "tick the box to confirm: a withdrawn team stops playing".into(),
-        )
-        .into());
-    }
+    f.tick.ticked("a withdrawn team stops playing")?;
     let t = manage::withdraw_team(&arena, id, &f.reason).await?;
     admin_after(&arena, &who, StatusCode::OK, Notice::Standing(t)).await
 }
