@@ -19,7 +19,11 @@
 //!   while the pool changes (Halite used τ > 0 on the ladder, 0 in finals).
 //! - `ladder.checkpoint_seconds` 10: the ratings are saved this often, so a restart counts
 //!   seconds of results rather than all of them (18 s before the first page at 10⁶ games).
-//! - `uploads.max_bytes` 32 MiB: the loader's own cap; interpreted agents reach 18 MB.
+//! - `uploads.max_bytes` 32 MiB: interpreted agents reach 18 MB. Half the loader's own cap
+//!   (64 MiB), because an upload is compiled on the server, whose CPU budget grows with the
+//!   code in the file (10 s plus 12 s per MiB of code by default): 32 MiB bounds the worst
+//!   single upload to about 400 s of one compiling child's CPU, which `per_hour` then
+//!   bounds per team. An organiser whose class writes only Rust agents can lower both.
 //! - `uploads.per_hour` 12: one every five minutes on average, plenty for a student and a
 //!   bound on the compile work one team can cause.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
@@ -352,8 +356,11 @@ start_fuel = {start}
 game_millis = {game_ms}
 # The largest agent file the loader reads.
 max_file_bytes = {maxf}
-# The compiling child process: CPU seconds and address space.
+# The compiling child process: CPU seconds for any file, plus CPU seconds per MiB of code
+# (a budget that grows with the code, so an interpreter compiles on a slow machine and a
+# small bomb stops quickly), and its address space.
 compile_cpu_seconds = {ccpu}
+compile_cpu_seconds_per_mib = {ccpum}
 compile_memory_mib = {cmem}
 
 [ladder]
@@ -402,6 +409,7 @@ idle_seconds = {idle}
             game_ms = l.game_millis,
             maxf = l.max_file_bytes,
             ccpu = l.compile_cpu_seconds,
+            ccpum = l.compile_cpu_seconds_per_mib,
             cmem = l.compile_memory_mib,
             deals = self.ladder.deals,
             dup = self.ladder.duplicate,

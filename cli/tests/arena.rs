@@ -387,6 +387,8 @@ fn hostile_text_is_escaped_in_every_page() {
 fn a_compile_bomb_fails_its_child_not_the_server() {
     let t = two(|c| {
         set(c, "limits", "compile_cpu_seconds", 2);
+        // A flat 2 s: the CPU limit, not a budget grown from the bomb's own code, stops it.
+        set(c, "limits", "compile_cpu_seconds_per_mib", 0);
         set(c, "limits", "compile_memory_mib", 512);
     });
     let url = &t.server.url;

@@ -310,6 +310,32 @@ fn f03_a_compile_bomb_is_stopped_by_the_cpu_limit() {
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
 
+/// Issue #45: under the default limits a bomb's budget is the small base (its code is a few
+/// bytes), so it is refused as one line within its wall-clock limit (a busy CI machine once
+/// let a bomb run for 90 s under the old flat 60 s CPU limit), while the parent stays small.
+#[test]
+fn f03_a_compile_bomb_is_refused_within_the_default_limits() {
+    let limits = Limits::default();
+    let bytes = fan_out(30);
+    let code = loader::inspect(&limits, Path::new("bomb.wasm"), &bytes)
+        .expect("passes the outline")
+        .outline
+        .code_bytes;
+    assert!(code < 100, "{code} bytes of code");
+    let wall = limits.compile_wall(code);
+    assert!(wall.as_secs() <= 40, "{wall:?}");
+    let started = std::time::Instant::now();
+    let e = check(&limits, &bytes).err().expect("refused");
+    assert!(matches!(e, LoadError::Compile { .. }), "{e}");
+    assert!(e.to_string().contains("(the limit)"), "{e}");
+    assert_eq!(e.to_string().lines().count(), 1, "{e}");
+    assert!(
+        started.elapsed() < wall,
+        "{:?} against {wall:?}",
+        started.elapsed()
+    );
+}
+
 /// Finding 3: the compiling child's address space is limited, and running out is a
 /// refusal that names the limit.
 #[test]
@@ -897,6 +923,25 @@ fn f09_a_timed_out_decision_does_not_skew_fuel_per_decision() {
     assert_eq!(calls["fuel_unknown"], 1, "{calls}");
     // The loop's first decision is its only one: no known fuel, so no mean to skew.
     assert_eq!(s.agents[0].fuel_per_decision, None, "{s:?}");
+}
+
+/// Issue #45: a `start` that runs out of fuel was reported as running out "for this
+/// decision"; the fault now names the call it happened in.
+#[test]
+fn a_start_out_of_fuel_says_start_not_decision() {
+    let (s, records) = play(
+        test_limits(),
+        vec![hostile_as("start-loop"), hostile_as("ok")],
+        1,
+    );
+    assert_eq!(
+        s.agents[0].faults_by_verdict.get("OUT_OF_FUEL"),
+        Some(&1),
+        "{s:?}"
+    );
+    let fault = &records[0]["faults"][0];
+    let message = fault["message"].as_str().unwrap_or_default();
+    assert!(message.contains("ran out of fuel in `start`"), "{fault}");
 }
 
 /// Finding 10: a component exporting two versions of the same game's agent was refused as

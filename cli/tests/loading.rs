@@ -11,6 +11,7 @@ use croupier_host::limits::Limits;
 use croupier_host::loader::{self, GameKind, LoadError};
 use croupier_rules::durak::Durak;
 use std::path::Path;
+use std::time::Duration;
 
 fn host() -> Host {
     Host::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host")
@@ -211,4 +212,98 @@ fn validate_reports_world_and_version() {
         text.contains("ok: durak agent, croupier:agent/durak-agent@0.3.0 (Rust"),
         "{text}"
     );
+}
+
+/// Issue #45: every example agent that `croupier build` made loads with at most a third of
+/// each load limit used (file size, compile CPU time, compile wall time, compile address
+/// space), so that a machine three times slower still gives it the same verdict, and a slow
+/// CI machine fails here before a student is refused. One agent per language is compiled
+/// afresh (the largest file of each: agents of one language share their interpreter or
+/// their toolchain's code shape), outside the cache, so the compile is really measured.
+#[test]
+fn example_agents_use_at_most_a_third_of_each_load_limit() {
+    let h = host();
+    let mut largest: std::collections::BTreeMap<String, (u64, std::path::PathBuf)> =
+        Default::default();
+    for ex in croupier_host::registry::examples() {
+        let bytes = std::fs::read(&ex.path).expect("read an example agent");
+        let inspected = loader::inspect(&h.limits, &ex.path, &bytes)
+            .unwrap_or_else(|e| panic!("{} is refused before compiling: {e}", ex.id()));
+        let lang = inspected.outline.language.unwrap_or_else(|| "?".into());
+        let size = bytes.len() as u64;
+        if largest.get(&lang).is_none_or(|(s, _)| size > *s) {
+            largest.insert(lang, (size, ex.path.clone()));
+        }
+    }
+    // The languages whose toolchains the test command installs must be there: a language
+    // that was not built is not a language that passed.
+    for (lang, var) in [
+        ("Python", "CROUPIER_REQUIRE_PYTHON"),
+        ("JavaScript", "CROUPIER_REQUIRE_JS"),
+        ("C", "CROUPIER_REQUIRE_C"),
+    ] {
+        let missing = (!largest.keys().any(|k| k.starts_with(lang)))
+            .then(|| format!("no {lang} example agent is built (scripts/setup.sh builds them)"));
+        common::require::or_skip(var, missing, "the load-limit margin of that language");
+    }
+    assert!(largest.contains_key("Rust"), "{:?}", largest.keys());
+    let third = 1.0 / 3.0;
+    let mut lines = Vec::new();
+    for (lang, (size, path)) in &largest {
+        let loaded = loader::load(&h.engine, &Cache::disabled(), &h.limits, path)
+            .unwrap_or_else(|e| panic!("{lang}: {e}"));
+        let report = loaded.compile.as_ref().expect("compiled, not from a cache");
+        let file_share = *size as f64 / h.limits.max_file_bytes as f64;
+        lines.push(format!(
+            "{lang} ({}, {} KB, code {} KB): file {:.0}%; {report}",
+            path.display(),
+            size >> 10,
+            loaded.code_bytes >> 10,
+            100.0 * file_share
+        ));
+        assert!(file_share <= third, "{}", lines.join("\n"));
+        assert!(report.worst_share() <= third, "{}", lines.join("\n"));
+        assert!(
+            report.cpu > Duration::ZERO,
+            "the child reported no CPU time"
+        );
+    }
+    eprintln!("{}", lines.join("\n"));
+}
+
+/// Issue #45: processes that share a compile cache compile a file once. Two loads of the
+/// same file start together on an empty cache: one compiles, the other waits on the entry's
+/// lock and loads what the first stored. Without the lock both compiled, each slowing the
+/// other (two 60 s SpiderMonkey compiles on two cores).
+#[test]
+fn two_loads_of_one_file_compile_it_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::at(dir.path().join("cache")).expect("cache");
+    // About a second of compiling: long enough that the second load starts during the first.
+    let bytes = common::cranelift_bomb(200_000);
+    let h = host();
+    let barrier = std::sync::Barrier::new(2);
+    let outcomes: Vec<(CacheOutcome, bool)> = std::thread::scope(|s| {
+        let load = || {
+            barrier.wait();
+            let l = loader::check_and_compile(
+                &h.engine,
+                &cache,
+                &h.limits,
+                Path::new("big.wasm"),
+                &bytes,
+            )
+            .expect("loads");
+            (l.cache, l.compile.is_some())
+        };
+        let a = s.spawn(load);
+        let b = s.spawn(load);
+        vec![a.join().expect("a"), b.join().expect("b")]
+    });
+    let compiled = outcomes.iter().filter(|(_, c)| *c).count();
+    let hits = outcomes
+        .iter()
+        .filter(|(o, _)| *o == CacheOutcome::Hit)
+        .count();
+    assert_eq!((compiled, hits), (1, 1), "{outcomes:?}");
 }

@@ -13,6 +13,13 @@
 //! least recently used entries (by modification time, which a hit refreshes) are evicted
 //! until the total is under [`Cache::max_bytes`] (`$CROUPIER_CACHE_MAX_MIB`, default
 //! [`DEFAULT_MAX_MIB`]).
+//!
+//! Several processes may share one cache (a `croupier match` beside `croupier validate`, the
+//! test binaries, an arena's uploads). A compile takes an advisory lock on its entry
+//! ([`Cache::lock`]) so that the others wait and load the result instead of compiling the
+//! same 12–20 MB interpreter beside it, which on a 2-core machine would double each
+//! compile's wall time. The lock file is removed after the entry is stored; a process that
+//! races that removal at worst compiles once more, which the lock only saves, never needs.
 
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
@@ -141,6 +148,40 @@ impl Cache {
         Some(dir.join(format!("{}-{:016x}.cwasm", &content[..32], h.finish())))
     }
 
+    /// Whether an entry for `bytes` exists (not checked: [`Cache::load`] checks it), for a
+    /// listing that must not compile.
+    pub fn contains(&self, engine: &Engine, bytes: &[u8]) -> bool {
+        self.entry_path(engine, bytes).is_some_and(|p| p.is_file())
+    }
+
+    /// An exclusive lock on the entry for `bytes`, taken before compiling it: blocks while
+    /// another process holds it (compiling the same file), so the caller should look in the
+    /// cache again once it has the lock. `None` when caching is off or the lock cannot be
+    /// had, in which case the caller just compiles.
+    pub fn lock(&self, engine: &Engine, bytes: &[u8]) -> Option<EntryLock> {
+        let path = self.entry_path(engine, bytes)?.with_extension("lock");
+        let file = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: flock on a descriptor we own; it is released when the file is closed.
+            loop {
+                if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                    break;
+                }
+                if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                    return None;
+                }
+            }
+        }
+        Some(EntryLock { path, _file: file })
+    }
+
     /// The compiled component for `bytes`, when a valid entry exists. A hit refreshes the
     /// entry's modification time, which orders eviction.
     pub fn load(&self, engine: &Engine, bytes: &[u8]) -> Option<Component> {
@@ -203,6 +244,21 @@ impl Cache {
                 total = total.saturating_sub(len);
             }
         }
+    }
+}
+
+/// A held lock on one cache entry ([`Cache::lock`]); released, and its file removed, when
+/// dropped.
+#[derive(Debug)]
+pub struct EntryLock {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl Drop for EntryLock {
+    fn drop(&mut self) {
+        // Removed while still held, so a waiter that gets it next finds the entry stored.
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 

@@ -14,8 +14,15 @@
 //! host process reads only the file's top-level sections, with an iterative parser, to check
 //! its size, world, version and imports; validation and compilation run in a child process
 //! (`croupier compile-agent`) under CPU-time, address-space and wall-clock limits
-//! ([`Limits`]). A bomb ends that child and becomes a one-line refusal naming the file and
-//! the limit hit. The parent then loads the artifact its own child wrote.
+//! ([`Limits`]). The CPU budget grows with the code the file holds (the function bodies the
+//! outline counts), so a large interpreter gets the time it needs on a slow machine while a
+//! small bomb is stopped within seconds. A bomb ends that child and becomes a one-line
+//! refusal naming the file and the limit hit. The parent then loads the artifact its own
+//! child wrote, with what the compile cost ([`CompileReport`]), so that a caller can show
+//! how close a real agent came to each limit.
+//!
+//! Processes that share a compile cache compile a given file once: the first takes a lock
+//! on its cache entry, and the others wait for it and then load what it stored.
 
 use crate::cache::{Cache, CacheOutcome};
 pub use crate::kind::{GameKind, PACKAGE};
@@ -203,8 +210,72 @@ pub struct LoadedComponent {
     pub load_time: Duration,
     /// The file's size in bytes.
     pub size: usize,
+    /// Bytes of code (function bodies) in the file, which set its compile budget.
+    pub code_bytes: u64,
+    /// What compiling cost, when this load compiled it (not for a cache hit).
+    pub compile: Option<CompileReport>,
     /// First 12 hex digits of the file's SHA-256: names the build in game records.
     pub build: String,
+}
+
+/// What one compile in the child process cost, beside the limits it ran under.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompileReport {
+    /// CPU time of the child, every thread (user and system).
+    pub cpu: Duration,
+    /// The child's CPU-time limit for this file.
+    pub cpu_limit: Duration,
+    /// Wall-clock time from starting the child to its exit.
+    pub wall: Duration,
+    /// The child's wall-clock limit for this file.
+    pub wall_limit: Duration,
+    /// The child's peak address space, in bytes (what its memory limit bounds); 0 if the
+    /// platform does not say.
+    pub peak_address_space: u64,
+    /// The child's peak resident memory, in bytes; 0 if the platform does not say.
+    pub peak_resident: u64,
+    /// The child's address-space limit, in bytes.
+    pub memory_limit: u64,
+}
+
+impl CompileReport {
+    /// The largest share of a limit this compile used, as a fraction (1.0 is the limit):
+    /// CPU time, wall time or address space.
+    pub fn worst_share(&self) -> f64 {
+        let cpu = self.cpu.as_secs_f64() / self.cpu_limit.as_secs_f64().max(1e-9);
+        let wall = self.wall.as_secs_f64() / self.wall_limit.as_secs_f64().max(1e-9);
+        let mem = self.peak_address_space as f64 / (self.memory_limit as f64).max(1.0);
+        cpu.max(wall).max(mem)
+    }
+}
+
+impl std::fmt::Display for CompileReport {
+    /// `compiled in 14.2 s (27.9 s CPU, 19% of its 148 s limit; wall 5% of 306 s; 1.1 GiB
+    /// address space, 27% of 4 GiB)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pct = |a: f64, b: f64| (100.0 * a / b.max(1e-9)).round();
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+        write!(
+            f,
+            "compiled in {:.1} s ({:.1} s CPU, {}% of its {} s limit; wall {}% of {} s",
+            self.wall.as_secs_f64(),
+            self.cpu.as_secs_f64(),
+            pct(self.cpu.as_secs_f64(), self.cpu_limit.as_secs_f64()),
+            self.cpu_limit.as_secs(),
+            pct(self.wall.as_secs_f64(), self.wall_limit.as_secs_f64()),
+            self.wall_limit.as_secs(),
+        )?;
+        if self.peak_address_space > 0 {
+            write!(
+                f,
+                "; {:.0} MiB address space, {}% of {:.0} MiB",
+                mib(self.peak_address_space),
+                pct(self.peak_address_space as f64, self.memory_limit as f64),
+                mib(self.memory_limit),
+            )?;
+        }
+        write!(f, ")")
+    }
 }
 
 /// Reads and checks an agent file, compiling it (or loading it from the cache). The file's
@@ -249,16 +320,22 @@ pub fn load(
 
 /// What the top level of a component says about itself, read without validating it.
 #[derive(Debug, Default)]
-struct Outline {
-    imports: Vec<String>,
-    exports: Vec<String>,
-    language: Option<String>,
+pub struct Outline {
+    /// The top-level import names.
+    pub imports: Vec<String>,
+    /// The top-level export names.
+    pub exports: Vec<String>,
+    /// The producers' language, escaped.
+    pub language: Option<String>,
+    /// Bytes of code sections (function bodies) in every core module the file holds, at any
+    /// depth: what the compile budget grows with.
+    pub code_bytes: u64,
 }
 
-/// Reads the top-level import and export names and the producers' language. The parser is
-/// iterative (nested modules and components are walked with a heap stack, and their
-/// contents are not read), so no file can overflow the host's stack here.
-fn outline(bytes: &[u8]) -> Result<Outline, String> {
+/// Reads the top-level import and export names, the producers' language and the size of
+/// the code. The parser is iterative (nested modules and components are walked with a heap
+/// stack, and function bodies are not read), so no file can overflow the host's stack here.
+pub fn outline(bytes: &[u8]) -> Result<Outline, String> {
     use wasmparser::{KnownCustom, Parser, Payload};
     let mut out = Outline::default();
     let mut depth = 0usize;
@@ -266,6 +343,9 @@ fn outline(bytes: &[u8]) -> Result<Outline, String> {
         let payload = payload.map_err(|e| e.to_string())?;
         match payload {
             Payload::ModuleSection { .. } | Payload::ComponentSection { .. } => depth += 1,
+            Payload::CodeSectionStart { size, .. } => {
+                out.code_bytes = out.code_bytes.saturating_add(u64::from(size));
+            }
             Payload::End(_) => depth = depth.saturating_sub(1),
             Payload::ComponentImportSection(reader) if depth == 0 => {
                 for import in reader {
@@ -309,6 +389,85 @@ pub fn check_and_compile(
     bytes: &[u8],
 ) -> Result<LoadedComponent, LoadError> {
     let p = || path.to_path_buf();
+    let Inspected {
+        game,
+        version,
+        outline,
+    } = inspect(limits, path, bytes)?;
+    // Another process may be compiling the same file into the same cache: wait for it, then
+    // load what it stored, rather than compile it a second time beside it.
+    let mut lock = None;
+    let hit = match cache.load(engine, bytes) {
+        Some(c) => Some(c),
+        None => {
+            lock = cache.lock(engine, bytes);
+            lock.as_ref().and_then(|_| cache.load(engine, bytes))
+        }
+    };
+    let (component, cache_outcome, compile) = match hit {
+        Some(c) => (c, CacheOutcome::Hit, None),
+        None => {
+            let (artifact, report) =
+                compile_in_child(limits, bytes, outline.code_bytes).map_err(|reason| {
+                    LoadError::Compile {
+                        path: p(),
+                        reason: escape(&reason),
+                    }
+                })?;
+            // SAFETY: the artifact was written by this very executable (the child runs
+            // `croupier compile-agent`) for an engine of the same configuration, and
+            // wasmtime checks its header against this engine.
+            let component = unsafe { Component::deserialize(engine, &artifact) }.map_err(|e| {
+                LoadError::Invalid {
+                    path: p(),
+                    reason: escape(&format!("{e:#}")),
+                }
+            })?;
+            (
+                component,
+                cache.store(engine, bytes, &artifact),
+                Some(report),
+            )
+        }
+    };
+    drop(lock);
+    Ok(LoadedComponent {
+        path: p(),
+        game,
+        version,
+        component,
+        language: outline.language,
+        cache: cache_outcome,
+        load_time: Duration::ZERO,
+        size: bytes.len(),
+        code_bytes: outline.code_bytes,
+        compile,
+        build: {
+            use sha2::Digest;
+            sha2::Sha256::digest(bytes)
+                .iter()
+                .take(6)
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
+    })
+}
+
+/// What [`inspect`] finds without compiling.
+#[derive(Debug)]
+pub struct Inspected {
+    /// The game whose agent world the file exports.
+    pub game: GameKind,
+    /// The contract version of that world.
+    pub version: String,
+    /// The file's top level and the size of its code.
+    pub outline: Outline,
+}
+
+/// Every check of [`check_and_compile`] that needs no compiling: size, encoding, world,
+/// version and imports, read with the iterative parser alone. Cheap enough for a listing.
+pub fn inspect(limits: &Limits, path: &Path, bytes: &[u8]) -> Result<Inspected, LoadError> {
+    let p = || path.to_path_buf();
     if bytes.len() as u64 > limits.max_file_bytes {
         return Err(LoadError::TooLarge {
             path: p(),
@@ -344,43 +503,10 @@ pub fn check_and_compile(
             });
         }
     }
-    let (component, cache_outcome) = match cache.load(engine, bytes) {
-        Some(c) => (c, CacheOutcome::Hit),
-        None => {
-            let artifact =
-                compile_in_child(limits, bytes).map_err(|reason| LoadError::Compile {
-                    path: p(),
-                    reason: escape(&reason),
-                })?;
-            // SAFETY: the artifact was written by this very executable (the child runs
-            // `croupier compile-agent`) for an engine of the same configuration, and
-            // wasmtime checks its header against this engine.
-            let component = unsafe { Component::deserialize(engine, &artifact) }.map_err(|e| {
-                LoadError::Invalid {
-                    path: p(),
-                    reason: escape(&format!("{e:#}")),
-                }
-            })?;
-            (component, cache.store(engine, bytes, &artifact))
-        }
-    };
-    Ok(LoadedComponent {
-        path: p(),
+    Ok(Inspected {
         game,
         version,
-        component,
-        language: outline.language,
-        cache: cache_outcome,
-        load_time: Duration::ZERO,
-        size: bytes.len(),
-        build: {
-            use sha2::Digest;
-            sha2::Sha256::digest(bytes)
-                .iter()
-                .take(6)
-                .map(|b| format!("{b:02x}"))
-                .collect()
-        },
+        outline,
     })
 }
 
@@ -421,9 +547,14 @@ const STDERR_KEEP: usize = 16 * 1024;
 /// memory limits to more than this is refused, so the host never maps more than it.
 pub const MAX_ARTIFACT_BYTES: u64 = 512 << 20;
 
-/// Validates and compiles `bytes` in a child process under `limits`' compile limits and
-/// returns the serialized component, or a one-line reason naming the limit hit.
-pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String> {
+/// Validates and compiles `bytes` in a child process under `limits`' compile limits for a
+/// file with `code_bytes` bytes of code, and returns the serialized component with what the
+/// compile cost, or a one-line reason naming the limit hit.
+pub fn compile_in_child(
+    limits: &Limits,
+    bytes: &[u8],
+    code_bytes: u64,
+) -> Result<(Vec<u8>, CompileReport), String> {
     use std::process::{Command, Stdio};
     let exe = compiler_exe()?;
     // The component goes to the child as a file on its stdin, not through a pipe: a child
@@ -431,13 +562,19 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
     // default action (restored by `croupier`'s main) would end this process.
     let input = input_file(bytes).map_err(|e| format!("cannot stage the component: {e}"))?;
     let mut cmd = Command::new(&exe);
+    // mimalloc reserves address space a gigabyte at a time, which the address-space limit
+    // counts although nothing is touched: a trivial compile peaked at 1.26 GiB of address
+    // space with the default, 0.33 GiB with 64 MiB reservations.
+    cmd.env("MIMALLOC_ARENA_RESERVE", "64MiB");
     cmd.arg("compile-agent")
         .arg("--memory")
         .arg(limits.memory_mib.to_string())
         .stdin(Stdio::from(input))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let cpu = u64::from(limits.compile_cpu_seconds.max(1));
+    let cpu_limit = limits.compile_cpu_limit(code_bytes);
+    let wall_limit = limits.compile_wall(code_bytes);
+    let cpu = cpu_limit.as_secs().max(1);
     let address_space = u64::from(limits.compile_memory_mib) << 20;
     #[cfg(unix)]
     {
@@ -494,12 +631,11 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
             let _ = std::io::copy(&mut stderr, &mut std::io::sink());
             String::from_utf8_lossy(&v).into_owned()
         });
-        let wall = limits.compile_wall();
         let mut timed_out = false;
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break Ok(status),
-                Ok(None) if started.elapsed() > wall => {
+                Ok(None) if started.elapsed() > wall_limit => {
                     timed_out = true;
                     let _ = child.kill();
                 }
@@ -510,16 +646,17 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
                 }
             }
         };
+        let wall = started.elapsed();
         let out = out.join().ok().and_then(Result::ok);
         let err = err.join().unwrap_or_default();
-        (status, timed_out, out, err)
+        (status, timed_out, out, err, wall)
     });
-    let (status, timed_out, out, err) = outcome;
+    let (status, timed_out, out, err, wall) = outcome;
     let status = status.map_err(|e| format!("lost the compiler process: {e}"))?;
     if timed_out {
         return Err(format!(
             "compiling took longer than {} s of wall-clock time (the limit)",
-            limits.compile_wall().as_secs()
+            wall_limit.as_secs()
         ));
     }
     if status.success() {
@@ -530,9 +667,97 @@ pub fn compile_in_child(limits: &Limits, bytes: &[u8]) -> Result<Vec<u8>, String
                 MAX_ARTIFACT_BYTES >> 20
             ));
         }
-        return Ok(out);
+        let stats = ChildStats::parse(&err);
+        let report = CompileReport {
+            cpu: stats.cpu,
+            cpu_limit,
+            wall,
+            wall_limit,
+            peak_address_space: stats.vm_peak,
+            peak_resident: stats.vm_hwm,
+            memory_limit: address_space,
+        };
+        return Ok((out, report));
     }
-    Err(explain_failure(status, &err, limits))
+    Err(explain_failure(status, &err, limits, cpu_limit))
+}
+
+/// The line `croupier compile-agent` ends its stderr with after a compile: its own CPU time
+/// and peak memory, which only it can read (the peak address space is gone once it exits).
+const STATS_PREFIX: &str = "croupier-compile-stats";
+
+/// What the compiling child said it used.
+#[derive(Debug, Default, PartialEq)]
+struct ChildStats {
+    cpu: Duration,
+    vm_peak: u64,
+    vm_hwm: u64,
+}
+
+impl ChildStats {
+    /// This process's CPU time (every thread) and peak memory, from `getrusage` and
+    /// `/proc/self/status`; zeros where the platform does not say.
+    fn of_this_process() -> ChildStats {
+        let mut stats = ChildStats::default();
+        #[cfg(unix)]
+        {
+            // SAFETY: getrusage writes into the struct we own.
+            let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+            if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } == 0 {
+                let t = |tv: libc::timeval| {
+                    Duration::from_secs(tv.tv_sec.max(0) as u64)
+                        + Duration::from_micros(tv.tv_usec.max(0) as u64)
+                };
+                stats.cpu = t(ru.ru_utime) + t(ru.ru_stime);
+            }
+        }
+        if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
+            let kib = |key: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                    .map_or(0, |k| k << 10)
+            };
+            stats.vm_peak = kib("VmPeak:");
+            stats.vm_hwm = kib("VmHWM:");
+        }
+        stats
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{STATS_PREFIX} cpu_us={} vm_peak={} vm_hwm={}",
+            self.cpu.as_micros(),
+            self.vm_peak,
+            self.vm_hwm
+        )
+    }
+
+    /// The stats line in the child's stderr; zeros for what is missing.
+    fn parse(stderr: &str) -> ChildStats {
+        let mut stats = ChildStats::default();
+        let Some(line) = stderr
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix(STATS_PREFIX))
+        else {
+            return stats;
+        };
+        for field in line.split_whitespace() {
+            let Some((k, v)) = field.split_once('=') else {
+                continue;
+            };
+            let Ok(v) = v.parse::<u64>() else { continue };
+            match k {
+                "cpu_us" => stats.cpu = Duration::from_micros(v),
+                "vm_peak" => stats.vm_peak = v,
+                "vm_hwm" => stats.vm_hwm = v,
+                _ => {}
+            }
+        }
+        stats
+    }
 }
 
 /// `bytes` in an unlinked temporary file, opened for reading from the start.
@@ -557,7 +782,12 @@ fn input_file(bytes: &[u8]) -> std::io::Result<std::fs::File> {
 }
 
 /// One line on why the compiling child failed.
-fn explain_failure(status: std::process::ExitStatus, stderr: &str, limits: &Limits) -> String {
+fn explain_failure(
+    status: std::process::ExitStatus,
+    stderr: &str,
+    limits: &Limits,
+    cpu_limit: Duration,
+) -> String {
     let first_line = |s: &str| {
         s.lines()
             .map(str::trim)
@@ -575,8 +805,10 @@ fn explain_failure(status: std::process::ExitStatus, stderr: &str, limits: &Limi
         use std::os::unix::process::ExitStatusExt;
         if matches!(status.signal(), Some(libc::SIGXCPU) | Some(libc::SIGKILL)) {
             return format!(
-                "compiling used more than {} s of CPU time (the limit)",
-                limits.compile_cpu_seconds
+                "compiling used more than {} s of CPU time (the limit): {} s for any file plus {} s per MiB of code",
+                cpu_limit.as_secs(),
+                limits.compile_cpu_seconds,
+                limits.compile_cpu_seconds_per_mib
             );
         }
     }
@@ -625,7 +857,11 @@ pub fn compile_agent_main(memory_mib: u32) -> std::process::ExitCode {
         });
     match result {
         Ok(artifact) => match std::io::stdout().lock().write_all(&artifact) {
-            Ok(()) => std::process::ExitCode::SUCCESS,
+            Ok(()) => {
+                // The last line of stderr: what this compile cost, for the parent to report.
+                eprintln!("{}", ChildStats::of_this_process().line());
+                std::process::ExitCode::SUCCESS
+            }
             Err(e) => {
                 eprintln!("cannot write the artifact: {e}");
                 std::process::ExitCode::from(REFUSED as u8)
@@ -787,6 +1023,19 @@ mod tests {
             producers_language(&component).as_deref(),
             Some("JavaScript")
         );
+    }
+
+    /// The child's stats line survives the trip through stderr, after other output.
+    #[test]
+    fn compile_stats_parse_from_the_childs_last_line() {
+        let stats = ChildStats {
+            cpu: Duration::from_micros(1_234_567),
+            vm_peak: 3 << 30,
+            vm_hwm: 700 << 20,
+        };
+        let err = format!("some warning\n{}\n", stats.line());
+        assert_eq!(ChildStats::parse(&err), stats);
+        assert_eq!(ChildStats::parse("no stats here"), ChildStats::default());
     }
 
     #[test]

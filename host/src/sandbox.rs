@@ -125,7 +125,13 @@ impl<G: Adapter> WasmAgent<G> {
             {
                 return Err(MakeError::Host(format!("{e:#}")));
             }
-            Err(e) => return Err(MakeError::Agent(classify(e, &store))),
+            Err(e) => {
+                return Err(MakeError::Agent(classify(
+                    e,
+                    &store,
+                    "while being instantiated",
+                )));
+            }
         };
         Ok(WasmAgent {
             store,
@@ -156,7 +162,7 @@ impl<G: Adapter> WasmAgent<G> {
         let r = G::call_start(&self.bindings, &mut self.store, info);
         let used = crate::engine::ticks().saturating_sub(tick0);
         self.game_ticks_left = self.game_ticks_left.saturating_sub(used);
-        r.map_err(|e| self.fail(e))
+        r.map_err(|e| self.fail(e, "in `start`"))
     }
 
     /// Asks for one action. The answer is decoded and checked against `legal`.
@@ -230,7 +236,7 @@ impl<G: Adapter> WasmAgent<G> {
                 } else {
                     self.stats.fuel_unknown += 1;
                 }
-                let mut fault = self.fail(e);
+                let mut fault = self.fail(e, "for this decision");
                 if interrupted && game_binds {
                     fault.message = format!(
                         "used up its wall-time budget of {} ms for this game",
@@ -279,9 +285,11 @@ impl<G: Adapter> WasmAgent<G> {
         self.store.data_mut().log.take()
     }
 
-    fn fail(&mut self, e: wasmtime::Error) -> Fault {
+    /// `during` says which call faulted, as the fuel message words it: "for this
+    /// decision", "in `start`".
+    fn fail(&mut self, e: wasmtime::Error, during: &str) -> Fault {
         self.dead = true;
-        classify(e, &self.store)
+        classify(e, &self.store, during)
     }
 }
 
@@ -298,7 +306,7 @@ fn set_budget(store: &mut Store<StoreData>, fuel: u64, ticks: u64) {
 }
 
 /// Turns a wasmtime error into the agent's verdict.
-fn classify(e: wasmtime::Error, store: &Store<StoreData>) -> Fault {
+fn classify(e: wasmtime::Error, store: &Store<StoreData>, during: &str) -> Fault {
     let data = store.data();
     let first_line = |e: &wasmtime::Error| {
         // "wasm trap: wasm `unreachable` instruction executed in agent::decide", not
@@ -336,7 +344,7 @@ fn classify(e: wasmtime::Error, store: &Store<StoreData>) -> Fault {
     };
     match e.downcast_ref::<Trap>() {
         Some(Trap::OutOfFuel) => {
-            Fault::new(Verdict::OutOfFuel, "ran out of fuel for this decision")
+            Fault::new(Verdict::OutOfFuel, format!("ran out of fuel {during}"))
         }
         Some(Trap::Interrupt) => Fault::new(Verdict::Timeout, "ran past the wall-clock deadline"),
         Some(Trap::StackOverflow) => Fault::new(Verdict::StackOverflow, "call stack overflowed"),

@@ -76,12 +76,14 @@ pub fn example_agent(id: &str) -> PathBuf {
 }
 
 /// Limits for the sandbox tests: small enough that a busy loop ends fast (a normal decision
-/// uses about 10^4 fuel), a 16 MiB memory limit and a 4 KiB log.
+/// uses about 10^4 fuel), a 16 MiB memory limit and a 4 KiB log. The deadline keeps the
+/// defaults' 3× margin over the slowest fuel (20 M at 61 ns: 1.2 s), so that fuel, not a busy
+/// CI machine, decides which verdict a test sees.
 pub fn test_limits() -> croupier_host::limits::Limits {
     croupier_host::limits::Limits {
         fuel_per_decision: 20_000_000,
         start_fuel: 20_000_000,
-        millis_per_decision: 2_000,
+        millis_per_decision: 4_000,
         memory_mib: 16,
         log_bytes_per_game: 4096,
         time_bank_millis: None,
