@@ -42,6 +42,10 @@ pub struct Arena {
     /// Tokens refused per client address in the current minute (see
     /// [`crate::identity::FAILED_TOKENS_PER_MINUTE`]).
     pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
+    /// Every valid token's SHA-256 and when the set was read (ms): what an address past
+    /// its refused-token limit is checked against, so that a valid token is never refused
+    /// for another client's junk (see [`crate::identity`]).
+    pub known_tokens: tokio::sync::Mutex<(i64, std::collections::HashSet<Vec<u8>>)>,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
     /// Verdicts on uploads this server has stored: the scheduler reads the versions again
@@ -150,6 +154,7 @@ impl Arena {
             queued: tokio::sync::Notify::new(),
             checks: tokio::sync::Semaphore::new(2),
             failed_tokens: std::sync::Mutex::new(HashMap::new()),
+            known_tokens: tokio::sync::Mutex::new((i64::MIN, Default::default())),
             reference,
             frozen: AtomicBool::new(frozen),
             verdicts: std::sync::atomic::AtomicU64::new(0),

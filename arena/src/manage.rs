@@ -177,15 +177,37 @@ pub struct TeamToken {
     pub token: String,
 }
 
-/// A name the organiser gives a team or a worker, trimmed, or why it is refused.
-fn checked_name<'a>(name: &'a str, what: &str) -> Result<&'a str, AppError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(AppError::BadRequest(format!(
-            "a {what} name is 1 to 64 characters, without control characters"
-        )));
+/// A name the organiser gives a team or a worker, normalised ([`shown_text`]), or why it
+/// is refused.
+fn checked_name(name: &str, what: &str) -> Result<String, AppError> {
+    match shown_text(name) {
+        Some(name) if !name.is_empty() && name.chars().count() <= 64 => Ok(name),
+        _ => Err(AppError::BadRequest(format!(
+            "a {what} name is 1 to 64 characters, without control or invisible formatting characters"
+        ))),
     }
-    Ok(name)
+}
+
+/// Text the organiser sets that others read (a name, a reason), as it is stored: Unicode
+/// NFKC (so a full-width or ligature spelling is the plain one), trimmed; `None` if it holds
+/// a control character or a format character (general category Cf: zero-width spaces and
+/// joiners, bidirectional overrides and isolates, the soft hyphen, tags). Those are invisible
+/// on a page, so "Al\u{200b}pha" would show as a second "Alpha" on the board, and a
+/// right-to-left override would reorder what follows it.
+pub fn shown_text(text: &str) -> Option<String> {
+    use unicode_normalization::UnicodeNormalization;
+    let text: String = text.nfkc().collect();
+    let text = text.trim();
+    (!text.chars().any(|c| c.is_control() || is_format(c))).then(|| text.to_string())
+}
+
+/// Unicode's general category Cf (format characters), as of Unicode 16.
+fn is_format(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
+        | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
+        | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
 }
 
 /// A random hash to insert a row with before its token (which holds the row's id) exists.
@@ -213,6 +235,7 @@ async fn issue(arena: &Arena, holder: Holder, id: i64, name: &str) -> Result<Tea
         Holder::Team => arena.db.set_team_token(id, &hash).await?,
         Holder::Worker => arena.db.set_worker_token(id, &hash).await?,
     };
+    crate::identity::forget_known_tokens(arena).await;
     Ok(TeamToken {
         id,
         name: name.to_string(),
@@ -226,10 +249,10 @@ pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> 
     // The id is needed in the token, so insert with a placeholder hash, then set it.
     let id = arena
         .db
-        .add_team(name, &placeholder_hash()?)
+        .add_team(&name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a team named `{name}` exists")))?;
-    issue(arena, Holder::Team, id, name).await
+    issue(arena, Holder::Team, id, &name).await
 }
 
 /// Adds a worker (the organiser only): its token opens the worker API and nothing else.
@@ -237,10 +260,10 @@ pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError
     let name = checked_name(name, "worker")?;
     let id = arena
         .db
-        .add_worker(name, &placeholder_hash()?)
+        .add_worker(&name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a worker named `{name}` exists")))?;
-    issue(arena, Holder::Worker, id, name).await
+    issue(arena, Holder::Worker, id, &name).await
 }
 
 /// The id of the team or worker named `name`.
@@ -334,13 +357,12 @@ pub struct Standing {
 /// one the scheduler was queueing at that instant too), it leaves the ranking and the final,
 /// and its uploads are refused. [`reinstate_team`] undoes it.
 pub async fn withdraw_team(arena: &Arena, id: i64, reason: &str) -> Result<Standing, AppError> {
-    let reason = reason.trim();
-    if reason.chars().count() > MAX_REASON_CHARS || reason.chars().any(char::is_control) {
+    let Some(reason) = shown_text(reason).filter(|r| r.chars().count() <= MAX_REASON_CHARS) else {
         return Err(AppError::BadRequest(format!(
-            "a reason is at most {MAX_REASON_CHARS} characters, without control characters"
+            "a reason is at most {MAX_REASON_CHARS} characters, without control or invisible formatting characters"
         )));
-    }
-    set_standing(arena, id, Some(reason)).await
+    };
+    set_standing(arena, id, Some(&reason)).await
 }
 
 /// Puts withdrawn team `id` back in the ladder. Its latest valid version is
@@ -377,4 +399,33 @@ pub async fn remove_worker(arena: &Arena, id: i64) -> Result<String, AppError> {
         return Err(AppError::NotFound(format!("no worker {id}")));
     }
     Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_text;
+
+    /// Issue #44: "Al\u{200b}pha" showed as a second "Alpha" on the board. Invisible format
+    /// characters are refused, and compatibility spellings become the plain one.
+    #[test]
+    fn names_are_normalised_and_invisible_characters_refused() {
+        for bad in [
+            "Al\u{200b}pha",
+            "Alpha\u{200d}",
+            "\u{202e}ahplA",
+            "Al\u{2066}pha\u{2069}",
+            "Al\u{00ad}pha",
+            "\u{feff}Alpha",
+            "Al\u{e0041}pha",
+            "Al\npha",
+        ] {
+            assert_eq!(shown_text(bad), None, "{bad:?}");
+        }
+        assert_eq!(shown_text("  Alpha ").as_deref(), Some("Alpha"));
+        // Full-width letters and a ligature: NFKC gives the plain spelling.
+        assert_eq!(shown_text("\u{ff21}lpha").as_deref(), Some("Alpha"));
+        assert_eq!(shown_text("\u{fb01}ve").as_deref(), Some("five"));
+        // Letters of other scripts, and emoji, stay.
+        assert_eq!(shown_text("Ёлка 🃏").as_deref(), Some("Ёлка 🃏"));
+    }
 }

@@ -135,3 +135,29 @@ fn restore_sigpipe() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Issue #44: `croupier arena serve --help` printed the database URL, password and all,
+    /// from `[env: CROUPIER_DATABASE=…]`. Every flag that clap may read from the environment
+    /// hides the value in the help: a URL or a token there is a secret.
+    #[test]
+    fn no_help_echoes_a_value_from_the_environment() {
+        fn walk(cmd: &clap::Command, path: &str, found: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                if arg.get_env().is_some() && !arg.is_hide_env_values_set() {
+                    found.push(format!("{path} --{}", arg.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), found);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&Cli::command(), "croupier", &mut found);
+        assert!(found.is_empty(), "help would show the value of: {found:?}");
+    }
+}

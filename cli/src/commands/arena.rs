@@ -61,7 +61,7 @@ struct InitArgs {
     title: Option<String>,
     /// A PostgreSQL URL instead of SQLite in DIR: the organiser's token is stored there, so
     /// give `serve` the same URL.
-    #[arg(long, env = "CROUPIER_DATABASE")]
+    #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
     database: Option<String>,
 }
 
@@ -70,7 +70,7 @@ struct ServeArgs {
     /// The arena's directory.
     dir: PathBuf,
     /// A PostgreSQL URL (postgres://user:pass@host/db) instead of SQLite in DIR.
-    #[arg(long, env = "CROUPIER_DATABASE")]
+    #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
     database: Option<String>,
     /// Listen here instead of the config's address (e.g. 127.0.0.1:0 for any free port).
     #[arg(long)]
@@ -86,7 +86,7 @@ enum TeamSub {
         /// The team's name.
         name: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// Give the team a new token, printed once; the old one stops working at once (when
@@ -97,7 +97,7 @@ enum TeamSub {
         /// The team's name.
         name: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// Take a team out of the ladder (it left the course, or is disqualified): it plays no
@@ -112,7 +112,7 @@ enum TeamSub {
         #[arg(long, default_value = "")]
         reason: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// Put a withdrawn team back in the ladder, with the rating it had.
@@ -122,7 +122,7 @@ enum TeamSub {
         /// The team's name.
         name: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// List the teams, and which are withdrawn.
@@ -130,7 +130,7 @@ enum TeamSub {
         /// The arena's directory.
         dir: PathBuf,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
 }
@@ -145,7 +145,7 @@ enum WorkersSub {
         /// The worker's name.
         name: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// Give the worker a new token, printed once; the old one stops working at once (a
@@ -156,7 +156,7 @@ enum WorkersSub {
         /// The worker's name.
         name: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// Remove a worker: its token stops working at once, and the matches it held are played
@@ -167,7 +167,7 @@ enum WorkersSub {
         /// The worker's name.
         name: String,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
     /// List the workers and when each was last heard from.
@@ -175,7 +175,7 @@ enum WorkersSub {
         /// The arena's directory.
         dir: PathBuf,
         /// A PostgreSQL URL instead of SQLite in DIR.
-        #[arg(long, env = "CROUPIER_DATABASE")]
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
 }
@@ -215,7 +215,7 @@ struct FinalArgs {
     #[arg(long)]
     workers: bool,
     /// A PostgreSQL URL instead of SQLite in DIR.
-    #[arg(long, env = "CROUPIER_DATABASE")]
+    #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
     database: Option<String>,
 }
 
