@@ -704,3 +704,65 @@ fn a_removed_worker_stops_and_a_new_token_locks_the_old_one_out() {
         assert!(err.contains(&format!("`{name}`")), "{err}");
     }
 }
+
+/// Issue #44: twenty junk tokens a minute from one address locked out every token from that
+/// address, the workers' reports and the organiser's pages included, and behind a reverse
+/// proxy or a classroom NAT every client shares one address. Here a remote worker on
+/// 127.0.0.1 plays and stores games while junk tokens keep arriving from 127.0.0.1, and the
+/// organiser's API answers; the junk itself gets 401 or 429, never in.
+#[test]
+fn a_remote_worker_stores_games_while_junk_tokens_arrive_from_its_address() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = ArenaDir::init("durak", "teams", |cfg| {
+        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+            l.insert("threads".into(), toml::Value::Integer(0));
+            l.insert("deals".into(), toml::Value::Integer(2));
+        }
+    });
+    let server = dir.serve_teams(
+        &[("a", "durak/random-lead"), ("b", "durak/trump-tosser")],
+        None,
+    );
+    let url = server.url.clone();
+    let w = dir.add_worker("w", None);
+    let junk = forged(&w);
+    let config = format!("{url}/api/worker/config");
+    for _ in 0..croupier_arena::identity::FAILED_TOKENS_PER_MINUTE {
+        assert_eq!(get(&config, Some(&junk)).status, 401);
+    }
+    assert_eq!(get(&config, Some(&junk)).status, 429);
+    // One junk request every 50 ms for as long as the test runs (at most five minutes).
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood = {
+        let (stop, config, junk) = (stop.clone(), config.clone(), junk.clone());
+        std::thread::spawn(move || {
+            let mut sent = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) && sent < 6000 {
+                let status = get(&config, Some(&junk)).status;
+                assert!(matches!(status, 401 | 429), "junk got {status}");
+                sent += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            sent
+        })
+    };
+    let cache = dir.path().join("cache-w");
+    let worker = WorkerProc::start(&url, &w, &cache, "w");
+    wait_until(
+        Duration::from_secs(120),
+        "the worker stores games during the flood",
+        || arena_common::games_rated(&url) > 0,
+    );
+    let before = arena_common::games_rated(&url);
+    wait_until(Duration::from_secs(120), "and goes on storing them", || {
+        arena_common::games_rated(&url) > before
+    });
+    assert_eq!(
+        get(&format!("{url}/api/admin/teams"), Some(&dir.admin)).status,
+        200
+    );
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let sent = flood.join().expect("the flood thread");
+    assert!(sent > 10, "{sent} junk requests");
+    drop(worker);
+}
