@@ -62,8 +62,8 @@
 //!   one core). The child's wall clock is capped at twice the budget plus 10 s, a safety net
 //!   for a loaded machine; CPU time decides.
 //! - `compile_memory_mib` (8192): address space of the compiling child. Compiling a
-//!   SpiderMonkey agent peaks at 1.5–1.9 GiB of address space (1.1 GiB resident; the run to
-//!   run spread is the allocator's reservations), so this is over 4× that; a bomb that needs
+//!   SpiderMonkey agent peaks at 1.5–2.2 GiB of address space (1.1 GiB resident; the run to
+//!   run spread is the allocator's reservations), so this is 3.7× that; a bomb that needs
 //!   more is refused, and the host never holds more than this for one compile.
 
 use serde::{Deserialize, Serialize};
