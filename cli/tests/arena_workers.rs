@@ -627,12 +627,7 @@ fn manage(dir: &ArenaDir, args: &[&str], name: &str) -> String {
 #[test]
 fn a_removed_worker_stops_and_a_new_token_locks_the_old_one_out() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = ArenaDir::init("durak", "teams", |cfg| {
-        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
-            l.insert("threads".into(), toml::Value::Integer(0));
-            l.insert("deals".into(), toml::Value::Integer(2));
-        }
-    });
+    let dir = remote_only_arena();
     let team = dir.add_team("a", None);
     let server = dir.serve_teams(&[("b", "durak/trump-tosser")], None);
     let url = server.url.clone();
@@ -705,6 +700,17 @@ fn a_removed_worker_stops_and_a_new_token_locks_the_old_one_out() {
     }
 }
 
+/// A Durak arena whose server plays nothing itself (`ladder.threads = 0`, so every game
+/// comes from a remote worker), with 2-deal matches.
+fn remote_only_arena() -> ArenaDir {
+    ArenaDir::init("durak", "teams", |cfg| {
+        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
+            l.insert("threads".into(), toml::Value::Integer(0));
+            l.insert("deals".into(), toml::Value::Integer(2));
+        }
+    })
+}
+
 /// Issue #44: twenty junk tokens a minute from one address locked out every token from that
 /// address, the workers' reports and the organiser's pages included, and behind a reverse
 /// proxy or a classroom NAT every client shares one address. Here a remote worker on
@@ -713,12 +719,7 @@ fn a_removed_worker_stops_and_a_new_token_locks_the_old_one_out() {
 #[test]
 fn a_remote_worker_stores_games_while_junk_tokens_arrive_from_its_address() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = ArenaDir::init("durak", "teams", |cfg| {
-        if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
-            l.insert("threads".into(), toml::Value::Integer(0));
-            l.insert("deals".into(), toml::Value::Integer(2));
-        }
-    });
+    let dir = remote_only_arena();
     let server = dir.serve_teams(
         &[("a", "durak/random-lead"), ("b", "durak/trump-tosser")],
         None,

@@ -22,12 +22,13 @@ pub fn execute() -> Result<()> {
     for ex in all {
         let bytes = std::fs::read(&ex.path);
         let size = bytes.as_ref().map_or(0, Vec::len);
+        // The refusal itself is `croupier validate`'s to explain; here only whether there is one.
         let inspected = bytes
             .as_ref()
-            .map_err(|e| e.to_string())
-            .and_then(|b| loader::inspect(&host.limits, &ex.path, b).map_err(|e| e.to_string()));
-        let (lang, state) = match (&inspected, &bytes) {
-            (Ok(i), Ok(b)) => (
+            .ok()
+            .and_then(|b| Some((b, loader::inspect(&host.limits, &ex.path, b).ok()?)));
+        let (lang, state) = match &inspected {
+            Some((b, i)) => (
                 i.outline.language.clone().unwrap_or_else(|| "?".into()),
                 if host.cache.contains(&host.engine, b) {
                     "yes"
@@ -37,7 +38,7 @@ pub fn execute() -> Result<()> {
                     "not compiled yet"
                 },
             ),
-            _ => ("?".into(), "does not load"),
+            None => ("?".into(), "does not load"),
         };
         println!(
             "{:<24} {:<7} {:<11} {:>6}KB  {:<17} {}{}",
@@ -47,7 +48,7 @@ pub fn execute() -> Result<()> {
             size / 1024,
             state,
             ex.path.display(),
-            if inspected.is_err() {
+            if inspected.is_none() {
                 "  (run croupier validate)"
             } else {
                 ""
