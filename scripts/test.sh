@@ -6,6 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh --no-run --tests
+# schemathesis (PyPI) fuzzes the arena's API against its own OpenAPI document
+# (cli/tests/arena_class.rs); CROUPIER_REQUIRE_SCHEMATHESIS=0 skips that test on purpose.
+if ! command -v st >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check schemathesis==4.32.5 \
+    || echo "warning: could not install schemathesis; the API fuzz test will fail"
+fi
+export CROUPIER_REQUIRE_SCHEMATHESIS="${CROUPIER_REQUIRE_SCHEMATHESIS:-1}"
 # A test that cannot run fails instead of passing quietly: cli/tests/python.rs needs
 # componentize-py (setup.sh installs it). CROUPIER_REQUIRE_PYTHON=0 scripts/test.sh skips that
 # one test on purpose, with a note on stderr, where componentize-py cannot be installed.

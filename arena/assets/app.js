@@ -18,7 +18,8 @@
     for (const r of data.rows) {
       const tr = document.createElement("tr");
       if (r.suspended) tr.className = "suspended";
-      cell(tr, String(r.rank));
+      // A version with no rated game yet has no rank: it is in placement.
+      cell(tr, r.rank === null ? "–" : String(r.rank));
       const name = cell(tr, "");
       const a = document.createElement("a");
       a.href = "/teams/" + encodeURIComponent(r.team_id);
@@ -28,7 +29,7 @@
       cell(tr, r.mu.toFixed(2) + " ± " + r.sigma.toFixed(2));
       cell(tr, r.conservative.toFixed(2));
       cell(tr, String(r.games));
-      cell(tr, pct(r.win_rate) + "% (" + pct(r.win_rate_ci95[0]) + "–" + pct(r.win_rate_ci95[1]) + ")");
+      cell(tr, r.rank === null ? "placement" : pct(r.win_rate) + "% (" + pct(r.win_rate_ci95[0]) + "–" + pct(r.win_rate_ci95[1]) + ")");
       const f = Object.entries(r.faults).map(([k, v]) => k + " " + v).join(", ") || "–";
       cell(tr, f + (r.suspended ? " (suspended)" : ""));
       cell(tr, when(r.changed_ms));

@@ -3,15 +3,43 @@
 
 use crate::auth::Who;
 use crate::context::Arena;
-use crate::errors::AppError;
+use crate::errors::{AppError, Object};
 use crate::identity::{require_admin, submitting_team};
-use crate::manage::{self, NewTeam, TeamToken, check_rate, read_capped};
+use crate::manage::{self, NewTeam, TeamToken, read_capped};
 use crate::views::{LeaderboardJson, SeatQuery, TeamJson, board_rows, game_doc, team_json};
 use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+
+/// What `GET /api/arena` gives.
+#[derive(serde::Serialize)]
+pub struct ArenaJson {
+    /// The arena's title.
+    pub title: String,
+    /// Its game.
+    pub game: String,
+    /// Its rules preset.
+    pub rules: String,
+    /// Whether submissions are closed for the final.
+    pub frozen: bool,
+    /// The upload caps.
+    pub uploads: crate::config::Uploads,
+}
+
+/// `GET /api/arena`: the game and the upload caps, so that `croupier submit` can refuse a
+/// file over the cap before sending it (a server that answers 413 mid-body leaves the client
+/// with a broken pipe, not the answer).
+pub async fn arena_info(State(arena): State<Arc<Arena>>) -> Result<Json<ArenaJson>, AppError> {
+    Ok(Json(ArenaJson {
+        title: arena.cfg.title.clone(),
+        game: arena.cfg.game.clone(),
+        rules: arena.cfg.rules.clone(),
+        frozen: arena.frozen_now().await?,
+        uploads: arena.cfg.uploads.clone(),
+    }))
+}
 
 /// `GET /api/leaderboard`: the table, with the arena's title and totals.
 pub async fn leaderboard(
@@ -82,21 +110,11 @@ pub async fn submit(
     req: Request,
 ) -> Result<Response, AppError> {
     let team = submitting_team(&who)?;
-    if arena.is_frozen() {
-        return Err(AppError::Conflict(
-            "submissions are closed: the final has begun".into(),
-        ));
-    }
-    manage::check_active(&arena, team).await?;
-    check_rate(&arena, team).await?;
+    let slot = manage::begin_upload(&arena, team).await?;
     let cap = arena.cfg.uploads.max_bytes;
     let bytes = read_capped(req.into_body(), cap, arena.cfg.uploads.idle_seconds).await?;
-    let out = manage::submit(&arena, team, bytes).await?;
-    let status = if out.verdict.valid {
-        StatusCode::CREATED
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let out = manage::submit(&arena, slot, bytes).await?;
+    let status = out.status();
     Ok((status, Json(out)).into_response())
 }
 
@@ -113,7 +131,7 @@ pub async fn admin_teams(
 pub async fn add_team(
     State(arena): State<Arc<Arena>>,
     who: Who,
-    Json(t): Json<NewTeam>,
+    Object(t): Object<NewTeam>,
 ) -> Result<(StatusCode, Json<TeamToken>), AppError> {
     require_admin(&who)?;
     Ok((
@@ -139,7 +157,7 @@ pub async fn withdraw_team(
     State(arena): State<Arc<Arena>>,
     who: Who,
     Path(id): Path<i64>,
-    Json(w): Json<manage::Withdrawal>,
+    Object(w): Object<manage::Withdrawal>,
 ) -> Result<Json<manage::Standing>, AppError> {
     require_admin(&who)?;
     Ok(Json(manage::withdraw_team(&arena, id, &w.reason).await?))
@@ -159,7 +177,7 @@ pub async fn reinstate_team(
 pub async fn add_worker(
     State(arena): State<Arc<Arena>>,
     who: Who,
-    Json(t): Json<NewTeam>,
+    Object(t): Object<NewTeam>,
 ) -> Result<(StatusCode, Json<TeamToken>), AppError> {
     require_admin(&who)?;
     Ok((

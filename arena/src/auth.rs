@@ -40,9 +40,34 @@ impl Who {
 pub struct NoRandomness(String);
 
 fn secret() -> Result<String, NoRandomness> {
-    let mut bytes = [0u8; 32];
+    Ok(hex(&random_bytes::<32>()?))
+}
+
+/// `N` random bytes from the operating system.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], NoRandomness> {
+    let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).map_err(|e| NoRandomness(e.to_string()))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(bytes)
+}
+
+/// HMAC-SHA256 (RFC 2104) of `msg` under `key` (at most 64 bytes, as every key here is). Spelt
+/// out here because the `hmac` crate in the tree is built on a newer `digest` than `sha2`.
+pub fn hmac_sha256(key: &[u8], msg: &[u8]) -> [u8; 32] {
+    let mut k = [0u8; 64];
+    if key.len() > 64 {
+        k[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let inner = Sha256::new()
+        .chain_update(k.map(|b| b ^ 0x36))
+        .chain_update(msg)
+        .finalize();
+    Sha256::new()
+        .chain_update(k.map(|b| b ^ 0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
 }
 
 /// SHA-256 of a token.
@@ -124,6 +149,22 @@ pub fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RFC 4231, test cases 2 and 6 (a key longer than the block).
+    #[test]
+    fn hmac_is_rfc_4231s() {
+        assert_eq!(
+            hex(&hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        assert_eq!(
+            hex(&hmac_sha256(
+                &[0xaa; 131],
+                b"Test Using Larger Than Block-Size Key - Hash Key First"
+            )),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        );
+    }
 
     #[test]
     fn tokens_check_against_their_hash_only() {

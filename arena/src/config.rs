@@ -21,11 +21,18 @@
 //!   seconds of results rather than all of them (18 s before the first page at 10⁶ games).
 //! - `uploads.max_bytes` 32 MiB: interpreted agents reach 18 MB. Half the loader's own cap
 //!   (64 MiB), because an upload is compiled on the server, whose CPU budget grows with the
-//!   code in the file (10 s plus 12 s per MiB of code by default): 32 MiB bounds the worst
-//!   single upload to about 400 s of one compiling child's CPU, which `per_hour` then
+//!   code in the file (10 s plus 24 s per MiB of code by default): 32 MiB bounds the worst
+//!   single upload to about 780 s of one compiling child's CPU, which `per_hour` then
 //!   bounds per team. An organiser whose class writes only Rust agents can lower both.
 //! - `uploads.per_hour` 12: one every five minutes on average, plenty for a student and a
-//!   bound on the compile work one team can cause.
+//!   bound on the compile work one team can cause. An upload counts from the moment it is
+//!   accepted for reading, so parallel uploads cannot all pass the check before any is
+//!   stored (they did: twenty at once with `per_hour = 12` made twenty versions).
+//! - `uploads.in_flight` 2: uploads of one team being sent or checked at once. Two checks
+//!   run on the server at a time, so a team with more could keep every other team's uploads
+//!   waiting; two lets a student send a fix while a slow build is still being checked.
+//! - `security.refused_tokens_per_minute` 20: see `identity`; an organiser raises it
+//!   for a class behind one NAT that mistypes a lot, or for an API fuzzer's run.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
 //!   its connection back; a client that trickles a file in (slowloris) cannot hold a
 //!   connection and a buffer for longer. A student on a slow line still sends something
@@ -91,7 +98,8 @@ pub struct Ladder {
     pub rating: String,
     /// Uncertainty (σ) added before every rated ladder game.
     pub tau: f64,
-    /// The arena's master seed: match `m` is played from a seed derived from it and `m`.
+    /// The arena's master seed: ladder match `m` is played from a seed derived from it and
+    /// `m` (`ladder::match_seed`); which versions meet is not reproducible.
     pub seed: u64,
     /// How long a worker holds a match without a heartbeat. A dead worker's match is played
     /// again after this; too short, and a worker on a slow link loses matches it is playing.
@@ -140,6 +148,14 @@ pub struct Uploads {
     /// Seconds an upload's body may send nothing before the server gives up on it (408).
     #[serde(default = "default_idle_seconds")]
     pub idle_seconds: u32,
+    /// Uploads of one team being sent or checked at once (429 beyond).
+    #[serde(default = "default_in_flight")]
+    pub in_flight: u32,
+}
+
+/// An arena.toml written before `uploads.in_flight` existed gets the default.
+fn default_in_flight() -> u32 {
+    2
 }
 
 /// An arena.toml written before `uploads.idle_seconds` existed gets the default.
@@ -168,6 +184,29 @@ pub struct ArenaConfig {
     pub ladder: Ladder,
     /// Upload caps.
     pub uploads: Uploads,
+    /// The guard against clients that present refused tokens.
+    #[serde(default)]
+    pub security: Security,
+}
+
+/// The default of [`Security::refused_tokens_per_minute`].
+pub const DEFAULT_REFUSED_TOKENS_PER_MINUTE: u32 = 20;
+
+/// The guard against clients that present refused tokens (`identity.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Security {
+    /// Refused tokens one client address may present in a minute before every unknown token
+    /// it presents is refused unread (429); a valid token always passes.
+    pub refused_tokens_per_minute: u32,
+}
+
+impl Default for Security {
+    fn default() -> Security {
+        Security {
+            refused_tokens_per_minute: DEFAULT_REFUSED_TOKENS_PER_MINUTE,
+        }
+    }
 }
 
 impl ArenaConfig {
@@ -198,7 +237,9 @@ impl ArenaConfig {
                 max_bytes: 32 << 20,
                 per_hour: 12,
                 idle_seconds: default_idle_seconds(),
+                in_flight: default_in_flight(),
             },
+            security: Security::default(),
         }
     }
 
@@ -298,6 +339,15 @@ impl ArenaConfig {
         if self.uploads.idle_seconds == 0 {
             return Err(field("uploads.idle_seconds", "must be at least 1".into()));
         }
+        if self.security.refused_tokens_per_minute == 0 {
+            return Err(field(
+                "security.refused_tokens_per_minute",
+                "must be at least 1".into(),
+            ));
+        }
+        if self.uploads.in_flight == 0 {
+            return Err(field("uploads.in_flight", "must be at least 1".into()));
+        }
         if self.uploads.per_hour == 0 {
             return Err(field("uploads.per_hour", "must be at least 1".into()));
         }
@@ -381,7 +431,8 @@ threads = {threads}
 rating = {rating}
 # Uncertainty added before each rated game, so ratings follow a changing pool (0 freezes).
 tau = {tau}
-# Master seed: every match's games derive from it and the match number.
+# Master seed: each ladder match's games derive from it and the match number (which
+# versions meet, and when, follows uploads and workers, and is not reproducible).
 seed = {seed}
 # Seconds a worker holds a match without a heartbeat; a dead worker's match is replayed after.
 lease_seconds = {lease}
@@ -395,6 +446,13 @@ max_bytes = {max_bytes}
 per_hour = {per_hour}
 # Seconds an upload may send nothing before the server drops it (408).
 idle_seconds = {idle}
+# Uploads of one team being sent or checked at once (429 beyond).
+in_flight = {in_flight}
+
+[security]
+# Refused tokens one address may present in a minute; past it, unknown tokens get 429 unread
+# (a valid token always passes, so one student's junk behind a NAT locks nobody out).
+refused_tokens_per_minute = {refused}
 "#,
             title = q(&self.title),
             game = q(&self.game),
@@ -426,6 +484,8 @@ idle_seconds = {idle}
             max_bytes = self.uploads.max_bytes,
             per_hour = self.uploads.per_hour,
             idle = self.uploads.idle_seconds,
+            in_flight = self.uploads.in_flight,
+            refused = self.security.refused_tokens_per_minute,
         )
     }
 }
@@ -477,11 +537,16 @@ mod tests {
         let old = ArenaConfig::new(GameKind::Durak, "teams")
             .to_commented_toml()
             .lines()
-            .filter(|l| !l.starts_with("rating =") && !l.starts_with("idle_seconds ="))
+            .filter(|l| {
+                !l.starts_with("rating =")
+                    && !l.starts_with("idle_seconds =")
+                    && !l.starts_with("in_flight =")
+            })
             .collect::<Vec<_>>()
             .join("\n");
         let back: ArenaConfig = toml::from_str(&old).expect("an older file parses");
         assert_eq!(back.ladder.rating, "weng-lin");
         assert_eq!(back.uploads.idle_seconds, 30);
+        assert_eq!(back.uploads.in_flight, 2);
     }
 }

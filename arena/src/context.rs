@@ -46,6 +46,14 @@ pub struct Arena {
     /// its refused-token limit is checked against, so that a valid token is never refused
     /// for another client's junk (see [`crate::identity`]).
     pub known_tokens: tokio::sync::Mutex<(i64, std::collections::HashSet<Vec<u8>>)>,
+    /// The key of the browser forms' CSRF tokens ([`crate::session`]).
+    pub csrf_key: [u8; 32],
+    /// Serialises the upload-rate check with the count it makes, so parallel uploads are
+    /// counted one after the other ([`crate::manage::begin_upload`]).
+    pub upload_gate: tokio::sync::Mutex<()>,
+    /// Per team: uploads accepted for reading but not stored yet, and uploads not yet
+    /// answered (read, stored or checked).
+    pub uploads_open: std::sync::Mutex<HashMap<i64, (u32, u32)>>,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
     /// Verdicts on uploads this server has stored: the scheduler reads the versions again
@@ -118,6 +126,20 @@ pub enum OpenError {
     Runtime(String),
 }
 
+/// The key the browser forms' CSRF tokens are made under: 32 random bytes, made once per
+/// arena and kept in the database, so a restart does not invalidate the forms open in
+/// browsers.
+async fn csrf_key(db: &Db) -> Result<[u8; 32], OpenError> {
+    let bad = |e: String| OpenError::Runtime(format!("the CSRF key: {e}"));
+    let fresh = crate::auth::random_bytes::<32>().map_err(|e| bad(e.to_string()))?;
+    let stored = db
+        .meta_or_insert("csrf_key", &crate::auth::hex(&fresh))
+        .await?;
+    crate::auth::hex_decode(&stored)
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+        .ok_or_else(|| bad("meta.csrf_key is not 32 bytes of hex".into()))
+}
+
 impl Arena {
     /// Opens the arena in `dir` (its config must exist), on SQLite in `dir` or on `database`.
     /// The board starts empty: the server fills it ([`Arena::update_board`]) before it
@@ -143,6 +165,7 @@ impl Arena {
         let reference = crate::agents::store_agent(&agents, &bytes)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
         let frozen = db.meta("frozen").await?.is_some();
+        let csrf_key = csrf_key(&db).await?;
         let linked = Arc::new(Linked::new(runtime.clone()));
         let arena = Arc::new(Arena {
             dir: dir.to_path_buf(),
@@ -157,6 +180,9 @@ impl Arena {
             known_tokens: tokio::sync::Mutex::new((i64::MIN, Default::default())),
             reference,
             frozen: AtomicBool::new(frozen),
+            csrf_key,
+            upload_gate: tokio::sync::Mutex::new(()),
+            uploads_open: std::sync::Mutex::new(HashMap::new()),
             verdicts: std::sync::atomic::AtomicU64::new(0),
             linked,
             board_update: tokio::sync::Mutex::new(Saves::default()),
@@ -258,7 +284,18 @@ impl Arena {
         Ok(fresh)
     }
 
-    /// Whether submissions and the ladder are stopped for the final.
+    /// Whether the arena is frozen, read from the database when this process has not seen
+    /// the freeze yet: `arena final` runs in another process, and an upload must be refused
+    /// the moment it starts, not when the ladder next looks.
+    pub async fn frozen_now(&self) -> Result<bool, DbError> {
+        if !self.is_frozen() && self.db.meta("frozen").await?.is_some() {
+            self.frozen.store(true, Ordering::Relaxed);
+        }
+        Ok(self.is_frozen())
+    }
+
+    /// Whether submissions and the ladder are stopped for the final, as this process last
+    /// saw it (pages; an upload asks [`Arena::frozen_now`]).
     pub fn is_frozen(&self) -> bool {
         self.frozen.load(Ordering::Relaxed)
     }

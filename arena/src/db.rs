@@ -676,6 +676,14 @@ impl Db {
         Ok(())
     }
 
+    /// The value of `key` in the `meta` table, set to `value` first if it has none: what two
+    /// processes that both make it agree on.
+    pub async fn meta_or_insert(&self, key: &str, value: &str) -> Result<String, DbError> {
+        let q = "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING";
+        on_pool!(self, p => { sqlx::query(q).bind(key).bind(value).execute(p).await?; });
+        Ok(self.meta(key).await?.unwrap_or_else(|| value.to_string()))
+    }
+
     /// Adds a team; `None` if the name is taken.
     pub async fn add_team(&self, name: &str, token_hash: &[u8]) -> Result<Option<i64>, DbError> {
         let q = "INSERT INTO teams (name, token_hash, created_ms) VALUES ($1, $2, $3)
@@ -814,6 +822,35 @@ impl Db {
         Ok(row)
     }
 
+    /// Records an upload as the team's next version, `checking`, unless the arena is frozen
+    /// for its final: `None` then. One statement, so an upload and `arena final` in another
+    /// process cannot both go through: either the version is stored before the freeze, or
+    /// it is refused.
+    pub async fn add_version_unless_frozen(
+        &self,
+        team: i64,
+        sha256: &str,
+        bytes: i64,
+    ) -> Result<Option<(i64, i64)>, DbError> {
+        let q = "INSERT INTO versions (team_id, number, sha256, bytes, uploaded_ms, status)
+                 SELECT $1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'checking'
+                 WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'frozen')
+                 RETURNING id, number";
+        let now = crate::now_ms();
+        Ok(
+            on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_optional(p).await?),
+        )
+    }
+
+    /// A team's latest version, if it has one.
+    pub async fn latest_version(&self, team: i64) -> Result<Option<VersionRow>, DbError> {
+        let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
+                 FROM versions WHERE team_id = $1 ORDER BY number DESC LIMIT 1";
+        Ok(
+            on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(team).fetch_optional(p).await?),
+        )
+    }
+
     /// Sets a version's verdict.
     pub async fn set_version_status(
         &self,
@@ -861,6 +898,13 @@ impl Db {
         let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
                  FROM versions WHERE status = 'checking' ORDER BY id";
         Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
+    }
+
+    /// The largest match id, 0 before the first (the next ladder match's number is one past).
+    pub async fn last_match_id(&self) -> Result<u64, DbError> {
+        let q = "SELECT COALESCE(MAX(id), 0) FROM matches";
+        let id: i64 = on_pool!(self, p => sqlx::query_scalar(q).fetch_one(p).await?);
+        Ok(u64::try_from(id).unwrap_or(0))
     }
 
     /// Queues several matches in one statement: the ladder tops the queue up by a lease
@@ -1043,6 +1087,17 @@ impl Db {
                  WHERE id = $1 AND lease = $2 AND state = 'leased'";
         on_pool!(self, p => { sqlx::query(q).bind(id).bind(lease).execute(p).await?; });
         Ok(())
+    }
+
+    /// Gives back every match leased under a name that starts with `worker` and a dash, at
+    /// once: a restarted server's matches that its own earlier worker held when it died,
+    /// which would otherwise wait out their leases while the ratings, counted in match
+    /// order, wait for them. How many went back.
+    pub async fn release_all_of(&self, worker: &str) -> Result<u64, DbError> {
+        let q = "UPDATE matches SET state = 'queued', lease = NULL, lease_expires_ms = NULL
+                 WHERE state = 'leased' AND lease LIKE $1";
+        let pattern = format!("{}-%", worker.replace(['%', '_'], ""));
+        Ok(on_pool!(self, p => sqlx::query(q).bind(pattern).execute(p).await?.rows_affected()))
     }
 
     /// The indices of a match's stored games.

@@ -3,7 +3,7 @@
 //!
 //! Threat model: tokens are 256 random bits, stored only as SHA-256 and compared in constant
 //! time ([`crate::auth`]). A client that presents refused tokens in a loop is slowed per
-//! address ([`FAILED_TOKENS_PER_MINUTE`]) so that it cannot cost a database lookup per try.
+//! address (`security.refused_tokens_per_minute`, [`FAILED_TOKENS_PER_MINUTE`] by default) so that it cannot cost a database lookup per try.
 //! The guard limits the cost of refused requests, never the holders of valid tokens: behind
 //! a reverse proxy or a classroom NAT every client shares one address, and a guard that
 //! refused every token from an address let one student with a junk token in a loop lock
@@ -17,41 +17,18 @@ use crate::auth::{self, Claim, Who, hex_decode};
 use crate::context::Arena;
 use crate::errors::AppError;
 use axum::extract::FromRequestParts;
-use axum::http::{header, request::Parts};
-use std::sync::Arc;
+use axum::http::request::Parts;
 
 /// The name of the cookie a signed-in browser holds its token in.
 pub const COOKIE: &str = "croupier_token";
 
-/// The token a request presents: `Authorization: Bearer T`, or the sign-in cookie.
-fn presented(parts: &Parts) -> Option<String> {
-    if let Some(v) = parts
-        .headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-    {
-        return Some(v.strip_prefix("Bearer ").unwrap_or(v).trim().to_string());
-    }
-    let cookies = parts.headers.get_all(header::COOKIE);
-    for c in cookies.iter().filter_map(|v| v.to_str().ok()) {
-        for kv in c.split(';') {
-            if let Some((k, v)) = kv.trim().split_once('=')
-                && k == COOKIE
-                && !v.is_empty()
-            {
-                return Some(v.to_string());
-            }
-        }
-    }
-    None
-}
-
-/// Refused tokens one client address may present per minute before every unknown token it
-/// presents is refused unread (429). A token is 256 random bits, so this is not what keeps
-/// guessing out; it keeps a client that tries tokens in a loop from costing the database a
-/// lookup per try, and makes such a client visible. Valid tokens from the same address still
-/// pass (behind a reverse proxy every client has the proxy's address).
-pub const FAILED_TOKENS_PER_MINUTE: u32 = 20;
+/// The default of `security.refused_tokens_per_minute`: refused tokens one client address may
+/// present per minute before every unknown token it presents is refused unread (429). A token
+/// is 256 random bits, so this is not what keeps guessing out; it keeps a client that tries
+/// tokens in a loop from costing the database a lookup per try, and makes such a client
+/// visible. Valid tokens from the same address still pass (behind a reverse proxy every
+/// client has the proxy's address).
+pub const FAILED_TOKENS_PER_MINUTE: u32 = crate::config::DEFAULT_REFUSED_TOKENS_PER_MINUTE;
 
 /// The client's address, when the server was started with it (`serve` is).
 pub fn peer(parts: &Parts) -> Option<std::net::IpAddr> {
@@ -88,9 +65,10 @@ pub async fn identify_from(
     token: &str,
 ) -> Result<Holder, AppError> {
     let now = crate::now_ms();
+    let limit = arena.cfg.security.refused_tokens_per_minute;
     let over_limit = match (ip, arena.failed_tokens.lock()) {
         (Some(ip), Ok(map)) => map.get(&ip).and_then(|(start, n)| {
-            (now - start < 60_000 && *n >= FAILED_TOKENS_PER_MINUTE)
+            (now - start < 60_000 && *n >= limit)
                 .then(|| ((start + 60_000 - now) as u64).div_ceil(1000).max(1))
         }),
         _ => None,
@@ -100,7 +78,7 @@ pub async fn identify_from(
     {
         return Err(AppError::TooMany {
             message: format!(
-                "{FAILED_TOKENS_PER_MINUTE} refused tokens in a minute from this address: try again in {wait} s"
+                "{limit} refused tokens in a minute from this address: try again in {wait} s"
             ),
             retry_after: wait,
         });
@@ -186,17 +164,6 @@ async fn identify_any(arena: &Arena, token: &str) -> Result<Holder, AppError> {
         Ok(holder)
     } else {
         Err(bad())
-    }
-}
-
-impl FromRequestParts<Arc<Arena>> for Who {
-    type Rejection = AppError;
-
-    async fn from_request_parts(parts: &mut Parts, arena: &Arc<Arena>) -> Result<Who, AppError> {
-        match presented(parts) {
-            None => Ok(Who::Public),
-            Some(t) => only_who(identify_from(arena, peer(parts), &t).await?),
-        }
     }
 }
 

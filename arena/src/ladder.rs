@@ -5,6 +5,11 @@
 //! over the whole table; after that, opponents near its rating, chosen at random within a
 //! small window and avoiding its previous opponent, so pairings vary.
 //!
+//! Reproducibility: each match's seed is [`match_seed`] of the master seed
+//! (`ladder.seed`) and its number, and its games are a function of (versions, seed, deals,
+//! rules), so every stored match replays bit for bit. Which versions meet and when is not
+//! reproducible: it follows upload times, how fast workers play and the order results arrive.
+//!
 //! A match is (versions, seed, deals). Workers ([`crate::worker`]) lease it with an expiry
 //! they keep extending while they play, store each game as it finishes (once, keyed by match
 //! and game index), and end the match in the transaction that stores its last games
@@ -19,6 +24,24 @@ use croupier_rules::{Game, GameRng, Rules, SeatResult};
 use croupier_tournament::runner::{GameRecord, Schedule};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Mixed into the master seed for matchmaking's own draws, apart from the matches' seeds.
+const PICKS: u64 = 0x7069_636b_7320_2020;
+
+/// The seed of ladder match number `number` (one past the largest match id when it is
+/// queued: its id, as the database numbers them) under master seed `master`. A function of
+/// the two only, so a restart never deals a seed again, and a stored match's seed can be
+/// checked against the master seed. SplitMix64's finaliser, twice: neighbouring numbers give
+/// unrelated seeds.
+pub fn match_seed(master: u64, number: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    mix(master ^ mix(number))
+}
 
 /// The result per seat, as stored.
 fn result_name(r: SeatResult) -> &'static str {
@@ -182,7 +205,10 @@ pub fn pick(
 /// Queues ladder matches while fewer than four per worker thread of the server and four per
 /// worker heard from in the last minute are waiting to be leased; woken by results and uploads.
 pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<bool>) {
-    let mut rng = GameRng::new(arena.cfg.ladder.seed ^ crate::auth::random_u64().unwrap_or(0));
+    // Matchmaking's choices draw from the master seed too, from where the queue stands, so a
+    // restart does not repeat the first run's picks.
+    let last_id = arena.db.last_match_id().await.unwrap_or(0);
+    let mut rng = GameRng::new(match_seed(arena.cfg.ladder.seed ^ PICKS, last_id));
     let mut last: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
     let mut slow = Slow::default();
     loop {
@@ -265,12 +291,7 @@ async fn queue_some(
     slow: &mut Slow,
 ) -> Result<(), crate::db::DbError> {
     // `arena final` may run in another process: the freeze is read from the database.
-    if !arena.is_frozen() && arena.db.meta("frozen").await?.is_some() {
-        arena
-            .frozen
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    if arena.is_frozen() {
+    if arena.frozen_now().await? {
         return Ok(());
     }
     // Enough waiting that a worker finishing one match always finds another. Only matches a
@@ -318,6 +339,7 @@ async fn queue_some(
         }
     });
     let mut pool = pool;
+    let last_id = arena.db.last_match_id().await?;
     let games_per_match = arena.cfg.ladder.deals * if arena.cfg.ladder.duplicate { 2 } else { 1 };
     let mut fresh = Vec::new();
     for _ in pending..want {
@@ -347,7 +369,7 @@ async fn queue_some(
         }
         fresh.push(crate::db::NewMatch {
             kind: if placement { "placement" } else { "ladder" },
-            seed: rng.next_u64(),
+            seed: match_seed(arena.cfg.ladder.seed, last_id + 1 + fresh.len() as u64),
             deals: arena.cfg.ladder.deals,
             duplicate: arena.cfg.ladder.duplicate,
             entrants: chosen,

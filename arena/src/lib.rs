@@ -12,8 +12,9 @@
 //! requests. The server's promises and where each is kept:
 //! - *An upload cannot hurt the server.* The body is capped before it is read
 //!   ([`config::Uploads::max_bytes`], 413 past it), a team's submissions are rate-limited
-//!   ([`config::Uploads::per_hour`], 429 with `Retry-After`), the file is stored under its
-//!   SHA-256 (no name from the upload ever becomes a path), and validation and compilation
+//!   ([`config::Uploads::per_hour`], 429 with `Retry-After`, counted as uploads start, and
+//!   [`config::Uploads::in_flight`] at once), the file is stored under its SHA-256 (no name
+//!   from the upload ever becomes a path), and validation and compilation
 //!   run in a child process under CPU and memory limits (`croupier-host`'s loader), so a
 //!   compile bomb kills that child, never the server.
 //! - *An agent cannot hurt a game it is not in, nor the host.* Games run in the sandbox under
@@ -25,6 +26,10 @@
 //!   view of a replay are shown only to its team and the organiser. Every text a team
 //!   controls is escaped in every page (templates escape by default), and pages are sent
 //!   with a strict Content-Security-Policy.
+//! - *A browser's sign-in works only for its own pages.* Every state-changing request that
+//!   rides on the sign-in cookie, and the sign-in form itself, must come from the arena's own
+//!   origin and carry a CSRF token ([`session`]); a cookie that no longer works is dropped,
+//!   never turned into a lock-out.
 //! - *A crash loses nothing.* Each finished game is written once, keyed by (match, game
 //!   index); a match whose worker died is leased again and plays only its missing games,
 //!   from the same seeds, so it gives the same results. A failure of the platform is never
@@ -50,7 +55,9 @@ pub mod manage;
 pub mod pages;
 pub mod ratings;
 pub mod report_wire;
+pub mod request_limits;
 pub mod server;
+pub mod session;
 pub mod validate;
 pub mod views;
 pub mod worker;

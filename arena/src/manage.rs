@@ -5,8 +5,8 @@
 //! Tokens: only their SHA-256 is stored, and every request looks its token up, so a new
 //! token or a removed worker locks the old token out at the next request, with no cache to
 //! wait out. The pages ask for a tick before doing either (a misplaced click would lock a
-//! team out until the organiser hands it the new token); cross-site forms cannot do it at
-//! all, since the sign-in cookie is `SameSite=Strict`.
+//! team out until the organiser hands it the new token); a page elsewhere, even on the same
+//! site, cannot do it at all ([`crate::session`]: this origin and the session's CSRF token).
 //!
 //! A withdrawn team (a student who left the course, a team disqualified) plays no new match,
 //! leaves the ranking and cannot upload; its games stay, since other teams' ratings were
@@ -14,8 +14,10 @@
 //! most [`MAX_REASON_CHARS`] characters, shown (escaped) on the leaderboard and team page.
 //!
 //! Limits and why: an upload's size is capped before its body is buffered (a hostile client
-//! cannot make the server hold more than the cap), uploads per team per hour are capped, and
-//! at most two checks run at once (each compiles untrusted code in a limited child process).
+//! cannot make the server hold more than the cap), uploads per team per hour are capped and
+//! counted from the moment they are admitted ([`begin_upload`]), one team has at most
+//! `uploads.in_flight` uploads being sent or checked, and at most two checks run at once
+//! (each compiles untrusted code in a limited child process).
 
 use crate::auth::{self, hex};
 use crate::context::Arena;
@@ -24,21 +26,103 @@ use crate::validate;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The rate limit: 429 with the seconds until the oldest upload of the hour leaves it.
-pub async fn check_rate(arena: &Arena, team: i64) -> Result<(), AppError> {
+/// An upload under way, counted against its team's hourly cap from the moment it was
+/// accepted for reading ([`begin_upload`]) and against its in-flight cap until it is answered.
+/// Dropping it (answered, refused, or the client gone) gives both back; an upload that was
+/// stored counts from then on through its stored version.
+pub struct UploadSlot {
+    arena: Arc<Arena>,
+    team: i64,
+    stored: bool,
+}
+
+impl UploadSlot {
+    /// The upload is now a stored version, which the hourly count reads from the database.
+    fn stored(&mut self) {
+        if !self.stored {
+            self.stored = true;
+            if let Ok(mut open) = self.arena.uploads_open.lock()
+                && let Some(e) = open.get_mut(&self.team)
+            {
+                e.0 = e.0.saturating_sub(1);
+            }
+        }
+    }
+}
+
+impl Drop for UploadSlot {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.arena.uploads_open.lock()
+            && let Some(e) = open.get_mut(&self.team)
+        {
+            if !self.stored {
+                e.0 = e.0.saturating_sub(1);
+            }
+            e.1 = e.1.saturating_sub(1);
+            if *e == (0, 0) {
+                open.remove(&self.team);
+            }
+        }
+    }
+}
+
+/// Admits an upload before its body is read: refused (409) once the arena is frozen for its
+/// final, (403) for a withdrawn team, and (429) past the team's hourly cap, counting the
+/// uploads still being read, or past its in-flight cap. The check and the count are one step
+/// under [`Arena::upload_gate`], so uploads sent at once are counted one after another.
+pub async fn begin_upload(arena: &Arc<Arena>, team: i64) -> Result<UploadSlot, AppError> {
+    if arena.frozen_now().await? {
+        return Err(AppError::Conflict(
+            "submissions are closed: the final has begun".into(),
+        ));
+    }
+    check_active(arena, team).await?;
+    let _gate = arena.upload_gate.lock().await;
     let hour = 3_600_000;
     let now = crate::now_ms();
-    let recent = arena.db.uploads_since(team, now - hour).await?;
-    let cap = arena.cfg.uploads.per_hour as usize;
-    if recent.len() >= cap {
-        let oldest = recent[recent.len() - cap];
-        let wait = ((oldest + hour - now).max(0) as u64).div_ceil(1000).max(1);
+    let stored = arena.db.uploads_since(team, now - hour).await?;
+    let (reading, open) = arena
+        .uploads_open
+        .lock()
+        .map(|m| m.get(&team).copied().unwrap_or((0, 0)))
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let caps = &arena.cfg.uploads;
+    if open >= caps.in_flight {
+        return Err(AppError::TooMany {
+            message: format!(
+                "{open} uploads of this team are still being sent or checked (the cap is {}): wait for their verdicts",
+                caps.in_flight
+            ),
+            retry_after: 10,
+        });
+    }
+    let cap = caps.per_hour as usize;
+    if stored.len() + reading as usize >= cap {
+        // The oldest stored upload of the hour leaves it first; with only uploads still being
+        // read in the way, a minute is a fair guess.
+        let wait = stored
+            .len()
+            .checked_sub(cap.saturating_sub(reading as usize))
+            .and_then(|i| stored.get(i))
+            .map_or(60, |oldest| {
+                ((oldest + hour - now).max(0) as u64).div_ceil(1000).max(1)
+            });
         return Err(AppError::TooMany {
             message: format!("{cap} submissions per hour: try again in {wait} s"),
             retry_after: wait,
         });
     }
-    Ok(())
+    let mut m = arena
+        .uploads_open
+        .lock()
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let e = m.entry(team).or_insert((0, 0));
+    *e = (e.0 + 1, e.1 + 1);
+    Ok(UploadSlot {
+        arena: arena.clone(),
+        team,
+        stored: false,
+    })
 }
 
 /// Uploads from a team the organiser withdrew are refused before their body is read.
@@ -73,10 +157,21 @@ pub struct SubmitJson {
     pub sha256: String,
     /// The verdict.
     pub verdict: validate::Verdict,
+    /// The file was byte for byte the team's latest version: no version was added, and
+    /// `version` is the one kept (with its rating).
+    #[serde(default)]
+    pub unchanged: bool,
 }
 
-/// Stores, records and checks an upload for `team` (the API and the form share this).
-pub async fn submit(arena: &Arc<Arena>, team: i64, bytes: Vec<u8>) -> Result<SubmitJson, AppError> {
+/// Stores, records and checks an upload for `team` (the API and the form share this). A
+/// file identical to the team's latest version is not stored again: that version and its
+/// rating stay. A freeze that began while the body was read refuses it (409).
+pub async fn submit(
+    arena: &Arc<Arena>,
+    mut slot: UploadSlot,
+    bytes: Vec<u8>,
+) -> Result<SubmitJson, AppError> {
+    let team = slot.team;
     if bytes.is_empty() {
         return Err(AppError::BadRequest("the upload is empty".into()));
     }
@@ -87,13 +182,81 @@ pub async fn submit(arena: &Arc<Arena>, team: i64, bytes: Vec<u8>) -> Result<Sub
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?
         .map_err(|e| AppError::Internal(format!("storing an upload: {e}")))?;
-    let (vid, number) = arena.db.add_version(team, &sha, len).await?;
+    // The same file as the version that plays now: that version stays, with its rating.
+    // Only the latest: a file identical to an older version is a change of what plays.
+    if let Some(v) = arena.db.latest_version(team).await?
+        && v.sha256 == sha
+    {
+        return same_as(team, v);
+    }
+    let Some((vid, number)) = arena.db.add_version_unless_frozen(team, &sha, len).await? else {
+        arena
+            .frozen
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        return Err(AppError::Conflict(
+            "submissions are closed: the final began while this file was being sent".into(),
+        ));
+    };
+    slot.stored();
     let verdict = check_version(arena, vid, &sha, number).await?;
     Ok(SubmitJson {
         team,
         version: number,
         sha256: sha,
         verdict,
+        unchanged: false,
+    })
+}
+
+impl SubmitJson {
+    /// 201 for a new valid version, 200 for a file the team had uploaded (nothing new was
+    /// made), 422 for a refused one.
+    pub fn status(&self) -> axum::http::StatusCode {
+        use axum::http::StatusCode;
+        match (self.verdict.valid, self.unchanged) {
+            (false, _) => StatusCode::UNPROCESSABLE_ENTITY,
+            (true, true) => StatusCode::OK,
+            (true, false) => StatusCode::CREATED,
+        }
+    }
+}
+
+/// The answer to an upload identical to the team's version `v`: that version's verdict.
+fn same_as(team: i64, v: crate::db::VersionRow) -> Result<SubmitJson, AppError> {
+    let valid = match v.status.as_str() {
+        "valid" => true,
+        "refused" => false,
+        _ => {
+            return Err(AppError::Conflict(format!(
+                "this file is identical to version {}, which is still being checked",
+                v.number
+            )));
+        }
+    };
+    let smoke = v
+        .smoke
+        .as_deref()
+        .and_then(|s| serde_json::from_str(s).ok());
+    Ok(SubmitJson {
+        team,
+        version: v.number,
+        sha256: v.sha256,
+        verdict: validate::Verdict {
+            valid,
+            message: if valid {
+                format!(
+                    "identical to version {}, which is kept, with its rating: {}",
+                    v.number, v.message
+                )
+            } else {
+                format!(
+                    "identical to version {}, refused before: {}",
+                    v.number, v.message
+                )
+            },
+            smoke,
+        },
+        unchanged: true,
     })
 }
 

@@ -8,10 +8,11 @@
 use crate::auth::Who;
 use crate::context::Arena;
 use crate::errors::{AppError, PageError};
+use crate::session::{self, CSRF_FIELD, Viewer};
 use crate::views::{self, SeatQuery};
 use crate::{identity, manage};
 use axum::extract::{Form, FromRequest, Multipart, Path, Query, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Deserialize;
@@ -19,7 +20,13 @@ use std::sync::Arc;
 
 type PageResult = Result<Response, PageError>;
 
-fn layout(arena: &Arena, who: &Who, title: &str, body: Markup) -> Markup {
+/// The hidden field that carries the session's CSRF token in every form (nothing for a
+/// Bearer-token client, which needs none).
+fn csrf_input(v: &Viewer) -> Markup {
+    html! { @if let Some(c) = &v.csrf { input type="hidden" name=(CSRF_FIELD) value=(c); } }
+}
+
+fn layout(arena: &Arena, v: &Viewer, title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -36,18 +43,26 @@ fn layout(arena: &Arena, who: &Who, title: &str, body: Markup) -> Markup {
                         " "
                         span.muted { (arena.cfg.game) " · " (arena.cfg.rules) }
                         span.spacer {}
-                        @match who {
+                        @match &v.who {
                             Who::Team(id) => {
+                                span #signed-in { "signed in as team " strong { (v.team.as_deref().unwrap_or("?")) } }
                                 a href={ "/teams/" (id) } { "my team" }
                                 a href="/submit" { "upload" }
-                                form.inline method="post" action="/logout" { button { "sign out" } }
+                                form.inline method="post" action="/logout" { (csrf_input(v)) button { "sign out" } }
                             }
                             Who::Admin => {
+                                span #signed-in { "signed in as " strong { "the organiser" } }
                                 a href="/admin" { "admin" }
-                                form.inline method="post" action="/logout" { button { "sign out" } }
+                                form.inline method="post" action="/logout" { (csrf_input(v)) button { "sign out" } }
                             }
                             Who::Public => { a href="/login" { "sign in" } }
                         }
+                    }
+                }
+                @if v.dropped {
+                    p.notice #signed-out {
+                        "This browser's sign-in no longer works (the token was replaced, or the team removed), so it was signed out. "
+                        a href="/login" { "Sign in" } " with the token your organiser gave you."
                     }
                 }
                 main { (body) }
@@ -99,7 +114,7 @@ fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
 }
 
 /// `/`: the leaderboard, refreshed live by `/static/app.js`.
-pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResult {
     let rows = views::board_rows(&arena).await?;
     let withdrawn = views::withdrawn_rows(&arena).await?;
     let games = arena.board.read().map(|b| b.games).unwrap_or(0);
@@ -119,13 +134,13 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
             tbody {
                 @for r in &rows {
                     tr class=[r.suspended.as_ref().map(|_| "suspended")] {
-                        td { (r.rank) }
+                        td { @match r.rank { Some(n) => (n), None => "–" } }
                         td { a href={ "/teams/" (r.team_id) } { (r.team) } }
                         td { "v" (r.version) }
                         td { (format!("{:.2} ± {:.2}", r.mu, r.sigma)) }
                         td { (format!("{:.2}", r.conservative)) }
                         td { (r.games) }
-                        td { (format!("{:.1}% ({:.1}–{:.1})", 100.0 * r.win_rate, 100.0 * r.win_rate_ci95.0, 100.0 * r.win_rate_ci95.1)) }
+                        td { @if r.rank.is_some() { (format!("{:.1}% ({:.1}–{:.1})", 100.0 * r.win_rate, 100.0 * r.win_rate_ci95.0, 100.0 * r.win_rate_ci95.1)) } @else { span.placement { "placement" } } }
                         td { (faults_text(&r.faults)) @if r.suspended.is_some() { " (suspended)" } }
                         td { (when(r.changed_ms)) }
                     }
@@ -141,7 +156,7 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
         }
         script src="/static/app.js" {}
     };
-    Ok(page(layout(&arena, &who, "Leaderboard", body)))
+    Ok(page(layout(&arena, &v, "Leaderboard", body)))
 }
 
 /// A line chart of (time, value) points as inline SVG, drawn on the server.
@@ -176,9 +191,9 @@ fn chart(points: &[(i64, i64, f64)]) -> Markup {
 
 /// `/teams/{id}`: versions, verdicts, rating chart, head to head, recent games; the smoke
 /// logs for the team itself and the organiser.
-pub async fn team(State(arena): State<Arc<Arena>>, who: Who, Path(id): Path<i64>) -> PageResult {
-    let t = views::team_json(&arena, id, &who).await?;
-    let mine = who.may_see(id);
+pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64>) -> PageResult {
+    let t = views::team_json(&arena, id, &v.who).await?;
+    let mine = v.who.may_see(id);
     let latest_valid = t.versions.iter().find(|v| v.status == "valid");
     let body = html! {
         h1 { "Team " (t.name) }
@@ -242,23 +257,18 @@ pub async fn team(State(arena): State<Arc<Arena>>, who: Who, Path(id): Path<i64>
             }
         }
     };
-    Ok(page(layout(
-        &arena,
-        &who,
-        &format!("Team {}", t.name),
-        body,
-    )))
+    Ok(page(layout(&arena, &v, &format!("Team {}", t.name), body)))
 }
 
 /// `/games/{m}/{g}`: the replay viewer; `?seat=N` shows that seat's private view and log to
 /// its team and the organiser.
 pub async fn game(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Path((m, g)): Path<(i64, i64)>,
     Query(q): Query<SeatQuery>,
 ) -> PageResult {
-    let (doc, _, rec) = views::game_doc(&arena, m, g, q.seat, &who).await?;
+    let (doc, _, rec) = views::game_doc(&arena, m, g, q.seat, &v.who).await?;
     let json = croupier_tournament::replay::doc_json(&doc)
         .map_err(|e| AppError::Internal(format!("{e:#}")))?;
     let seats = arena.db.seats_of_game(m, g).await?;
@@ -269,7 +279,7 @@ pub async fn game(
             " · view: "
             a href={ "/games/" (m) "/" (g) } { "spectator" }
             @for s in &seats {
-                @if who.may_see(s.team_id) {
+                @if v.who.may_see(s.team_id) {
                     " · " a href={ "/games/" (m) "/" (g) "?seat=" (s.seat) } { "seat " (s.seat) }
                 }
             }
@@ -282,37 +292,51 @@ pub async fn game(
     };
     Ok(page(layout(
         &arena,
-        &who,
+        &v,
         &format!("Match {m} game {g}"),
         body,
     )))
 }
 
 /// `/final`: the final table, once played.
-pub async fn final_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+pub async fn final_page(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResult {
     let Some(j) = arena.db.meta("final_json").await? else {
         return Err(AppError::NotFound("the final has not been played".into()).into());
     };
     let f: crate::finals::FinalTable =
         serde_json::from_str(&j).map_err(|e| AppError::Internal(format!("final_json: {e}")))?;
     let body = crate::finals::table_markup(&f);
-    Ok(page(layout(&arena, &who, "Final", body)))
+    Ok(page(layout(&arena, &v, "Final", body)))
 }
 
-/// `/login`.
-pub async fn login_form(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
+/// `/login`: the sign-in form, with its CSRF token bound to a nonce cookie (see
+/// [`crate::session`]).
+pub async fn login_form(
+    State(arena): State<Arc<Arena>>,
+    v: Viewer,
+    headers: HeaderMap,
+) -> PageResult {
+    let (nonce, set) = session::login_nonce(&headers)?;
     let body = html! {
         h1 { "Sign in" }
+        @if let Some(team) = &v.team {
+            p.muted { "This browser is signed in as team " strong { (team) } ". Signing in again replaces that." }
+        }
         form method="post" action="/login" {
+            input type="hidden" name=(CSRF_FIELD) value=(session::login_csrf(&arena.csrf_key, &nonce));
             label { "token " input type="password" name="token" autocomplete="off" required; }
             button { "sign in" }
         }
         p.muted { "Your organiser gave your team a token. It is stored in a cookie on this browser only." }
     };
-    Ok(page(layout(&arena, &who, "Sign in", body)))
+    let mut r = page(layout(&arena, &v, "Sign in", body));
+    if let Some(set) = set {
+        r.headers_mut().append(header::SET_COOKIE, set);
+    }
+    Ok(r)
 }
 
-/// The sign-in form.
+/// The sign-in form (its `csrf` field was checked before the handler runs).
 #[derive(Deserialize)]
 pub struct LoginForm {
     token: String,
@@ -341,19 +365,19 @@ pub async fn login(
     Ok(r)
 }
 
-/// `POST /logout`.
+/// `POST /logout`: drops the cookie (a signed-in browser's form carries its CSRF token).
 pub async fn logout() -> Response {
     let mut r = Redirect::to("/").into_response();
     r.headers_mut().insert(
         header::SET_COOKIE,
-        HeaderValue::from_static("croupier_token=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+        HeaderValue::from_static(session::CLEAR_SESSION),
     );
     r
 }
 
 /// `/submit`: the upload form.
-pub async fn submit_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
-    let Who::Team(_) = who else {
+pub async fn submit_page(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResult {
+    let Who::Team(_) = v.who else {
         return Err(
             AppError::Unauthorized("sign in with your team's token to upload".into()).into(),
         );
@@ -361,7 +385,9 @@ pub async fn submit_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
     let body = html! {
         h1 { "Upload a version" }
         @if arena.is_frozen() { p.error { "Submissions are closed." } }
+        p #uploading-as { "Uploading as team " strong { (v.team.as_deref().unwrap_or("?")) } "." }
         form #upload method="post" action="/submit" enctype="multipart/form-data" {
+            (csrf_input(&v))
             label { "agent component (.wasm) " input #agent-file type="file" name="agent" accept=".wasm" required; }
             button #upload-button { "upload" }
         }
@@ -370,19 +396,15 @@ pub async fn submit_page(State(arena): State<Arc<Arena>>, who: Who) -> PageResul
             " uploads an hour. It is checked at once and plays a smoke match against " (arena.cfg.ladder.reference) "."
         }
     };
-    Ok(page(layout(&arena, &who, "Upload", body)))
+    Ok(page(layout(&arena, &v, "Upload", body)))
 }
 
-/// `POST /submit` (multipart): the same checks as the API, then the verdict as a page.
-pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request) -> PageResult {
-    let team = identity::submitting_team(&who)?;
-    if arena.is_frozen() {
-        return Err(
-            AppError::Conflict("submissions are closed: the final has begun".into()).into(),
-        );
-    }
-    manage::check_active(&arena, team).await?;
-    manage::check_rate(&arena, team).await?;
+/// `POST /submit` (multipart): the same checks as the API, then the verdict as a page. A
+/// signed-in browser's form must carry its `csrf` field before the file.
+pub async fn submit_form(State(arena): State<Arc<Arena>>, v: Viewer, req: Request) -> PageResult {
+    let mut pending = req.extensions().get::<session::PendingCsrf>().cloned();
+    let team = identity::submitting_team(&v.who)?;
+    let slot = manage::begin_upload(&arena, team).await?;
     let cap = arena.cfg.uploads.max_bytes;
     let mut form = Multipart::from_request(req, &arena)
         .await
@@ -394,7 +416,18 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
         .await
         .map_err(|e| upload_error(e, cap, idle))?
     {
-        if field.name() == Some("agent") {
+        if field.name() == Some(CSRF_FIELD)
+            && let Some(p) = &pending
+        {
+            let value = field.text().await.map_err(|e| upload_error(e, cap, idle))?;
+            if !p.matches(&value) {
+                return Err(session::stale_form().into());
+            }
+            pending = None;
+        } else if field.name() == Some("agent") {
+            if pending.is_some() {
+                return Err(session::stale_form().into());
+            }
             let b = field
                 .bytes()
                 .await
@@ -406,9 +439,12 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
         }
     }
     let bytes = bytes.ok_or_else(|| AppError::BadRequest("the form has no `agent` file".into()))?;
-    let out = manage::submit(&arena, team, bytes).await?;
+    let out = manage::submit(&arena, slot, bytes).await?;
     let body = html! {
-        h1 { "Version " (out.version) ": " @if out.verdict.valid { "accepted" } @else { "refused" } }
+        h1 {
+            "Version " (out.version) ": "
+            @if out.unchanged { "unchanged" } @else if out.verdict.valid { "accepted" } @else { "refused" }
+        }
         p #verdict class=(if out.verdict.valid { "ok" } else { "error" }) { (out.verdict.message) }
         @if let Some(s) = &out.verdict.smoke {
             @if !s.log.is_empty() {
@@ -418,12 +454,7 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, who: Who, req: Request
         }
         p { a href={ "/teams/" (team) } { "to your team page" } }
     };
-    let status = if out.verdict.valid {
-        StatusCode::CREATED
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
-    Ok((status, page(layout(&arena, &who, "Upload", body))).into_response())
+    Ok((out.status(), page(layout(&arena, &v, "Upload", body))).into_response())
 }
 
 fn upload_error(e: axum::extract::multipart::MultipartError, cap: u64, idle: u32) -> AppError {
@@ -437,9 +468,9 @@ fn upload_error(e: axum::extract::multipart::MultipartError, cap: u64, idle: u32
 }
 
 /// `/admin`: teams, and a form that adds one and shows its token once.
-pub async fn admin(State(arena): State<Arc<Arena>>, who: Who) -> PageResult {
-    identity::require_admin(&who)?;
-    Ok(page(admin_markup(&arena, &who, None).await?))
+pub async fn admin(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResult {
+    identity::require_admin(&v.who)?;
+    Ok(page(admin_markup(&arena, &v, None).await?))
 }
 
 /// `n` and the noun, in the plural unless `n` is 1 ("1 team", "2 matches").
@@ -467,7 +498,7 @@ enum Notice {
 
 async fn admin_markup(
     arena: &Arena,
-    who: &Who,
+    v: &Viewer,
     notice: Option<Notice>,
 ) -> Result<Markup, AppError> {
     let crate::views::AdminJson {
@@ -481,6 +512,7 @@ async fn admin_markup(
     // An action that locks someone out asks for a tick first (no script needed).
     let confirm =
         html! { label { input type="checkbox" name="confirm" value="yes" required; " sure" } };
+    let csrf = csrf_input(v);
     let body = html! {
         h1 { "Admin" }
         @match &notice {
@@ -501,19 +533,21 @@ async fn admin_markup(
         }
         p { (plural(teams.len() as i64, "team")) " · " (plural(stored, "game")) " stored · " (plural(pending, "match")) " waiting" @if frozen { " · frozen for the final" } }
         form method="post" action="/admin/teams" {
+            (csrf)
             label { "new team " input type="text" name="name" maxlength="64" required; }
             button { "add" }
         }
         table #teams { thead { tr { th { "id" } th { "team" } th { "added" } th { "token" } th { "ladder" } } }
             tbody { @for t in &teams { tr {
                 td { (t.id) } td { a href={ "/teams/" (t.id) } { (t.name) } } td { (when(t.created_ms)) }
-                td { form.act method="post" action={ "/admin/teams/" (t.id) "/token" } { (confirm) button { "new token" } } }
+                td { form.act method="post" action={ "/admin/teams/" (t.id) "/token" } { (csrf) (confirm) button { "new token" } } }
                 td { @match &t.withdrawn {
                     Some(why) => {
                         "withdrawn" @if !why.is_empty() { ": " (why) } " "
-                        form.act method="post" action={ "/admin/teams/" (t.id) "/reinstate" } { button { "reinstate" } }
+                        form.act method="post" action={ "/admin/teams/" (t.id) "/reinstate" } { (csrf) button { "reinstate" } }
                     },
                     None => form.act method="post" action={ "/admin/teams/" (t.id) "/withdraw" } {
+                        (csrf)
                         input type="text" name="reason" placeholder="reason (shown to all)" maxlength=(manage::MAX_REASON_CHARS);
                         (confirm) button { "withdraw" }
                     },
@@ -523,6 +557,7 @@ async fn admin_markup(
         h2 { "Workers" }
         p.muted { "Each runs " code { "croupier arena worker" } " on a machine of its own with its token; a new token or removing it locks the old token out at once." }
         form method="post" action="/admin/workers" {
+            (csrf)
             label { "new worker " input type="text" name="name" maxlength="64" required; }
             button { "add" }
         }
@@ -531,13 +566,13 @@ async fn admin_markup(
                 td { (w.id) } td { (w.name) }
                 td { @match w.seen_ms { Some(ms) => { ((now - ms).max(0) / 1000) " s ago" }, None => "never" } }
                 td {
-                    form.act method="post" action={ "/admin/workers/" (w.id) "/token" } { (confirm) button { "new token" } }
-                    form.act method="post" action={ "/admin/workers/" (w.id) "/remove" } { (confirm) button { "remove" } }
+                    form.act method="post" action={ "/admin/workers/" (w.id) "/token" } { (csrf) (confirm) button { "new token" } }
+                    form.act method="post" action={ "/admin/workers/" (w.id) "/remove" } { (csrf) (confirm) button { "remove" } }
                 }
             } } }
         }
     };
-    Ok(layout(arena, who, "Admin", body))
+    Ok(layout(arena, v, "Admin", body))
 }
 
 /// The add-team and add-worker forms.
@@ -569,8 +604,8 @@ impl ConfirmForm {
 }
 
 /// The admin page with `notice` on top, as the answer to a form.
-async fn admin_after(arena: &Arena, who: &Who, status: StatusCode, notice: Notice) -> PageResult {
-    Ok((status, page(admin_markup(arena, who, Some(notice)).await?)).into_response())
+async fn admin_after(arena: &Arena, v: &Viewer, status: StatusCode, notice: Notice) -> PageResult {
+    Ok((status, page(admin_markup(arena, v, Some(notice)).await?)).into_response())
 }
 
 /// Why a token was issued.
@@ -601,37 +636,37 @@ impl Issued {
 /// The admin page with a token just issued on top.
 async fn issued(
     arena: &Arena,
-    who: &Who,
+    v: &Viewer,
     what: &'static str,
     done: Issued,
     t: Result<manage::TeamToken, AppError>,
 ) -> PageResult {
     let status = done.status();
-    admin_after(arena, who, status, Notice::Token { what, done, t: t? }).await
+    admin_after(arena, v, status, Notice::Token { what, done, t: t? }).await
 }
 
 /// `POST /admin/teams`.
 pub async fn admin_add_team(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Form(f): Form<AddTeamForm>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     let t = manage::add_team(&arena, &f.name).await;
-    issued(&arena, &who, "Team", Issued::Added, t).await
+    issued(&arena, &v, "Team", Issued::Added, t).await
 }
 
 /// `POST /admin/teams/{id}/token`.
 pub async fn admin_team_token(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Path(id): Path<i64>,
     Form(f): Form<ConfirmForm>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     f.check()?;
     let t = manage::new_team_token(&arena, id).await;
-    issued(&arena, &who, "Team", Issued::Renewed, t).await
+    issued(&arena, &v, "Team", Issued::Renewed, t).await
 }
 
 /// The withdraw form: a reason, and the tick.
@@ -646,62 +681,62 @@ pub struct WithdrawForm {
 /// `POST /admin/teams/{id}/withdraw`.
 pub async fn admin_withdraw_team(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Path(id): Path<i64>,
     Form(f): Form<WithdrawForm>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     f.tick.ticked("a withdrawn team stops playing")?;
     let t = manage::withdraw_team(&arena, id, &f.reason).await?;
-    admin_after(&arena, &who, StatusCode::OK, Notice::Standing(t)).await
+    admin_after(&arena, &v, StatusCode::OK, Notice::Standing(t)).await
 }
 
 /// `POST /admin/teams/{id}/reinstate`.
 pub async fn admin_reinstate_team(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Path(id): Path<i64>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     let t = manage::reinstate_team(&arena, id).await?;
-    admin_after(&arena, &who, StatusCode::OK, Notice::Standing(t)).await
+    admin_after(&arena, &v, StatusCode::OK, Notice::Standing(t)).await
 }
 
 /// `POST /admin/workers`.
 pub async fn admin_add_worker(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Form(f): Form<AddTeamForm>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     let t = manage::add_worker(&arena, &f.name).await;
-    issued(&arena, &who, "Worker", Issued::Added, t).await
+    issued(&arena, &v, "Worker", Issued::Added, t).await
 }
 
 /// `POST /admin/workers/{id}/token`.
 pub async fn admin_worker_token(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Path(id): Path<i64>,
     Form(f): Form<ConfirmForm>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     f.check()?;
     let t = manage::new_worker_token(&arena, id).await;
-    issued(&arena, &who, "Worker", Issued::Renewed, t).await
+    issued(&arena, &v, "Worker", Issued::Renewed, t).await
 }
 
 /// `POST /admin/workers/{id}/remove`.
 pub async fn admin_remove_worker(
     State(arena): State<Arc<Arena>>,
-    who: Who,
+    v: Viewer,
     Path(id): Path<i64>,
     Form(f): Form<ConfirmForm>,
 ) -> PageResult {
-    identity::require_admin(&who)?;
+    identity::require_admin(&v.who)?;
     f.check()?;
     let name = manage::remove_worker(&arena, id).await?;
-    admin_after(&arena, &who, StatusCode::OK, Notice::Removed(name)).await
+    admin_after(&arena, &v, StatusCode::OK, Notice::Removed(name)).await
 }
 
 #[cfg(test)]

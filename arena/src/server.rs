@@ -14,6 +14,7 @@
 use crate::context::Arena;
 use crate::errors::AppError;
 use crate::manage::check_version;
+pub use crate::request_limits::{REQUEST_TIMEOUT, SMALL_BODY};
 use crate::{api, pages, worker_api};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path};
@@ -25,18 +26,11 @@ use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
-/// The body cap of every route but the uploads: forms and JSON are small.
-pub const SMALL_BODY: usize = 64 << 10;
-
 /// Room for a multipart form's headers around the file.
 const MULTIPART_SLACK: usize = 16 << 10;
 
-/// How long any request but an upload may take before it gets 408: far above the worker
-/// lease's long poll ([`worker_api::LONG_POLL`]) and any page, and a bound on what a client
-/// that never finishes its request can hold. Uploads are bounded instead by
-/// `uploads.idle_seconds` while their body arrives, then by the loader's compile limits and
-/// the smoke match's budget: a deadline there would abort a validation half-way.
-pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// The name the server's own worker leases under.
+const EMBEDDED: &str = "embedded";
 
 /// The Content-Security-Policy of every response.
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -54,6 +48,12 @@ pub fn router(arena: Arc<Arena>) -> Router {
         ))
         .layer(RequestBodyTimeoutLayer::new(
             std::time::Duration::from_secs(u64::from(arena.cfg.uploads.idle_seconds)),
+        ))
+        // Outside the body limit, so an announced length over the cap gets this server's
+        // own 413 (JSON or a page, naming the cap in MiB), not the layer's plain text.
+        .layer(axum::middleware::from_fn_with_state(
+            arena.cfg.uploads.max_bytes,
+            announced_length,
         ));
     let timeout = || TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT);
     Router::new()
@@ -82,6 +82,7 @@ pub fn router(arena: Arc<Arena>) -> Router {
             post(pages::admin_remove_worker),
         )
         .route("/static/{file}", get(static_file))
+        .route("/api/arena", get(api::arena_info))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/teams/{id}", get(api::team))
         .route("/api/games/{m}/{g}", get(api::game))
@@ -102,6 +103,14 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .layer(timeout())
         .merge(uploads)
         .merge(worker_api::routes(&arena).layer(timeout()))
+        .fallback(crate::errors::no_route)
+        // Every error in the API's or the pages' own form, whatever answered it.
+        .layer(axum::middleware::from_fn(crate::errors::uniform))
+        // Sessions and CSRF, before any handler (session.rs).
+        .layer(axum::middleware::from_fn_with_state(
+            arena.clone(),
+            crate::session::layer,
+        ))
         // Pages, JSON and replays for browsers that ask (`Accept-Encoding: gzip`); a worker
         // asks for none, so its binary reports and agents go as they are.
         .layer(CompressionLayer::new())
@@ -118,6 +127,28 @@ pub fn router(arena: Arc<Arena>) -> Router {
             HeaderValue::from_static("no-referrer"),
         ))
         .with_state(arena)
+}
+
+/// 413 for an upload whose announced length is over the cap, before anything is read.
+async fn announced_length(
+    axum::extract::State(cap): axum::extract::State<u64>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let announced = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > cap + MULTIPART_SLACK as u64) {
+        let e = AppError::TooLarge(cap);
+        return if crate::errors::is_api(req.uri().path()) {
+            e.into_response()
+        } else {
+            crate::errors::PageError(e).into_response()
+        };
+    }
+    next.run(req).await
 }
 
 async fn static_file(Path(file): Path<String>) -> Result<Response, AppError> {
@@ -173,6 +204,11 @@ pub async fn serve(
             let _ = check_version(&a, v.id, &v.sha256, v.number).await;
         });
     }
+    // The embedded worker of a server that died held its matches under leases that nobody
+    // will beat or end: they go back to the queue now rather than after `lease_seconds`. One
+    // server serves an arena, so a lease of this name is never a live one.
+    arena.db.release_all_of(EMBEDDED).await?;
+    arena.queued.notify_waiters();
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(crate::ladder::scheduler(arena.clone(), stop_rx.clone()));
     // The embedded worker: the same loop as `croupier arena worker`, on the database.
@@ -182,11 +218,11 @@ pub async fn serve(
             cfg: arena.cfg.clone(),
             linked: arena.linked.clone(),
             threads: arena.cfg.ladder.threads,
-            name: "embedded".into(),
+            name: EMBEDDED.into(),
         });
         let queue = Arc::new(crate::worker::Local {
             arena: arena.clone(),
-            name: "embedded".into(),
+            name: EMBEDDED.into(),
         });
         tokio::spawn(crate::worker::run(worker, queue, stop_rx))
     });

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 /// One row of the leaderboard.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardRow {
-    /// 1 for the top.
-    pub rank: usize,
+    /// 1 for the top; `null` for a version that has played no rated game yet ("placement"):
+    /// its rating is the prior's, which says nothing, so it is listed after every ranked one.
+    pub rank: Option<usize>,
     /// The team's id.
     pub team_id: i64,
     /// The team's name.
@@ -84,7 +85,7 @@ pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
             let (mu, sigma) = st.map_or((25.0, 25.0 / 3.0), |s| (s.mu, s.sigma));
             let (win_rate, ci) = st.map_or((0.0, (0.0, 1.0)), |s| s.win_rate());
             BoardRow {
-                rank: 0,
+                rank: None,
                 team_id: e.team_id,
                 team: e.name,
                 version: e.number,
@@ -100,13 +101,15 @@ pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
             }
         })
         .collect();
+    // Played versions by μ − 3σ; unplayed ones after them, by team.
     rows.sort_by(|a, b| {
-        b.conservative
-            .total_cmp(&a.conservative)
+        (a.games == 0)
+            .cmp(&(b.games == 0))
+            .then(b.conservative.total_cmp(&a.conservative))
             .then(a.team_id.cmp(&b.team_id))
     });
     for (i, r) in rows.iter_mut().enumerate() {
-        r.rank = i + 1;
+        r.rank = (r.games > 0).then_some(i + 1);
     }
     Ok(rows)
 }

@@ -7,7 +7,8 @@ mod arena_common;
 mod common;
 
 use arena_common::{
-    ArenaDir, Server, delete, forged, get, post, submit, uploads_then_ladder, wait_until,
+    ArenaDir, FORM, Server, arena_final, browser, delete, forged, get, head_only, post, raw,
+    sign_in_page, submit, uploads_then_ladder, wait_until,
 };
 use common::example_agent;
 use std::time::{Duration, Instant};
@@ -183,15 +184,6 @@ fn tokens_decide_who_sees_what() {
     assert!(private["versions"][0]["smoke"].is_object(), "{private}");
 }
 
-/// Sends only a request's head, announcing `length` body bytes, and reads the answer: a
-/// server that buffered the body first would wait for bytes that never come.
-fn head_only(url: &str, path: &str, token: &str, content_type: &str, length: usize) -> String {
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {{addr}}\r\nAuthorization: Bearer {token}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
-    );
-    raw(url, &head, b"")
-}
-
 #[test]
 fn an_upload_over_the_cap_gets_413_on_both_routes() {
     let cap = 200_000;
@@ -268,12 +260,18 @@ fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
     assert_eq!(r.status, 429, "{}", r.body);
     let wait = r.retry_after_secs();
     assert!((1..=60).contains(&wait), "{wait}");
-    let junk_login = post(
-        &format!("{url}/login"),
-        None,
-        "application/x-www-form-urlencoded",
-        format!("token={forged}").as_bytes(),
-    );
+    // The sign-in form, sent as the arena's own page sends it (its nonce and CSRF field).
+    let sign_in_with = |token: &str| {
+        let (nonce, csrf) = sign_in_page(url);
+        browser(
+            "POST",
+            &format!("{url}/login"),
+            &[("Cookie", &nonce), ("Origin", url)],
+            Some((FORM, format!("csrf={csrf}&token={token}").as_bytes())),
+        )
+        .0
+    };
+    let junk_login = sign_in_with(&forged);
     assert_eq!(junk_login.status, 429, "{}", junk_login.body);
     assert_eq!(get(&format!("{url}/api/leaderboard"), None).status, 200);
     // Issue #44: the guard never refuses a valid token. Behind a proxy or a classroom NAT
@@ -293,12 +291,7 @@ fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
             200
         );
     }
-    let login = post(
-        &format!("{url}/login"),
-        None,
-        "application/x-www-form-urlencoded",
-        format!("token={}", t.a).as_bytes(),
-    );
+    let login = sign_in_with(&t.a);
     assert!(login.status < 400, "{} {}", login.status, login.body);
     // A team the organiser adds during the flood, from the command line (another process),
     // gets in within a second.
@@ -460,25 +453,6 @@ fn a_compile_bomb_fails_its_child_not_the_server() {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmHWM");
     assert!(hwm_kb < 400 << 10, "the server peaked at {hwm_kb} kB");
-}
-
-/// Runs `croupier arena final DIR ARGS…`, which must succeed; its `final/final.json`.
-fn arena_final(dir: &ArenaDir, args: &[&str]) -> serde_json::Value {
-    let out = common::croupier()
-        .args(["arena", "final"])
-        .arg(dir.path())
-        .args(args)
-        .output()
-        .expect("arena final");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
-    )
-    .expect("json")
 }
 
 #[test]
@@ -836,12 +810,13 @@ fn an_agent_that_faults_in_its_smoke_match_is_refused_with_the_verdict_and_its_l
     assert_eq!(version["message"], message, "{team}");
     assert_eq!(&version["smoke"], smoke, "{team}");
 
-    // `croupier submit` shows both: the verdict, then the log of the game it faulted in.
+    // `croupier submit` shows both: the verdict, then the log of the game it faulted in. The
+    // same file again is not a new version: version 1's verdict comes back.
     let out = croupier_submit(&agent, url, &a);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("version 2 refused: smoke match against durak/cheapest: TRAP: game ")
+        stdout.contains("version 1 unchanged: identical to version 1, refused before: smoke match against durak/cheapest: TRAP: game ")
             && stdout.contains(&format!("its log in that game:\n  warn: {line}\n")),
         "{stdout}"
     );
@@ -993,43 +968,6 @@ fn hostile_upload_file_names_are_ignored_and_agents_are_stored_by_hash() {
         uploaded.iter().map(|u| u.0.clone()).collect::<Vec<_>>(),
         "{team}"
     );
-}
-
-/// A raw request on its own connection: `head` (with its blank line), then `body`, then
-/// nothing more; returns what the server answered until it closed or 20 s passed.
-fn raw(url: &str, head: &str, body: &[u8]) -> String {
-    use std::io::{Read, Write};
-    let addr = url.trim_start_matches("http://");
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout");
-    s.write_all(head.replace("{addr}", addr).as_bytes())
-        .expect("write head");
-    s.write_all(body).expect("write body");
-    let mut got = Vec::new();
-    let mut buf = [0u8; 8192];
-    while let Ok(n) = s.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        got.extend_from_slice(&buf[..n]);
-        // The answer is complete once its announced body is in (keep-alive does not close).
-        let text = String::from_utf8_lossy(&got).to_string();
-        if let Some((h, b)) = text.split_once("\r\n\r\n") {
-            let len = h
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length: ")
-                        .map(str::to_string)
-                })
-                .and_then(|v| v.trim().parse::<usize>().ok());
-            if len.is_some_and(|n| b.len() >= n) {
-                break;
-            }
-        }
-    }
-    String::from_utf8_lossy(&got).to_string()
 }
 
 /// A client that sends the start of an upload and then nothing (slowloris) gets 408 once

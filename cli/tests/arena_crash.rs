@@ -31,12 +31,17 @@ use std::time::Duration;
 /// its first batch of stored games (64) comes well before its end: room to kill it between.
 const DEALS: i64 = 50;
 
+/// The lease of the crash test's matches: far longer than the test waits for the restarted
+/// server to finish the interrupted one.
+const LONG_LEASE: i64 = 900;
+
 fn kill9_mid_match_loses_nothing(database: Option<&str>) {
     let dir = ArenaDir::init_on("durak", "teams", database, |cfg| {
         if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
             l.insert("deals".into(), toml::Value::Integer(DEALS));
-            // A short lease: the restarted server takes the dead worker's match sooner.
-            l.insert("lease_seconds".into(), toml::Value::Integer(5));
+            // A long lease: the restarted server must take its dead worker's match back at
+            // once (issue #44), not after the lease runs out.
+            l.insert("lease_seconds".into(), toml::Value::Integer(LONG_LEASE));
         }
     });
     let cfg = ArenaConfig::load(dir.path()).expect("arena.toml");
@@ -78,10 +83,11 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
         .filter(|m| m.state == "done")
         .count();
 
-    // The restart: the dead worker's lease expires (ladder.lease_seconds), and the match is
-    // leased again and finished; other matches go on meanwhile.
+    // The restart: the server takes back the match its dead worker held, at once, and
+    // finishes it; other matches go on meanwhile. Well before the lease would run out.
     let server = Server::start(dir.path(), database);
-    let limit = Duration::from_secs(cfg.ladder.lease_seconds + 240);
+    let limit = Duration::from_secs(240);
+    assert!(limit.as_secs() * 2 < LONG_LEASE as u64);
     wait_until(limit, "the interrupted match and another done", || {
         let all = rt.block_on(all_matches(&db));
         let done = all.iter().filter(|m| m.state == "done").count();

@@ -15,7 +15,9 @@ mod common;
 #[path = "common/postgres.rs"]
 mod postgres;
 
-use arena_common::{ArenaDir, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder};
+use arena_common::{
+    ArenaDir, arena_final, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder,
+};
 use croupier_arena::db::Db;
 use postgres::Postgres;
 
@@ -93,16 +95,9 @@ fn uploads_ladder_and_admin_on_postgres() {
 
     // `arena final --database` plays the final from PostgreSQL and stores its table there,
     // where the running server serves it.
-    let out = common::croupier()
-        .args(["arena", "final"])
-        .arg(dir.path())
-        .args(["--database", &pg.url, "--deals", "2", "--threads", "1"])
-        .output()
-        .expect("arena final");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    arena_final(
+        &dir,
+        &["--database", &pg.url, "--deals", "2", "--threads", "1"],
     );
     let table = get(&format!("{}/api/final", server.url), None);
     assert_eq!(table.status, 200, "{}", table.body);

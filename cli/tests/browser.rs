@@ -297,11 +297,17 @@ impl Walk {
         )
         .await;
         self.styled(&c, "the team page").await;
+        // The sign-in form went through the CSRF checks as a browser sends it (Origin,
+        // Sec-Fetch-Site, the form's token), and every page says who is signed in.
+        let who = text(&c, "#signed-in").await;
+        assert_eq!(who, "signed in as team beta", "the header");
 
         // Upload through the form: the file input takes the file's path.
         c.goto(&format!("{base}/submit"))
             .await
             .expect("open /submit");
+        let uploading = text(&c, "#uploading-as").await;
+        assert_eq!(uploading, "Uploading as team beta.", "the upload page");
         let file = find(&c, "#agent-file").await;
         file.send_keys(&self.agent.to_string_lossy())
             .await
@@ -552,6 +558,26 @@ impl Walk {
         .await;
         assert_eq!(get(&config, Some(&token)).status, 401);
         self.styled(&c, "the admin page after a removal").await;
+
+        // Signing out (a form with the session's CSRF token) drops the cookie: the admin
+        // page is then refused, and the header offers to sign in.
+        assert_eq!(text(&c, "#signed-in").await, "signed in as the organiser");
+        find(&c, "header form[action='/logout'] button")
+            .await
+            .click()
+            .await
+            .expect("sign out");
+        wait_js(
+            &c,
+            SHORT,
+            "signed out",
+            "return location.pathname === '/' && !document.getElementById('signed-in')
+                && !!document.querySelector('header a[href=\"/login\"]');",
+        )
+        .await;
+        c.goto(&format!("{base}/admin")).await.expect("open /admin");
+        let refused = text(&c, "main h1").await;
+        assert!(refused.starts_with("401"), "{refused}");
 
         // No page broke the CSP (a blocked stylesheet or script is a console error).
         self.read_console(&c).await;

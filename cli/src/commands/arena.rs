@@ -577,7 +577,11 @@ fn demo(a: &DemoArgs) -> Result<()> {
                 for (id, path) in teams {
                     match std::fs::read(&path) {
                         Ok(bytes) => {
-                            if let Err(e) = manage::submit(&arena, id, bytes).await {
+                            let done = match manage::begin_upload(&arena, id).await {
+                                Ok(slot) => manage::submit(&arena, slot, bytes).await.map(|_| ()),
+                                Err(e) => Err(e),
+                            };
+                            if let Err(e) = done {
                                 eprintln!("demo: {}: {e}", path.display());
                             }
                         }

@@ -387,6 +387,161 @@ fn read(mut r: ureq::http::Response<ureq::Body>) -> Resp {
     }
 }
 
+/// A browser's request, as a page on some origin would make it: any headers (`Cookie`,
+/// `Origin`, `Sec-Fetch-Site`), no redirects followed. The answer with its `Set-Cookie`s.
+pub fn browser(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<(&str, &[u8])>,
+) -> (Resp, Vec<String>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into();
+    let mut req = ureq::http::Request::builder().method(method).uri(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let r = match body {
+        Some((ty, b)) => agent.run(
+            req.header("Content-Type", ty)
+                .body(b.to_vec())
+                .expect("a request"),
+        ),
+        None => agent.run(req.body(()).expect("a request")),
+    }
+    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let cookies = r
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok().map(String::from))
+        .collect();
+    (read(r), cookies)
+}
+
+/// The value of the first `name="…"` attribute after `marker` in a page.
+pub fn attr_after(page: &str, marker: &str, name: &str) -> Option<String> {
+    let rest = &page[page.find(marker)?..];
+    let rest = &rest[rest.find(&format!("{name}=\""))? + name.len() + 2..];
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+/// A raw request on its own connection: `head` (with its blank line), then `body`, then
+/// nothing more; returns what the server answered until it closed or 20 s passed.
+pub fn raw(url: &str, head: &str, body: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    s.write_all(head.replace("{addr}", addr).as_bytes())
+        .expect("write head");
+    s.write_all(body).expect("write body");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        // The answer is complete once its announced body is in (keep-alive does not close).
+        let text = String::from_utf8_lossy(&got).to_string();
+        if let Some((h, b)) = text.split_once("\r\n\r\n") {
+            let len = h
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length: ")
+                        .map(str::to_string)
+                })
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|n| b.len() >= n) {
+                break;
+            }
+        }
+    }
+    String::from_utf8_lossy(&got).to_string()
+}
+
+/// Sends only a request's head, announcing `length` body bytes, and reads the answer: a
+/// server that buffered the body first would wait for bytes that never come.
+pub fn head_only(url: &str, path: &str, token: &str, content_type: &str, length: usize) -> String {
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {{addr}}\r\nAuthorization: Bearer {token}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
+    );
+    raw(url, &head, b"")
+}
+
+/// Runs `croupier arena final DIR ARGS…`, which must succeed; its `final/final.json`.
+pub fn arena_final(dir: &ArenaDir, args: &[&str]) -> serde_json::Value {
+    let out = croupier()
+        .args(["arena", "final"])
+        .arg(dir.path())
+        .args(args)
+        .output()
+        .expect("arena final");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("final/final.json")).expect("final.json"),
+    )
+    .expect("json")
+}
+
+/// A form's content type.
+pub const FORM: &str = "application/x-www-form-urlencoded";
+
+/// `name=value` of the `Set-Cookie` named `name`.
+pub fn cookie_pair(set_cookies: &[String], name: &str) -> String {
+    set_cookies
+        .iter()
+        .filter_map(|c| c.split(';').next())
+        .find(|kv| kv.starts_with(&format!("{name}=")))
+        .map(String::from)
+        .unwrap_or_else(|| panic!("no {name} cookie in {set_cookies:?}"))
+}
+
+/// The CSRF field of the first form after `marker` on a page.
+pub fn csrf_after(page: &str, marker: &str) -> String {
+    attr_after(page, marker, "value")
+        .filter(|_| page.contains("name=\"csrf\""))
+        .unwrap_or_else(|| panic!("no csrf field after {marker}: {page}"))
+}
+
+/// The sign-in page as a browser gets it: its nonce cookie and its form's CSRF field.
+pub fn sign_in_page(url: &str) -> (String, String) {
+    let (page, cookies) = browser("GET", &format!("{url}/login"), &[], None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    (
+        cookie_pair(&cookies, "croupier_login"),
+        csrf_after(&page.body, "name=\"csrf\""),
+    )
+}
+
+/// Signs in as a browser on the arena's own page does; the session cookie.
+pub fn sign_in(url: &str, token: &str) -> String {
+    let (nonce, csrf) = sign_in_page(url);
+    let (r, cookies) = browser(
+        "POST",
+        &format!("{url}/login"),
+        &[
+            ("Cookie", &nonce),
+            ("Origin", url),
+            ("Sec-Fetch-Site", "same-origin"),
+        ],
+        Some((FORM, format!("csrf={csrf}&token={token}").as_bytes())),
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    cookie_pair(&cookies, "croupier_token")
+}
+
 /// GET with an optional bearer token.
 pub fn get(url: &str, token: Option<&str>) -> Resp {
     let mut req = agent().get(url);
