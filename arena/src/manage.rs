@@ -340,6 +340,12 @@ pub struct TeamToken {
     pub token: String,
 }
 
+/// A team's name as it would be stored ([`shown_text`]), or why it is refused: what an
+/// import checks for every line before it adds any team.
+pub fn team_name(name: &str) -> Result<String, AppError> {
+    checked_name(name, "team")
+}
+
 /// A name the organiser gives a team or a worker, normalised ([`shown_text`]), or why it
 /// is refused.
 fn checked_name(name: &str, what: &str) -> Result<String, AppError> {

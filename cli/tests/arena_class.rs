@@ -728,3 +728,112 @@ fn schemathesis_finds_nothing_against_the_arena_api() {
         );
     }
 }
+
+/// Issue #44: a whole class at once. `croupier arena team import DIR class.csv --tokens F`
+/// adds every team and writes each token once, to a new file only its owner can read; each
+/// token works on the running server. A list with a bad line adds nothing and names the line;
+/// an existing tokens file is never overwritten.
+#[test]
+fn a_class_is_imported_from_csv_with_each_token_written_once() {
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "ladder", "threads", 0));
+    dir.add_team("taken", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let import = |class: &str, tokens: &std::path::Path| {
+        let list = dir.path().join("class.csv");
+        std::fs::write(&list, class).expect("write the class list");
+        let out = common::croupier()
+            .args(["arena", "team", "import"])
+            .arg(dir.path())
+            .arg(&list)
+            .arg("--tokens")
+            .arg(tokens)
+            .output()
+            .expect("croupier arena team import");
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let names = || {
+        let mut n = team_names(url, &dir.admin);
+        n.sort();
+        n
+    };
+    // A name already taken: nothing added, the line named, no tokens file.
+    let tokens = dir.path().join("tokens.csv");
+    let (ok, text) = import(
+        "team,email\nalpha,a@uni.example\ntaken,t@uni.example\n",
+        &tokens,
+    );
+    assert!(
+        !ok && text.contains("line 3: a team named `taken` exists"),
+        "{text}"
+    );
+    assert!(!tokens.exists());
+    assert_eq!(names(), ["taken"]);
+    // The class.
+    let (ok, text) = import(
+        "team,email\nalpha,a@uni.example\n\"Smith, Jones\",s@uni.example\nbeta,b@uni.example\n",
+        &tokens,
+    );
+    assert!(ok && text.contains("3 teams added"), "{text}");
+    assert_eq!(names(), ["Smith, Jones", "alpha", "beta", "taken"]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&tokens)
+            .expect("tokens")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+    let written = std::fs::read_to_string(&tokens).expect("tokens");
+    let mut lines = written.lines();
+    assert_eq!(lines.next(), Some("team,token,email"));
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| {
+            let mut r = csv_cells(l);
+            r.truncate(3);
+            r
+        })
+        .collect();
+    assert_eq!(rows.len(), 3, "{written}");
+    for row in &rows {
+        let token = &row[1];
+        assert!(token.starts_with("team-"), "{written}");
+        let id: i64 = token
+            .split('-')
+            .nth(1)
+            .and_then(|i| i.parse().ok())
+            .expect("an id");
+        let team = get(&format!("{url}/api/teams/{id}"), Some(token));
+        assert_eq!(team.status, 200, "{}", team.body);
+        assert_eq!(team.json()["name"], row[0].as_str());
+    }
+    assert_eq!(rows[1][0], "Smith, Jones");
+    assert_eq!(rows[1][2], "s@uni.example");
+    // The file is never overwritten: a second import into it is refused before any team.
+    let (ok, text) = import("gamma\n", &tokens);
+    assert!(!ok && text.contains("must not exist yet"), "{text}");
+    assert_eq!(std::fs::read_to_string(&tokens).expect("tokens"), written);
+    assert!(!names().contains(&"gamma".to_string()));
+}
+
+/// The cells of one CSV line with quotes (the tokens file's rows).
+fn csv_cells(line: &str) -> Vec<String> {
+    let (mut cells, mut cell, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => cells.push(std::mem::take(&mut cell)),
+            (c, _) => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells
+}

@@ -25,7 +25,8 @@ enum ArenaSub {
     Init(InitArgs),
     /// Serve the arena in DIR, with its ladder running, until Ctrl-C or SIGTERM.
     Serve(ServeArgs),
-    /// Teams: `team add DIR NAME` prints the new team's token once.
+    /// Teams: `team add DIR NAME` prints the new team's token once; `team import DIR
+    /// CLASS.csv --tokens FILE` adds a whole class.
     #[command(subcommand)]
     Team(TeamSub),
     /// A temporary arena with every example agent of one game as a team, served on
@@ -121,6 +122,21 @@ enum TeamSub {
         dir: PathBuf,
         /// The team's name.
         name: String,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
+        database: Option<String>,
+    },
+    /// Add a whole class from a CSV file (the team's name first; other columns are kept):
+    /// every line is checked first, and each new token goes to the file --tokens names
+    /// (made new, readable by you only). Nothing is added if any line is wrong.
+    Import {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The class list (CSV; a first row starting `team` or `name` is a header).
+        class: PathBuf,
+        /// Where to write each team's token (must not exist yet).
+        #[arg(long)]
+        tokens: PathBuf,
         /// A PostgreSQL URL instead of SQLite in DIR.
         #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
@@ -243,6 +259,17 @@ impl ArenaCommand {
                 name,
                 database,
             }) => add_with_token(dir, database.as_deref(), name, Holder::Team),
+            ArenaSub::Team(TeamSub::Import {
+                dir,
+                class,
+                tokens,
+                database,
+            }) => tokio()?.block_on(super::arena_import::import(
+                dir,
+                database.as_deref(),
+                class,
+                tokens,
+            )),
             ArenaSub::Team(TeamSub::List { dir, database }) => tokio()?.block_on(async {
                 let arena = Arena::open(dir, database.as_deref()).await?;
                 for t in arena.db.teams().await? {
