@@ -24,6 +24,10 @@ pub struct ArenaJson {
     pub rules: String,
     /// Whether submissions are closed for the final.
     pub frozen: bool,
+    /// When uploads close by themselves (`final.deadline`, RFC 3339), if set.
+    pub deadline: Option<String>,
+    /// Why uploads are closed now, if they are (the final, or the deadline).
+    pub closed: Option<String>,
     /// The upload caps.
     pub uploads: crate::config::Uploads,
 }
@@ -37,6 +41,8 @@ pub async fn arena_info(State(arena): State<Arc<Arena>>) -> Result<Json<ArenaJso
         game: arena.cfg.game.clone(),
         rules: arena.cfg.rules.clone(),
         frozen: arena.frozen_now().await?,
+        deadline: arena.cfg.final_.deadline.clone(),
+        closed: arena.uploads_closed().await?,
         uploads: arena.cfg.uploads.clone(),
     }))
 }

@@ -187,6 +187,104 @@ pub struct ArenaConfig {
     /// The guard against clients that present refused tokens.
     #[serde(default)]
     pub security: Security,
+    /// The final's settings.
+    #[serde(default, rename = "final")]
+    pub final_: Final,
+}
+
+/// The final's settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Final {
+    /// When uploads close by themselves (RFC 3339 with its offset, e.g.
+    /// `2026-12-18T23:59:00+01:00`); none if left out. The ladder plays on until the final.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<String>,
+}
+
+impl Final {
+    /// The deadline in ms since the epoch, if one is set and readable.
+    pub fn deadline_ms(&self) -> Option<i64> {
+        self.deadline.as_deref().and_then(rfc3339_ms)
+    }
+}
+
+/// An RFC 3339 time (`YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`) in ms
+/// since the epoch; `None` if it is not one.
+pub fn rfc3339_ms(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = s.get(r)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    if b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut i = 19;
+    let mut ms = 0;
+    if b.get(i) == Some(&b'.') {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let frac = s.get(start..i)?;
+        ms = format!("{frac:0<3}").get(..3)?.parse().ok()?;
+    }
+    let offset_min = match b.get(i)? {
+        b'Z' | b'z' if b.len() == i + 1 => 0,
+        c @ (b'+' | b'-') if b.len() == i + 6 && b[i + 3] == b':' => {
+            let m = num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?;
+            if *c == b'-' { -m } else { m }
+        }
+        _ => return None,
+    };
+    let days_in = [
+        31,
+        if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) {
+            29
+        } else {
+            28
+        },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1..=12).contains(&mo)
+        || d < 1
+        || d > days_in[(mo - 1) as usize]
+        || h > 23
+        || mi > 59
+        || sec > 60
+    {
+        return None;
+    }
+    // Days since the epoch from a civil date (Howard Hinnant's algorithm).
+    let (y2, m2) = if mo <= 2 {
+        (y - 1, mo + 9)
+    } else {
+        (y, mo - 3)
+    };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let doy = (153 * m2 + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 86_400 + h * 3600 + mi * 60 + sec) - offset_min * 60) * 1000 + ms)
 }
 
 /// The default of [`Security::refused_tokens_per_minute`].
@@ -240,6 +338,7 @@ impl ArenaConfig {
                 in_flight: default_in_flight(),
             },
             security: Security::default(),
+            final_: Final::default(),
         }
     }
 
@@ -338,6 +437,16 @@ impl ArenaConfig {
         }
         if self.uploads.idle_seconds == 0 {
             return Err(field("uploads.idle_seconds", "must be at least 1".into()));
+        }
+        if let Some(d) = &self.final_.deadline
+            && rfc3339_ms(d).is_none()
+        {
+            return Err(field(
+                "final.deadline",
+                format!(
+                    "`{d}` is not an RFC 3339 time with its offset, e.g. 2026-12-18T23:59:00+01:00"
+                ),
+            ));
         }
         if self.security.refused_tokens_per_minute == 0 {
             return Err(field(
@@ -453,7 +562,11 @@ in_flight = {in_flight}
 # Refused tokens one address may present in a minute; past it, unknown tokens get 429 unread
 # (a valid token always passes, so one student's junk behind a NAT locks nobody out).
 refused_tokens_per_minute = {refused}
-"#,
+
+[final]
+# When uploads close by themselves, with its offset; the ladder plays on until the final.
+# deadline = "2026-12-18T23:59:00+01:00"
+{deadline}"#,
             title = q(&self.title),
             game = q(&self.game),
             rules = q(&self.rules),
@@ -486,6 +599,11 @@ refused_tokens_per_minute = {refused}
             idle = self.uploads.idle_seconds,
             in_flight = self.uploads.in_flight,
             refused = self.security.refused_tokens_per_minute,
+            deadline = self
+                .final_
+                .deadline
+                .as_ref()
+                .map_or(String::new(), |d| format!("deadline = {}\n", q(d))),
         )
     }
 }
@@ -548,5 +666,41 @@ mod tests {
         assert_eq!(back.ladder.rating, "weng-lin");
         assert_eq!(back.uploads.idle_seconds, 30);
         assert_eq!(back.uploads.in_flight, 2);
+    }
+
+    /// `final.deadline` is an RFC 3339 time with its offset: read to the millisecond, and
+    /// anything else is refused naming the field.
+    #[test]
+    fn a_deadline_is_an_rfc_3339_time() {
+        assert_eq!(rfc3339_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(rfc3339_ms("1970-01-01T01:00:00+01:00"), Some(0));
+        assert_eq!(rfc3339_ms("2000-03-01T00:00:00.5Z"), Some(951_868_800_500));
+        assert_eq!(
+            rfc3339_ms("2026-12-18T23:59:00+01:00"),
+            Some(1_797_634_740_000)
+        );
+        for bad in [
+            "2026-12-18",
+            "2026-12-18T23:59:00",
+            "2026-02-30T00:00:00Z",
+            "2026-12-18T23:59:00+1:00",
+            "tomorrow",
+        ] {
+            assert_eq!(rfc3339_ms(bad), None, "{bad}");
+        }
+        let mut cfg = ArenaConfig::new(GameKind::Durak, "teams");
+        cfg.final_.deadline = Some("18/12/2026".into());
+        let e = cfg
+            .check(std::path::Path::new("/a/arena.toml"))
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            e.contains("final.deadline") && e.contains("18/12/2026"),
+            "{e}"
+        );
+        cfg.final_.deadline = Some("2026-12-18T23:59:00+01:00".into());
+        let text = cfg.to_commented_toml();
+        let back: ArenaConfig = toml::from_str(&text).expect("parses");
+        assert_eq!(back.final_, cfg.final_);
     }
 }

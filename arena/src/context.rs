@@ -284,14 +284,33 @@ impl Arena {
         Ok(fresh)
     }
 
-    /// Whether the arena is frozen, read from the database when this process has not seen
-    /// the freeze yet: `arena final` runs in another process, and an upload must be refused
-    /// the moment it starts, not when the ladder next looks.
+    /// Whether the arena is frozen, read from the database: `arena final` and `arena
+    /// reopen` run in other processes, and an upload must be refused (or taken again) the
+    /// moment it starts, not when the ladder next looks.
     pub async fn frozen_now(&self) -> Result<bool, DbError> {
-        if !self.is_frozen() && self.db.meta("frozen").await?.is_some() {
-            self.frozen.store(true, Ordering::Relaxed);
+        let frozen = self.db.meta("frozen").await?.is_some();
+        self.frozen.store(frozen, Ordering::Relaxed);
+        Ok(frozen)
+    }
+
+    /// Why uploads are closed now, if they are: the final has begun, or `final.deadline`
+    /// has passed.
+    pub async fn uploads_closed(&self) -> Result<Option<String>, DbError> {
+        if self.frozen_now().await? {
+            return Ok(Some("submissions are closed: the final has begun".into()));
         }
-        Ok(self.is_frozen())
+        Ok(self.past_deadline())
+    }
+
+    /// The deadline's refusal, once `final.deadline` has passed.
+    pub fn past_deadline(&self) -> Option<String> {
+        let d = self.cfg.final_.deadline_ms()?;
+        (crate::now_ms() >= d).then(|| {
+            format!(
+                "submissions closed at the deadline, {}",
+                self.cfg.final_.deadline.as_deref().unwrap_or("")
+            )
+        })
     }
 
     /// Whether submissions and the ladder are stopped for the final, as this process last

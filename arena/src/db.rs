@@ -676,6 +676,31 @@ impl Db {
         Ok(())
     }
 
+    /// Removes `key` from the `meta` table.
+    pub async fn delete_meta(&self, key: &str) -> Result<(), DbError> {
+        let q = "DELETE FROM meta WHERE key = $1";
+        on_pool!(self, p => { sqlx::query(q).bind(key).execute(p).await?; });
+        Ok(())
+    }
+
+    /// Removes the final's matches that are not done, with any games they stored, in one
+    /// transaction: what `arena reopen` leaves of a final that did not finish. How many.
+    pub async fn drop_unfinished_finals(&self) -> Result<u64, DbError> {
+        let which = "SELECT id FROM matches WHERE kind = 'final' AND state <> 'done'";
+        let seats = format!("DELETE FROM game_seats WHERE match_id IN ({which})");
+        let games = format!("DELETE FROM games WHERE match_id IN ({which})");
+        let matches = "DELETE FROM matches WHERE kind = 'final' AND state <> 'done'";
+        let n = on_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            sqlx::query(sqlx::AssertSqlSafe(seats.as_str())).execute(&mut *tx).await?;
+            sqlx::query(sqlx::AssertSqlSafe(games.as_str())).execute(&mut *tx).await?;
+            let n = sqlx::query(matches).execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            n
+        });
+        Ok(n)
+    }
+
     /// The value of `key` in the `meta` table, set to `value` first if it has none: what two
     /// processes that both make it agree on.
     pub async fn meta_or_insert(&self, key: &str, value: &str) -> Result<String, DbError> {

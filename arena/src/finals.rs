@@ -198,6 +198,36 @@ async fn on_workers(
     Ok(runs)
 }
 
+/// What [`reopen`] undid.
+#[derive(Debug, Default)]
+pub struct Reopened {
+    /// Whether the arena was frozen.
+    pub was_frozen: bool,
+    /// Whether a final table was published (now withdrawn from `/final`).
+    pub had_table: bool,
+    /// Final matches not finished, taken out of the queue (their stored games with them).
+    pub dropped_matches: u64,
+}
+
+/// Undoes a trial or mistaken final: uploads and the ladder open again (a running server
+/// sees it at its next upload or scheduling round), `/final` shows nothing, and the final's
+/// unfinished matches leave the queue. The final's finished games stay in the database,
+/// apart from the ladder's (the ratings never count them), and its files in `final/` stay on
+/// disk until the next final replaces them. A passed `final.deadline` still closes uploads.
+pub async fn reopen(arena: &Arena) -> Result<Reopened> {
+    let was_frozen = arena.db.meta("frozen").await?.is_some();
+    let had_table = arena.db.meta("final_json").await?.is_some();
+    let dropped_matches = arena.db.drop_unfinished_finals().await?;
+    arena.db.delete_meta("final_json").await?;
+    arena.db.delete_meta("frozen").await?;
+    arena.frozen.store(false, Ordering::Relaxed);
+    Ok(Reopened {
+        was_frozen,
+        had_table,
+        dropped_matches,
+    })
+}
+
 /// Freezes the arena and plays the final: `deals` deals per pairing from `seed`. Writes
 /// `final/final.{json,csv,html,jsonl}` in the arena's directory and keeps the table for the
 /// server's `/final`.

@@ -67,14 +67,12 @@ impl Drop for UploadSlot {
 }
 
 /// Admits an upload before its body is read: refused (409) once the arena is frozen for its
-/// final, (403) for a withdrawn team, and (429) past the team's hourly cap, counting the
+/// final or `final.deadline` has passed, (403) for a withdrawn team, and (429) past the team's hourly cap, counting the
 /// uploads still being read, or past its in-flight cap. The check and the count are one step
 /// under [`Arena::upload_gate`], so uploads sent at once are counted one after another.
 pub async fn begin_upload(arena: &Arc<Arena>, team: i64) -> Result<UploadSlot, AppError> {
-    if arena.frozen_now().await? {
-        return Err(AppError::Conflict(
-            "submissions are closed: the final has begun".into(),
-        ));
+    if let Some(why) = arena.uploads_closed().await? {
+        return Err(AppError::Conflict(why));
     }
     check_active(arena, team).await?;
     let _gate = arena.upload_gate.lock().await;
@@ -188,6 +186,11 @@ pub async fn submit(
         && v.sha256 == sha
     {
         return same_as(team, v);
+    }
+    if let Some(why) = arena.past_deadline() {
+        return Err(AppError::Conflict(format!(
+            "{why}, while this file was being sent"
+        )));
     }
     let Some((vid, number)) = arena.db.add_version_unless_frozen(team, &sha, len).await? else {
         arena

@@ -124,6 +124,7 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
         p.muted {
             span #games { (games) } " games rated. Ranked by μ − 3σ (Weng-Lin); win rates with 95% Wilson intervals."
             @if arena.is_frozen() { " Submissions are closed." }
+            @else if arena.past_deadline().is_some() { " Submissions closed at the deadline." }
             @if final_played { " " a href="/final" { "The final table." } }
         }
         table #leaderboard data-refresh="/api/leaderboard" {
@@ -384,7 +385,8 @@ pub async fn submit_page(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
     };
     let body = html! {
         h1 { "Upload a version" }
-        @if arena.is_frozen() { p.error { "Submissions are closed." } }
+        @if let Some(why) = arena.uploads_closed().await? { p.error #closed { (why) "." } }
+        @else if let Some(d) = &arena.cfg.final_.deadline { p #deadline { "Uploads close at " (d) "." } }
         p #uploading-as { "Uploading as team " strong { (v.team.as_deref().unwrap_or("?")) } "." }
         form #upload method="post" action="/submit" enctype="multipart/form-data" {
             (csrf_input(&v))

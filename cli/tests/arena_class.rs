@@ -837,3 +837,88 @@ fn csv_cells(line: &str) -> Vec<String> {
     cells.push(cell);
     cells
 }
+
+/// Issue #44: `[final] deadline` closes uploads by itself, and `croupier arena reopen`
+/// undoes a trial final for the running server: uploads and the ladder go on, `/final` is
+/// gone.
+#[test]
+fn a_deadline_closes_uploads_and_reopen_undoes_a_trial_final() {
+    // A deadline that has passed.
+    let passed = "2020-01-01T00:00:00+01:00";
+    let dir = ArenaDir::init("durak", "teams", |c| {
+        set(c, "ladder", "threads", 0);
+        set(c, "final", "deadline", passed);
+    });
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let r = submit(url, &a, &example_agent("durak/cheapest"));
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(
+        r.body
+            .contains(&format!("submissions closed at the deadline, {passed}")),
+        "{}",
+        r.body
+    );
+    let info = get(&format!("{url}/api/arena"), None).json();
+    assert_eq!(info["deadline"], passed, "{info}");
+    assert!(info["closed"].is_string(), "{info}");
+    drop(server);
+
+    // A deadline to come, then a trial final and its undoing, beside the running server.
+    let later = "2999-01-01T00:00:00Z";
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "final", "deadline", later));
+    let a = dir.add_team("a", None);
+    let b = dir.add_team("b", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    assert_eq!(
+        submit(url, &a, &example_agent("durak/cheapest")).status,
+        201
+    );
+    assert_eq!(
+        submit(url, &b, &example_agent("durak/random-lead")).status,
+        201
+    );
+    let page = browser(
+        "GET",
+        &format!("{url}/submit"),
+        &[("Authorization", &format!("Bearer {a}"))],
+        None,
+    )
+    .0;
+    assert!(
+        page.body.contains(&format!("Uploads close at {later}.")),
+        "{}",
+        page.body
+    );
+    wait_until(Duration::from_secs(120), "ladder games", || {
+        arena_common::games_rated(url) > 0
+    });
+    arena_final(&dir, &["--deals", "1", "--seed", "3", "--threads", "1"]);
+    assert_eq!(get(&format!("{url}/final"), None).status, 200);
+    assert_eq!(
+        submit(url, &a, &example_agent("durak/trump-tosser")).status,
+        409
+    );
+    let out = common::croupier()
+        .args(["arena", "reopen"])
+        .arg(dir.path())
+        .output()
+        .expect("croupier arena reopen");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && text.contains("reopened"), "{text}");
+    let r = submit(url, &a, &example_agent("durak/trump-tosser"));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(get(&format!("{url}/final"), None).status, 404);
+    assert_eq!(
+        get(&format!("{url}/api/arena"), None).json()["frozen"],
+        false
+    );
+    // The ladder plays again.
+    let before = arena_common::games_rated(url);
+    wait_until(Duration::from_secs(120), "the ladder playing again", || {
+        arena_common::games_rated(url) > before
+    });
+}

@@ -41,6 +41,16 @@ enum ArenaSub {
     /// Close submissions and play the final: a full round robin of each team's latest valid
     /// version with duplicate deals; writes DIR/final/final.{html,csv,json}.
     Final(FinalArgs),
+    /// Undo a trial or mistaken final: uploads and the ladder open again (a running server
+    /// sees it at once), /final shows nothing, and the final's unfinished matches leave the
+    /// queue; its finished games stay, apart from the ladder's.
+    Reopen {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
+        database: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -259,6 +269,29 @@ impl ArenaCommand {
                 name,
                 database,
             }) => add_with_token(dir, database.as_deref(), name, Holder::Team),
+            ArenaSub::Reopen { dir, database } => tokio()?.block_on(async {
+                let arena = Arena::open(dir, database.as_deref()).await?;
+                let r = croupier_arena::finals::reopen(&arena).await?;
+                arena.db.close().await;
+                if !r.was_frozen && !r.had_table {
+                    println!("{}: no final to undo; uploads were open", dir.display());
+                    return Ok(());
+                }
+                println!(
+                    "{}: reopened: uploads and the ladder go on{}{}",
+                    dir.display(),
+                    if r.had_table { "; /final shows nothing until the next final" } else { "" },
+                    if r.dropped_matches > 0 {
+                        format!("; {} unfinished final matches left the queue", r.dropped_matches)
+                    } else {
+                        String::new()
+                    }
+                );
+                if let Some(why) = arena.past_deadline() {
+                    println!("note: {why}: uploads stay closed until final.deadline in arena.toml is moved and the server restarted");
+                }
+                Ok(())
+            }),
             ArenaSub::Team(TeamSub::Import {
                 dir,
                 class,
