@@ -7,8 +7,8 @@ mod arena_common;
 mod common;
 
 use arena_common::{
-    ArenaDir, FORM, Server, arena_final, browser, delete, forged, get, head_only, post, raw,
-    sign_in_page, submit, uploads_then_ladder, wait_until,
+    ArenaDir, FORM, Server, arena_final, browser, croupier_submit, delete, forged, get, head_only,
+    post, raw, sign_in_page, submit, uploads_then_ladder, wait_until,
 };
 use common::example_agent;
 use std::time::{Duration, Instant};
@@ -682,18 +682,6 @@ fn sha256sum(bytes: &[u8]) -> String {
         .next()
         .expect("sha256sum prints the hash")
         .to_string()
-}
-
-/// `croupier submit FILE --arena URL --token T`, run as a real process.
-fn croupier_submit(file: &std::path::Path, url: &str, token: &str) -> std::process::Output {
-    common::croupier()
-        .arg("submit")
-        .arg(file)
-        .args(["--arena", url, "--token", token])
-        // Only the flag speaks: a token in the environment running the tests is not used.
-        .env_remove("CROUPIER_TOKEN")
-        .output()
-        .expect("run croupier submit")
 }
 
 #[test]

@@ -9,8 +9,8 @@ mod arena_common;
 mod common;
 
 use arena_common::{
-    ArenaDir, FORM, Server, arena_final, browser, cookie_pair, csrf_after, get, head_only, post,
-    sign_in, sign_in_page, submit, wait_until,
+    ArenaDir, FORM, Server, arena_final, browser, cookie_pair, croupier_submit, csrf_after, get,
+    head_only, post, sign_in, sign_in_page, submit, two_valid, wait_until,
 };
 use common::example_agent;
 use std::io::{Read, Write};
@@ -441,13 +441,7 @@ fn an_identical_upload_keeps_the_version_that_plays() {
             .is_some_and(|m| m.starts_with("identical to version 1, which is kept")),
         "{j}"
     );
-    let out = common::croupier()
-        .arg("submit")
-        .arg(&cheapest)
-        .args(["--arena", url, "--token", &a])
-        .env_remove("CROUPIER_TOKEN")
-        .output()
-        .expect("croupier submit");
+    let out = croupier_submit(&cheapest, url, &a);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
@@ -471,18 +465,9 @@ fn an_identical_upload_keeps_the_version_that_plays() {
 #[test]
 fn a_final_run_beside_the_server_closes_its_uploads_at_once() {
     let dir = ArenaDir::init("durak", "teams", |c| set(c, "ladder", "threads", 0));
-    let a = dir.add_team("a", None);
-    let b = dir.add_team("b", None);
     let server = Server::start(dir.path(), None);
     let url = &server.url;
-    assert_eq!(
-        submit(url, &a, &example_agent("durak/cheapest")).status,
-        201
-    );
-    assert_eq!(
-        submit(url, &b, &example_agent("durak/random-lead")).status,
-        201
-    );
+    let (a, _b) = two_valid(&dir, url);
     arena_final(&dir, &["--deals", "1", "--seed", "3", "--threads", "1"]);
     let r = submit(url, &a, &example_agent("durak/trump-tosser"));
     assert_eq!(r.status, 409, "{}", r.body);
@@ -490,13 +475,7 @@ fn a_final_run_beside_the_server_closes_its_uploads_at_once() {
         get(&format!("{url}/api/arena"), None).json()["frozen"],
         true
     );
-    let out = common::croupier()
-        .arg("submit")
-        .arg(example_agent("durak/trump-tosser"))
-        .args(["--arena", url, "--token", &a])
-        .env_remove("CROUPIER_TOKEN")
-        .output()
-        .expect("croupier submit");
+    let out = croupier_submit(&example_agent("durak/trump-tosser"), url, &a);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("the arena said 409"), "{stdout}");
@@ -544,13 +523,7 @@ fn a_file_over_the_cap_is_refused_naming_the_cap_in_mib() {
         p
     };
     let run = |file: &std::path::Path| {
-        let out = common::croupier()
-            .arg("submit")
-            .arg(file)
-            .args(["--arena", url, "--token", &a])
-            .env_remove("CROUPIER_TOKEN")
-            .output()
-            .expect("croupier submit");
+        let out = croupier_submit(file, url, &a);
         let text = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
         (out.status.code(), text)
@@ -868,18 +841,9 @@ fn a_deadline_closes_uploads_and_reopen_undoes_a_trial_final() {
     // A deadline to come, then a trial final and its undoing, beside the running server.
     let later = "2999-01-01T00:00:00Z";
     let dir = ArenaDir::init("durak", "teams", |c| set(c, "final", "deadline", later));
-    let a = dir.add_team("a", None);
-    let b = dir.add_team("b", None);
     let server = Server::start(dir.path(), None);
     let url = &server.url;
-    assert_eq!(
-        submit(url, &a, &example_agent("durak/cheapest")).status,
-        201
-    );
-    assert_eq!(
-        submit(url, &b, &example_agent("durak/random-lead")).status,
-        201
-    );
+    let (a, _b) = two_valid(&dir, url);
     let page = browser(
         "GET",
         &format!("{url}/submit"),

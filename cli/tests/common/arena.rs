@@ -495,6 +495,30 @@ pub fn arena_final(dir: &ArenaDir, args: &[&str]) -> serde_json::Value {
     .expect("json")
 }
 
+/// `croupier submit FILE --arena URL --token T`, run as a real process.
+pub fn croupier_submit(file: &std::path::Path, url: &str, token: &str) -> std::process::Output {
+    croupier()
+        .arg("submit")
+        .arg(file)
+        .args(["--arena", url, "--token", token])
+        // Only the flag speaks: a token in the environment running the tests is not used.
+        .env_remove("CROUPIER_TOKEN")
+        .output()
+        .expect("run croupier submit")
+}
+
+/// Team `a` with `durak/cheapest` and team `b` with `durak/random-lead`, both valid on the
+/// server at `url`: their tokens.
+pub fn two_valid(dir: &ArenaDir, url: &str) -> (String, String) {
+    let a = dir.add_team("a", None);
+    let b = dir.add_team("b", None);
+    for (t, agent) in [(&a, "durak/cheapest"), (&b, "durak/random-lead")] {
+        let r = submit(url, t, &crate::common::example_agent(agent));
+        assert_eq!(r.status, 201, "{agent}: {}", r.body);
+    }
+    (a, b)
+}
+
 /// A form's content type.
 pub const FORM: &str = "application/x-www-form-urlencoded";
 
