@@ -33,6 +33,13 @@
 //!   waiting; two lets a student send a fix while a slow build is still being checked.
 //! - `security.refused_tokens_per_minute` 20: see `identity`; an organiser raises it
 //!   for a class behind one NAT that mistypes a lot, or for an API fuzzer's run.
+//! - `storage.budget_mb` 4096: a 2-core course server's disk holds it many times over, and
+//!   it holds 200 teams' 8 weeks of results at the rates docs/scale.md models. Logs go
+//!   first because they are most of a chatty agent's game (3.3 KB against 0.35 KB).
+//! - `storage.log_bytes_per_game` 4096: a few dozen lines of a game, enough to see what an
+//!   agent was thinking; the runtime's own cap (64 KiB) is for local runs.
+//! - `storage.keep_hours` 48 and `keep_one_in` 100: a student looks at yesterday's games,
+//!   not last month's; one match in a hundred keeps a sample of every week for the teacher.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
 //!   its connection back; a client that trickles a file in (slowloris) cannot hold a
 //!   connection and a buffer for longer. A student on a slow line still sends something
@@ -190,6 +197,50 @@ pub struct ArenaConfig {
     /// The final's settings.
     #[serde(default, rename = "final")]
     pub final_: Final,
+    /// What the database keeps of played games.
+    #[serde(default)]
+    pub storage: Storage,
+}
+
+/// What the database keeps of played games (`storage.rs` applies it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Storage {
+    /// MiB the stored games may take, logs and replays and results (estimated per row, see
+    /// `storage.rs`). Past it, the oldest logs and then the oldest replays are dropped; if
+    /// the results alone fill it, the ladder pauses.
+    pub budget_mb: u64,
+    /// Log bytes kept per agent per game (each line costs 16 more); the rest of a longer
+    /// log is cut when the game is stored, with a line saying how much.
+    pub log_bytes_per_game: u32,
+    /// Every game this recent keeps its replay and logs.
+    pub keep_hours: u32,
+    /// Of older matches, one in this many keeps its replays and logs (1 keeps every one);
+    /// the others keep only their results, which the ratings are made of.
+    pub keep_one_in: u32,
+    /// Seconds between the server's applications of the budget (`croupier arena prune`
+    /// applies it at once).
+    #[serde(default = "default_prune_seconds")]
+    pub prune_seconds: u32,
+}
+
+/// The default of [`Storage::prune_seconds`]: at the fastest ladder measured (about 1 700
+/// games a second with logging agents, cut to 4 KiB of logs a seat) five minutes add at most
+/// a few hundred MB before the next pass.
+fn default_prune_seconds() -> u32 {
+    300
+}
+
+impl Default for Storage {
+    fn default() -> Storage {
+        Storage {
+            budget_mb: 4096,
+            log_bytes_per_game: 4096,
+            keep_hours: 48,
+            keep_one_in: 100,
+            prune_seconds: default_prune_seconds(),
+        }
+    }
 }
 
 /// The final's settings.
@@ -339,6 +390,7 @@ impl ArenaConfig {
             },
             security: Security::default(),
             final_: Final::default(),
+            storage: Storage::default(),
         }
     }
 
@@ -460,6 +512,18 @@ impl ArenaConfig {
         if self.uploads.per_hour == 0 {
             return Err(field("uploads.per_hour", "must be at least 1".into()));
         }
+        if self.storage.budget_mb == 0 {
+            return Err(field("storage.budget_mb", "must be at least 1".into()));
+        }
+        if self.storage.prune_seconds == 0 {
+            return Err(field("storage.prune_seconds", "must be at least 1".into()));
+        }
+        if self.storage.keep_one_in == 0 {
+            return Err(field(
+                "storage.keep_one_in",
+                "must be at least 1 (1 keeps every match's replays)".into(),
+            ));
+        }
         croupier_host::registry::resolve(&self.ladder.reference)
             .map_err(|e| field("ladder.reference", e.to_string()))?;
         if self.listen.parse::<std::net::SocketAddr>().is_err() {
@@ -563,6 +627,19 @@ in_flight = {in_flight}
 # (a valid token always passes, so one student's junk behind a NAT locks nobody out).
 refused_tokens_per_minute = {refused}
 
+[storage]
+# MiB the stored games may take (logs, replays and results). Past it the oldest logs go
+# first, then the oldest replays; results stay, and if they alone fill it the ladder pauses.
+budget_mb = {budget}
+# Log bytes kept per agent per game (each line costs 16 more); a longer log is cut.
+log_bytes_per_game = {keep_log}
+# Games of the last this many hours keep their replays and logs...
+keep_hours = {keep_hours}
+# ...and of older matches one in this many (1: all); the others keep only their results.
+keep_one_in = {keep_one_in}
+# Seconds between the server's passes (`croupier arena prune DIR` runs one at once).
+prune_seconds = {prune_seconds}
+
 [final]
 # When uploads close by themselves, with its offset; the ladder plays on until the final.
 # deadline = "2026-12-18T23:59:00+01:00"
@@ -599,6 +676,11 @@ refused_tokens_per_minute = {refused}
             idle = self.uploads.idle_seconds,
             in_flight = self.uploads.in_flight,
             refused = self.security.refused_tokens_per_minute,
+            budget = self.storage.budget_mb,
+            keep_log = self.storage.log_bytes_per_game,
+            keep_hours = self.storage.keep_hours,
+            keep_one_in = self.storage.keep_one_in,
+            prune_seconds = self.storage.prune_seconds,
             deadline = self
                 .final_
                 .deadline

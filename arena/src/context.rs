@@ -56,6 +56,10 @@ pub struct Arena {
     pub uploads_open: std::sync::Mutex<HashMap<i64, (u32, u32)>>,
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
+    /// The last application of the storage budget (shown on the admin page).
+    pub storage: std::sync::Mutex<Option<crate::storage::Pruned>>,
+    /// The results alone fill the storage budget: the scheduler queues no ladder match.
+    pub storage_full: AtomicBool,
     /// Verdicts on uploads this server has stored: the scheduler reads the versions again
     /// when it changes.
     pub verdicts: std::sync::atomic::AtomicU64,
@@ -180,6 +184,8 @@ impl Arena {
             known_tokens: tokio::sync::Mutex::new((i64::MIN, Default::default())),
             reference,
             frozen: AtomicBool::new(frozen),
+            storage: std::sync::Mutex::new(None),
+            storage_full: AtomicBool::new(false),
             csrf_key,
             upload_gate: tokio::sync::Mutex::new(()),
             uploads_open: std::sync::Mutex::new(HashMap::new()),
@@ -282,6 +288,20 @@ impl Arena {
             *n = fresh.clone();
         }
         Ok(fresh)
+    }
+
+    /// Applies the storage budget now ([`crate::storage::prune`]), keeps what it did for
+    /// the admin page, and pauses or resumes the ladder with it.
+    pub async fn apply_storage_budget(&self) -> Result<crate::storage::Pruned, DbError> {
+        let done = crate::storage::prune(&self.db, &self.cfg.storage, crate::now_ms()).await?;
+        let was = self.storage_full.swap(done.after.full, Ordering::Relaxed);
+        if was && !done.after.full {
+            self.changed.notify_waiters();
+        }
+        if let Ok(mut last) = self.storage.lock() {
+            *last = Some(done);
+        }
+        Ok(done)
     }
 
     /// Whether the arena is frozen, read from the database: `arena final` and `arena

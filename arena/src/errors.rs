@@ -28,6 +28,9 @@ pub enum AppError {
     /// 409: the name is taken, or the arena is frozen.
     #[error("{0}")]
     Conflict(String),
+    /// 410: the storage budget dropped it (a game's replay).
+    #[error("{0}")]
+    Gone(String),
     /// 408: the client stopped sending.
     #[error("{0}")]
     Timeout(String),
@@ -107,6 +110,7 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Gone(_) => StatusCode::GONE,
             AppError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,

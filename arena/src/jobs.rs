@@ -434,7 +434,15 @@ fn prepare(
     let rows = games
         .iter()
         .zip(compact)
-        .map(|(g, c)| to_new_game(g, &versions, &teams, Some(c)))
+        .map(|(g, c)| {
+            to_new_game(
+                g,
+                &versions,
+                &teams,
+                Some(c),
+                arena.cfg.storage.log_bytes_per_game,
+            )
+        })
         .collect();
     Ok(Prepared {
         rows,
@@ -580,6 +588,7 @@ mod tests {
             compact,
             logs: None,
             finished_ms: 0,
+            pruned_ms: None,
         };
         let rows: Vec<GameRow> = recs
             .iter()

@@ -52,16 +52,18 @@ fn result_name(r: SeatResult) -> &'static str {
     }
 }
 
-/// A finished game as rows: the record without logs, the logs apart (they are private),
+/// A finished game as rows: the record without logs, the logs apart (they are private, and
+/// cut to `log_cap` bytes per agent, `storage.log_bytes_per_game`),
 /// and one row per seat with its dense place (0 best: wins, then draws, then losses).
 pub fn to_new_game(
     rec: &GameRecord,
     versions: &[i64],
     teams: &[i64],
     compact: Option<Vec<u8>>,
+    log_cap: u32,
 ) -> NewGame {
     let seats = seats_of(rec, versions, teams);
-    let logs = &rec.logs;
+    let logs = &crate::storage::keep_logs(&rec.logs, log_cap);
     // With the compact form the JSON is not stored at all: it is what made a game cost
     // 1.4 KB on disk.
     let record = if compact.is_some() {
@@ -292,6 +294,13 @@ async fn queue_some(
 ) -> Result<(), crate::db::DbError> {
     // `arena final` may run in another process: the freeze is read from the database.
     if arena.frozen_now().await? {
+        return Ok(());
+    }
+    // The results alone fill the storage budget: more games would outgrow it.
+    if arena
+        .storage_full
+        .load(std::sync::atomic::Ordering::Relaxed)
+    {
         return Ok(());
     }
     // Enough waiting that a worker finishing one match always finds another. Only matches a

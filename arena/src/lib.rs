@@ -30,6 +30,10 @@
 //!   rides on the sign-in cookie, and the sign-in form itself, must come from the arena's own
 //!   origin and carry a CSRF token ([`session`]); a cookie that no longer works is dropped,
 //!   never turned into a lock-out.
+//! - *An agent cannot fill the disk.* What the database keeps of games is bounded by the
+//!   organiser's budget ([`storage`]): logs are cut as games are stored, old replays are
+//!   sampled, the oldest logs and replays go first, and the ladder pauses before the
+//!   results alone outgrow it.
 //! - *A crash loses nothing.* Each finished game is written once, keyed by (match, game
 //!   index); a match whose worker died is leased again and plays only its missing games,
 //!   from the same seeds, so it gives the same results. A failure of the platform is never
@@ -58,6 +62,7 @@ pub mod report_wire;
 pub mod request_limits;
 pub mod server;
 pub mod session;
+pub mod storage;
 pub mod validate;
 pub mod views;
 pub mod worker;

@@ -9,7 +9,7 @@ use crate::auth::Who;
 use crate::context::Arena;
 use crate::errors::{AppError, PageError};
 use crate::session::{self, CSRF_FIELD, Viewer};
-use crate::views::{self, SeatQuery};
+use crate::views::{self, SeatQuery, when};
 use crate::{identity, manage};
 use axum::extract::{Form, FromRequest, Multipart, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -77,30 +77,6 @@ fn page(markup: Markup) -> Response {
         markup.into_string(),
     )
         .into_response()
-}
-
-fn when(ms: i64) -> String {
-    if ms <= 0 {
-        return "never".into();
-    }
-    let secs = ms / 1000;
-    let (d, r) = (secs / 86400, secs % 86400);
-    // Days since the epoch to a civil date (Howard Hinnant's algorithm).
-    let z = d + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        r / 3600,
-        r % 3600 / 60,
-        r % 60
-    )
 }
 
 fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
@@ -509,6 +485,7 @@ async fn admin_markup(
         games: stored,
         pending,
         frozen,
+        storage,
     } = crate::views::admin_json(arena).await?;
     let now = crate::now_ms();
     // An action that locks someone out asks for a tick first (no script needed).
@@ -556,6 +533,8 @@ async fn admin_markup(
                 } }
             } } }
         }
+        h2 { "Storage" }
+        (storage_markup(&storage))
         h2 { "Workers" }
         p.muted { "Each runs " code { "croupier arena worker" } " on a machine of its own with its token; a new token or removing it locks the old token out at once." }
         form method="post" action="/admin/workers" {
@@ -575,6 +554,42 @@ async fn admin_markup(
         }
     };
     Ok(layout(arena, v, "Admin", body))
+}
+
+/// The storage budget on the admin page: what the games take, what the last pass dropped,
+/// and whether the ladder is paused for want of room.
+fn storage_markup(s: &views::StorageJson) -> Markup {
+    let c = &s.config;
+    let mib = |b: i64| crate::errors::mib(b.max(0) as u64);
+    html! {
+        div #storage {
+            p.muted {
+                "Budget " (c.budget_mb) " MiB. Logs kept up to " (c.log_bytes_per_game) " bytes per agent per game; games of the last "
+                (c.keep_hours) " hours keep their replays and logs, older matches one in " (c.keep_one_in)
+                " (the others keep their results). Applied every " (c.prune_seconds) " s, or now with "
+                code { "croupier arena prune DIR" } "."
+            }
+            @match &s.last {
+                None => p { "The first pass is running." },
+                Some(p) => {
+                    @if p.after.full {
+                        p.notice #storage-full { strong { "The ladder is paused:" } " the results alone fill the budget. Raise "
+                            code { "storage.budget_mb" } " in arena.toml and restart the server." }
+                    }
+                    p {
+                        "Games take " strong { (mib(p.after.bytes)) } " of " (mib(p.after.budget))
+                        " (" (plural(p.after.games.games, "game")) ", " (mib(p.after.games.logs)) " of logs, "
+                        (mib(p.after.games.replays)) " of replays, " (plural(p.after.games.pruned, "game")) " pruned); the database file is "
+                        (mib(p.after.file_bytes)) "."
+                    }
+                    p.muted {
+                        "Last pass " (when(p.at_ms)) ": " (p.by_rule) " games lost their replays by the retention rule; "
+                        "the budget dropped the logs of " (p.logs) " and the replays of " (p.replays) "."
+                    }
+                },
+            }
+        }
+    }
 }
 
 /// The add-team and add-worker forms.

@@ -211,6 +211,7 @@ pub async fn serve(
     arena.queued.notify_waiters();
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(crate::ladder::scheduler(arena.clone(), stop_rx.clone()));
+    let pruner = tokio::spawn(apply_storage_budget(arena.clone(), stop_rx.clone()));
     // The embedded worker: the same loop as `croupier arena worker`, on the database.
     // `ladder.threads = 0` leaves the playing to workers on other machines.
     let worker = (arena.cfg.ladder.threads > 0).then(|| {
@@ -236,6 +237,7 @@ pub async fn serve(
         .context("the server stopped")?;
     let _ = stop_tx.send(true);
     let _ = sched.await;
+    let _ = pruner.await;
     if let Some(w) = worker {
         let _ = w.await;
     }
@@ -246,6 +248,24 @@ pub async fn serve(
     arena.checkpoint_board().await;
     arena.db.close().await;
     Ok(())
+}
+
+/// The storage budget, at start and every `storage.prune_seconds` until `stop`.
+async fn apply_storage_budget(arena: Arc<Arena>, mut stop: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        match arena.apply_storage_budget().await {
+            Ok(p) if p.after.full => eprintln!(
+                "arena: the results alone fill storage.budget_mb ({} MiB): the ladder is paused until it is raised",
+                p.after.budget >> 20
+            ),
+            Ok(_) => {}
+            Err(e) => eprintln!("arena: applying the storage budget: {e}"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(std::time::Duration::from_secs(arena.cfg.storage.prune_seconds.into())) => {}
+            _ = stop.changed() => return,
+        }
+    }
 }
 
 /// Ctrl-C, or SIGTERM (what systemd, Docker and Kubernetes send to stop a service): either

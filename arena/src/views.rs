@@ -334,6 +334,12 @@ pub async fn game_doc(
         .match_row(m)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no match {m}")))?;
+    if row.replay_pruned() {
+        return Err(AppError::Gone(format!(
+            "the replay of match {m} game {g} was dropped by the arena's storage budget on {}; its result still counts",
+            when(row.pruned_ms.unwrap_or(row.finished_ms))
+        )));
+    }
     let info = crate::jobs::MatchInfo::of_stored(arena, &mrow).await?;
     let mut rec = info
         .records(&arena.cfg, std::slice::from_ref(&row))?
@@ -410,6 +416,42 @@ pub struct AdminJson {
     pub pending: i64,
     /// Submissions closed for the final.
     pub frozen: bool,
+    /// The storage budget and what its last pass found.
+    pub storage: StorageJson,
+}
+
+/// The storage budget as the admin page shows it.
+#[derive(Debug, Serialize)]
+pub struct StorageJson {
+    /// `[storage]` from arena.toml.
+    pub config: crate::config::Storage,
+    /// The last pass (at start, then every `prune_seconds`); none yet while the first runs.
+    pub last: Option<crate::storage::Pruned>,
+}
+
+/// A time as people read it: `2026-11-28 16:41:16 UTC`, or `never` for none.
+pub fn when(ms: i64) -> String {
+    if ms <= 0 {
+        return "never".into();
+    }
+    let secs = ms / 1000;
+    let (d, r) = (secs / 86400, secs % 86400);
+    // Days since the epoch to a civil date (Howard Hinnant's algorithm).
+    let z = d + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        r / 3600,
+        r % 3600 / 60,
+        r % 60
+    )
 }
 
 /// The admin view; the caller has checked that the organiser asks.
@@ -420,5 +462,9 @@ pub async fn admin_json(arena: &Arena) -> Result<AdminJson, AppError> {
         games: arena.db.game_count().await?,
         pending: arena.db.pending_matches().await?,
         frozen: arena.is_frozen(),
+        storage: StorageJson {
+            config: arena.cfg.storage.clone(),
+            last: arena.storage.lock().ok().and_then(|l| *l),
+        },
     })
 }

@@ -886,3 +886,152 @@ fn a_deadline_closes_uploads_and_reopen_undoes_a_trial_final() {
         arena_common::games_rated(url) > before
     });
 }
+
+/// The storage budget as the organiser's API reports it.
+fn storage(url: &str, admin: &str) -> serde_json::Value {
+    get(&format!("{url}/api/admin/teams"), Some(admin)).json()["storage"].clone()
+}
+
+/// Every stored game's logs as (match, game, logs, pruned_ms), read from the SQLite file.
+fn stored_logs(dir: &std::path::Path) -> Vec<(i64, i64, Option<String>, Option<i64>)> {
+    let rt = arena_common::runtime();
+    rt.block_on(async {
+        let db = arena_common::observer(dir, None).await;
+        let croupier_arena::db::Db::Sqlite { pool, .. } = &db else {
+            panic!("SQLite here")
+        };
+        let rows = sqlx::query_as(
+            "SELECT match_id, game_index, logs, pruned_ms FROM games ORDER BY match_id, game_index",
+        )
+        .fetch_all(pool)
+        .await
+        .expect("games");
+        db.close().await;
+        rows
+    })
+}
+
+/// Issue #44, item 5. One agent's logs filled the database without bound (3.3 KB a game,
+/// 20 GB an hour). Now logs are cut as games are stored; old matches keep only their
+/// results unless sampled; and when the results alone fill `storage.budget_mb` the ladder
+/// pauses, on the admin page and in `croupier arena prune`.
+#[test]
+fn a_chatty_agent_cannot_fill_the_disk() {
+    let cap = 300;
+    let dir = ArenaDir::init("durak", "classic", |cfg| {
+        set(cfg, "storage", "log_bytes_per_game", cap as i64);
+        set(cfg, "storage", "prune_seconds", 1);
+    });
+    let chatty = dir.add_team("chatty", None);
+    let quiet = dir.add_team("quiet", None);
+    let mut server = Server::start(dir.path(), None);
+    let url = server.url.clone();
+    let admin = dir.admin.clone();
+    let r = submit(
+        &url,
+        &chatty,
+        &arena_common::hostile_with_mode("log-chatty"),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = submit(&url, &quiet, &example_agent("durak/cheapest"));
+    assert_eq!(r.status, 201, "{}", r.body);
+    wait_until(Duration::from_secs(120), "a few games", || {
+        arena_common::games_rated(&url) >= 20
+    });
+
+    // Every log kept is within the cap per agent, and a cut one says so.
+    let mut cut = 0;
+    for (m, g, logs, _) in &stored_logs(dir.path()) {
+        let Some(logs) = logs else { continue };
+        let seats: Vec<(u8, Vec<croupier_host::sandbox::LogLine>)> =
+            serde_json::from_str(logs).expect("stored logs");
+        for (seat, lines) in seats {
+            let (kept, note) = match lines.last() {
+                Some(l) if l.text.starts_with("[arena]") => {
+                    cut += 1;
+                    (&lines[..lines.len() - 1], true)
+                }
+                _ => (&lines[..], false),
+            };
+            let bytes: usize = kept.iter().map(|l| l.text.len() + l.level.len() + 16).sum();
+            assert!(
+                bytes <= cap,
+                "match {m} game {g} seat {seat}: {bytes} bytes kept (note: {note})"
+            );
+        }
+    }
+    assert!(
+        cut > 0,
+        "no log was cut: the chatty agent's logs fit in {cap} bytes"
+    );
+
+    // The organiser keeps no hours: after a restart the rule drops the replays and logs of
+    // the matches that are not sampled (one in three); a sampled one's replay stays.
+    server.terminate();
+    let edit = |budget_mb: i64| {
+        let path = dir.path().join("arena.toml");
+        let mut cfg: toml::Table = std::fs::read_to_string(&path)
+            .expect("arena.toml")
+            .parse()
+            .expect("toml");
+        set(&mut cfg, "storage", "budget_mb", budget_mb);
+        set(&mut cfg, "storage", "keep_hours", 0);
+        set(&mut cfg, "storage", "keep_one_in", 3);
+        std::fs::write(&path, toml::to_string(&cfg).expect("toml")).expect("write arena.toml");
+    };
+    edit(4096);
+    let mut server = Server::start(dir.path(), None);
+    let url = server.url.clone();
+    wait_until(Duration::from_secs(60), "the retention rule", || {
+        storage(&url, &admin)["last"]["by_rule"].as_u64() > Some(0)
+    });
+    let rows = stored_logs(dir.path());
+    let pruned = rows
+        .iter()
+        .find(|r| r.3.is_some() && r.0 % 3 != 0)
+        .expect("a pruned game");
+    let r = get(&format!("{url}/api/games/{}/{}", pruned.0, pruned.1), None);
+    assert_eq!(r.status, 410, "{}", r.body);
+    assert!(r.body.contains("storage budget"), "{}", r.body);
+    let kept = rows.iter().find(|r| r.0 % 3 == 0).expect("a sampled game");
+    let r = get(&format!("{url}/api/games/{}/{}", kept.0, kept.1), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // With a budget of 1 MiB the ladder fills it and the server pauses it.
+    server.terminate();
+    edit(1);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    wait_until(Duration::from_secs(300), "the budget to fill", || {
+        storage(url, &admin)["last"]["after"]["full"] == true
+    });
+    let page = get(&format!("{url}/admin"), Some(&admin));
+    assert!(page.body.contains("id=\"storage-full\""), "{}", page.body);
+    // Paused: the matches already queued finish, then nothing more is stored.
+    std::thread::sleep(Duration::from_secs(5));
+    let games = |s: &serde_json::Value| s["last"]["after"]["games"]["games"].as_i64();
+    let then = games(&storage(url, &admin));
+    std::thread::sleep(Duration::from_secs(4));
+    assert_eq!(
+        games(&storage(url, &admin)),
+        then,
+        "games stored after the pause"
+    );
+
+    // `croupier arena prune` beside the server says the same.
+    let out = common::croupier()
+        .args(["arena", "prune"])
+        .arg(dir.path())
+        .output()
+        .expect("croupier arena prune");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("the results alone fill storage.budget_mb"),
+        "{text}"
+    );
+}

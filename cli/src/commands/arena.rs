@@ -51,6 +51,16 @@ enum ArenaSub {
         #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
+    /// Apply the storage budget ([storage] in arena.toml) now: the retention rule, then the
+    /// oldest logs and replays while the games take more than the budget. The server does
+    /// it by itself every storage.prune_seconds.
+    Prune {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
+        database: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -269,6 +279,9 @@ impl ArenaCommand {
                 name,
                 database,
             }) => add_with_token(dir, database.as_deref(), name, Holder::Team),
+            ArenaSub::Prune { dir, database } => {
+                tokio()?.block_on(super::arena_prune::prune(dir, database.as_deref()))
+            }
             ArenaSub::Reopen { dir, database } => tokio()?.block_on(async {
                 let arena = Arena::open(dir, database.as_deref()).await?;
                 let r = croupier_arena::finals::reopen(&arena).await?;

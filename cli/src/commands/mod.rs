@@ -5,6 +5,7 @@
 pub mod agents;
 pub mod arena;
 pub mod arena_import;
+pub mod arena_prune;
 pub mod arena_worker;
 pub mod bench;
 pub mod build;

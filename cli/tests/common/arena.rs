@@ -1180,7 +1180,7 @@ pub fn replay<G: Adapter>(
     games
         .iter()
         .map(|rec| {
-            let g = croupier_arena::ladder::to_new_game(rec, &ids, &teams, None);
+            let g = croupier_arena::ladder::to_new_game(rec, &ids, &teams, None, u32::MAX);
             let mut public = rec.clone();
             public.logs.clear();
             (public, g.logs)

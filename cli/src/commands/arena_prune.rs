@@ -1,0 +1,49 @@
+//! `croupier arena prune DIR`: the storage budget (`[storage]` in arena.toml) applied now,
+//! beside a running server or without one. The server applies it by itself every
+//! `storage.prune_seconds`; this is for an organiser who has just lowered the budget, or
+//! wants to see what it does.
+
+use anyhow::{Context, Result};
+use croupier_arena::config::ArenaConfig;
+use croupier_arena::db::Db;
+use croupier_arena::errors::mib;
+use std::path::Path;
+
+/// Applies the budget to the arena in `dir` and says what it dropped and what is left.
+pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
+    let cfg = ArenaConfig::load(dir)?;
+    let db = Db::open(dir, database)
+        .await
+        .with_context(|| format!("{}: cannot open the arena's database", dir.display()))?;
+    let done = croupier_arena::storage::prune(&db, &cfg.storage, croupier_arena::now_ms())
+        .await
+        .with_context(|| format!("{}: applying the storage budget", dir.display()));
+    db.close().await;
+    let done = done?;
+    let u = &done.after;
+    let size = |b: i64| mib(b.max(0) as u64);
+    println!(
+        "{}: {} games by the retention rule (replays and logs dropped); by the budget, the logs of {} and the replays of {} ({} freed)",
+        dir.display(),
+        done.by_rule,
+        done.logs,
+        done.replays,
+        size(done.freed)
+    );
+    println!(
+        "games take {} of {} ({} games, {} of logs, {} of replays, {} pruned); the database file is {}",
+        size(u.bytes),
+        size(u.budget),
+        u.games.games,
+        size(u.games.logs),
+        size(u.games.replays),
+        u.games.pruned,
+        size(u.file_bytes)
+    );
+    if u.full {
+        println!(
+            "the results alone fill storage.budget_mb: the ladder stays paused until it is raised (and the server restarted)"
+        );
+    }
+    Ok(())
+}
