@@ -43,7 +43,8 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 start() {
   local dir=$1 deals=$2
   "$C" arena init "$dir" --game durak --rules teams --listen 127.0.0.1:0 ${DB:+--database "$DB"} >/dev/null
-  sed -i "s/^deals = .*/deals = $deals/; s/^per_hour = .*/per_hour = 1000/" "$dir/arena.toml"
+  # Full speed: the storage budget's pace is for a course, not a benchmark.
+  sed -i "s/^deals = .*/deals = $deals/; s/^per_hour = .*/per_hour = 1000/; s/^plan_days = .*/plan_days = 0/" "$dir/arena.toml"
 }
 serve() {
   local dir=$1 wait=${2:-10} # seconds to wait for it to listen

@@ -38,6 +38,9 @@
 //!   first because they are most of a chatty agent's game (3.3 KB against 0.35 KB).
 //! - `storage.log_bytes_per_game` 4096: a few dozen lines of a game, enough to see what an
 //!   agent was thinking; the runtime's own cap (64 KiB) is for local runs.
+//! - `storage.plan_days` 56: a course's eight weeks. A ladder of fast agents rates
+//!   thousands of games a second, about 1.5 GB of results an hour, far more games than
+//!   ratings need; paced, it spreads the budget over the course instead of pausing on day one.
 //! - `storage.keep_hours` 48 and `keep_one_in` 100: a student looks at yesterday's games,
 //!   not last month's; one match in a hundred keeps a sample of every week for the teacher.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
@@ -222,6 +225,16 @@ pub struct Storage {
     /// applies it at once).
     #[serde(default = "default_prune_seconds")]
     pub prune_seconds: u32,
+    /// Days the budget must last: the ladder paces itself so that the results fit until
+    /// `final.deadline`, or without one for this many days from the first pass. 0 lets it
+    /// play at full speed until the budget pauses it.
+    #[serde(default = "default_plan_days")]
+    pub plan_days: u32,
+}
+
+/// The default of [`Storage::plan_days`]: a course's eight weeks.
+fn default_plan_days() -> u32 {
+    56
 }
 
 /// The default of [`Storage::prune_seconds`]: at the fastest ladder measured (about 1 700
@@ -239,6 +252,7 @@ impl Default for Storage {
             keep_hours: 48,
             keep_one_in: 100,
             prune_seconds: default_prune_seconds(),
+            plan_days: default_plan_days(),
         }
     }
 }
@@ -639,6 +653,9 @@ keep_hours = {keep_hours}
 keep_one_in = {keep_one_in}
 # Seconds between the server's passes (`croupier arena prune DIR` runs one at once).
 prune_seconds = {prune_seconds}
+# The ladder paces itself so that the results fit the budget until final.deadline, or for
+# this many days from the first pass without one (0: full speed until the budget pauses it).
+plan_days = {plan_days}
 
 [final]
 # When uploads close by themselves, with its offset; the ladder plays on until the final.
@@ -681,6 +698,7 @@ prune_seconds = {prune_seconds}
             keep_hours = self.storage.keep_hours,
             keep_one_in = self.storage.keep_one_in,
             prune_seconds = self.storage.prune_seconds,
+            plan_days = self.storage.plan_days,
             deadline = self
                 .final_
                 .deadline

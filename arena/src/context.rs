@@ -60,6 +60,8 @@ pub struct Arena {
     pub storage: std::sync::Mutex<Option<crate::storage::Pruned>>,
     /// The results alone fill the storage budget: the scheduler queues no ladder match.
     pub storage_full: AtomicBool,
+    /// The ladder's pace as f64 bits, `u64::MAX` for none ([`Arena::pace`]).
+    pace: std::sync::atomic::AtomicU64,
     /// Verdicts on uploads this server has stored: the scheduler reads the versions again
     /// when it changes.
     pub verdicts: std::sync::atomic::AtomicU64,
@@ -186,6 +188,7 @@ impl Arena {
             frozen: AtomicBool::new(frozen),
             storage: std::sync::Mutex::new(None),
             storage_full: AtomicBool::new(false),
+            pace: std::sync::atomic::AtomicU64::new(u64::MAX),
             csrf_key,
             upload_gate: tokio::sync::Mutex::new(()),
             uploads_open: std::sync::Mutex::new(HashMap::new()),
@@ -293,7 +296,14 @@ impl Arena {
     /// Applies the storage budget now ([`crate::storage::prune`]), keeps what it did for
     /// the admin page, and pauses or resumes the ladder with it.
     pub async fn apply_storage_budget(&self) -> Result<crate::storage::Pruned, DbError> {
-        let done = crate::storage::prune(&self.db, &self.cfg.storage, crate::now_ms()).await?;
+        let done = crate::storage::prune(
+            &self.db,
+            &self.cfg.storage,
+            self.cfg.final_.deadline_ms(),
+            crate::now_ms(),
+        )
+        .await?;
+        self.set_pace(done.pace);
         let was = self.storage_full.swap(done.after.full, Ordering::Relaxed);
         if was && !done.after.full {
             self.changed.notify_waiters();
@@ -302,6 +312,18 @@ impl Arena {
             *last = Some(done);
         }
         Ok(done)
+    }
+
+    /// Sets the ladder's pace ([`crate::storage::pace`]): rated games a second, or none.
+    pub fn set_pace(&self, pace: Option<f64>) {
+        let bits = pace.map_or(u64::MAX, |p| p.max(0.0).to_bits());
+        self.pace.store(bits, Ordering::Relaxed);
+    }
+
+    /// The ladder's pace: rated games a second, or none for full speed.
+    pub fn pace(&self) -> Option<f64> {
+        let bits = self.pace.load(Ordering::Relaxed);
+        (bits != u64::MAX).then(|| f64::from_bits(bits))
     }
 
     /// Whether the arena is frozen, read from the database: `arena final` and `arena

@@ -213,6 +213,7 @@ pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<boo
     let mut rng = GameRng::new(match_seed(arena.cfg.ladder.seed ^ PICKS, last_id));
     let mut last: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
     let mut slow = Slow::default();
+    let mut pace = Pace::default();
     loop {
         if *stop.borrow() {
             return;
@@ -223,7 +224,7 @@ pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<boo
         let woken = arena.changed.notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
-        if let Err(e) = queue_some(&arena, &mut rng, &mut last, &mut slow).await {
+        if let Err(e) = queue_some(&arena, &mut rng, &mut last, &mut slow, &mut pace).await {
             eprintln!("arena scheduler: {e}");
         }
         let mut stop = stop.clone();
@@ -286,11 +287,40 @@ const WAITING_PER_THREAD: i64 = 4;
 const WAITING_PER_REMOTE: i64 =
     ((crate::worker::MAX_LEASES_AHEAD + 1) * crate::worker_api::MAX_LEASE_BATCH) as i64;
 
+/// The storage budget's pace ([`crate::storage::pace`]) as a bucket of games: it fills at
+/// the pace, up to a minute's worth, and each match queued takes its games from it.
+#[derive(Default)]
+struct Pace {
+    credit: f64,
+    at: Option<std::time::Instant>,
+}
+
+impl Pace {
+    /// Whether a match of `games` may be queued now at `rate` games a second (`None`: any).
+    fn take(&mut self, rate: Option<f64>, games: u64) -> bool {
+        let Some(rate) = rate else {
+            return true;
+        };
+        let now = std::time::Instant::now();
+        let dt = self.at.map_or(0.0, |t| now.duration_since(t).as_secs_f64());
+        self.at = Some(now);
+        let games = games as f64;
+        self.credit = (self.credit + rate * dt).min((rate * 60.0).max(games));
+        if self.credit >= games {
+            self.credit -= games;
+            true
+        } else {
+            false
+        }
+    }
+}
+
 async fn queue_some(
     arena: &Arena,
     rng: &mut GameRng,
     last: &mut std::collections::HashMap<i64, i64>,
     slow: &mut Slow,
+    pace: &mut Pace,
 ) -> Result<(), crate::db::DbError> {
     // `arena final` may run in another process: the freeze is read from the database.
     if arena.frozen_now().await? {
@@ -363,7 +393,7 @@ async fn queue_some(
             rng,
             last.get(&first).copied(),
         );
-        if chosen.len() < 2 {
+        if chosen.len() < 2 || !pace.take(arena.pace(), games_per_match) {
             break;
         }
         last.insert(first, chosen[1]);

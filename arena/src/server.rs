@@ -209,6 +209,17 @@ pub async fn serve(
     // server serves an arena, so a lease of this name is never a live one.
     arena.db.release_all_of(EMBEDDED).await?;
     arena.queued.notify_waiters();
+    // The ladder's pace before its first match, so a fast ladder does not run unpaced while
+    // the first pass of the storage budget works through a backlog.
+    arena.set_pace(
+        crate::storage::pace_now(
+            &arena.db,
+            &arena.cfg.storage,
+            arena.cfg.final_.deadline_ms(),
+            crate::now_ms(),
+        )
+        .await?,
+    );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(crate::ladder::scheduler(arena.clone(), stop_rx.clone()));
     let pruner = tokio::spawn(apply_storage_budget(arena.clone(), stop_rx.clone()));

@@ -14,6 +14,10 @@
 //!   If they alone fill the budget, the ladder pauses ([`Usage::full`]) until the organiser
 //!   raises the budget: the disk never fills behind the organiser's back.
 //!
+//! - the pace ([`pace`]): the ladder stores rated games no faster than what is left of the
+//!   budget spread over the time left until `final.deadline` (or `plan_days`), so a fast
+//!   ladder does not fill the budget on the first day and pause for the rest of the course.
+//!
 //! The server applies this at start and every `prune_seconds`; `croupier arena prune DIR`
 //! applies it at once. Each step is a short statement on a bounded range, so the ladder's
 //! writes wait for at most one of them.
@@ -29,7 +33,7 @@ use serde::Serialize;
 pub const GAME_ROW_BYTES: i64 = 40;
 
 /// Bytes one seat's result costs (its row and two indexes), measured likewise.
-pub const SEAT_ROW_BYTES: i64 = 70;
+pub const SEAT_ROW_BYTES: i64 = 60;
 
 /// Matches the retention rule handles in one statement; games dropped in one statement by
 /// the budget.
@@ -77,6 +81,8 @@ pub struct Usage {
     /// The games' estimated size: replays and logs as stored, plus [`GAME_ROW_BYTES`] a
     /// game and [`SEAT_ROW_BYTES`] a seat.
     pub bytes: i64,
+    /// The results' part of it (rows of games and seats), which is never dropped.
+    pub results: i64,
     /// The budget, `storage.budget_mb` in bytes.
     pub budget: i64,
     /// The database's size on disk ([`Db::file_bytes`]): freed space is reused by new
@@ -94,6 +100,7 @@ impl Usage {
         let bytes = results + g.replays + g.logs;
         Usage {
             bytes,
+            results,
             budget,
             file_bytes,
             games: g,
@@ -103,7 +110,7 @@ impl Usage {
 }
 
 /// What one application of the budget did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Pruned {
     /// Games whose replays and logs the retention rule dropped.
     pub by_rule: u64,
@@ -115,8 +122,71 @@ pub struct Pruned {
     pub freed: i64,
     /// The usage afterwards.
     pub after: Usage,
+    /// Rated games a second the ladder may store so that the results fit the budget until
+    /// the plan's end ([`pace`]); none when it plays at full speed.
+    pub pace: Option<f64>,
     /// When it ran.
     pub at_ms: i64,
+}
+
+/// Results bytes a game is taken to cost before any is stored: two-seat games are 160,
+/// four-seat ones 280.
+const FIRST_GAME_BYTES: i64 = GAME_ROW_BYTES + 4 * SEAT_ROW_BYTES;
+
+/// Rated games a second that fit what is left of the budget into the time until `end_ms`,
+/// at the results' measured cost per game; `None` without an end or past it.
+pub fn pace(u: &Usage, now: i64, end_ms: Option<i64>) -> Option<f64> {
+    let end = end_ms.filter(|e| *e > now)?;
+    let per_game = if u.games.games > 0 {
+        (u.results as f64 / u.games.games as f64).max(1.0)
+    } else {
+        FIRST_GAME_BYTES as f64
+    };
+    let left = (u.budget - u.results).max(0) as f64;
+    Some(left / per_game / ((end - now) as f64 / 1000.0))
+}
+
+/// When the budget's plan ends: `final.deadline` if it is still ahead, else `plan_days`
+/// after the first pass (kept in `meta`), or none with `plan_days = 0`.
+pub async fn plan_end(
+    db: &Db,
+    cfg: &Storage,
+    deadline_ms: Option<i64>,
+    now: i64,
+) -> Result<Option<i64>, DbError> {
+    if let Some(d) = deadline_ms.filter(|d| *d > now) {
+        return Ok(Some(d));
+    }
+    if cfg.plan_days == 0 {
+        return Ok(None);
+    }
+    let start: i64 = db
+        .meta_or_insert(PLAN_START, &now.to_string())
+        .await?
+        .parse()
+        .unwrap_or(now);
+    Ok(Some(start + i64::from(cfg.plan_days) * 86_400_000))
+}
+
+/// The meta key of when the budget's plan started.
+const PLAN_START: &str = "storage_plan_start_ms";
+
+/// The pace as of now, from a count of the stored games (before the ladder starts, and
+/// after each pass).
+pub async fn pace_now(
+    db: &Db,
+    cfg: &Storage,
+    deadline_ms: Option<i64>,
+    now: i64,
+) -> Result<Option<f64>, DbError> {
+    let u = Usage::of(db.game_bytes().await?, budget_bytes(cfg), 0);
+    Ok(pace(&u, now, plan_end(db, cfg, deadline_ms, now).await?))
+}
+
+fn budget_bytes(cfg: &Storage) -> i64 {
+    i64::try_from(cfg.budget_mb)
+        .unwrap_or(i64::MAX)
+        .saturating_mul(1 << 20)
 }
 
 /// The meta key of the match below which the retention rule has been applied.
@@ -124,7 +194,12 @@ const RULE_UPTO: &str = "storage_rule_upto";
 
 /// Applies the retention rule and then the budget, as of `now`. Safe beside a running
 /// server and its workers: only done matches are touched, and each statement is short.
-pub async fn prune(db: &Db, cfg: &Storage, now: i64) -> Result<Pruned, DbError> {
+pub async fn prune(
+    db: &Db,
+    cfg: &Storage,
+    deadline_ms: Option<i64>,
+    now: i64,
+) -> Result<Pruned, DbError> {
     let mut out = Pruned {
         at_ms: now,
         ..Pruned::default()
@@ -148,9 +223,7 @@ pub async fn prune(db: &Db, cfg: &Storage, now: i64) -> Result<Pruned, DbError> 
     }
     // The budget: logs first, then replays, oldest first, in done matches only (a match
     // being played needs its stored games to resume).
-    let budget = i64::try_from(cfg.budget_mb)
-        .unwrap_or(i64::MAX)
-        .saturating_mul(1 << 20);
+    let budget = budget_bytes(cfg);
     let mut usage = Usage::of(db.game_bytes().await?, budget, 0);
     let below = db.done_below().await?;
     for replays in [false, true] {
@@ -173,6 +246,7 @@ pub async fn prune(db: &Db, cfg: &Storage, now: i64) -> Result<Pruned, DbError> 
         }
     }
     out.after = Usage::of(db.game_bytes().await?, budget, db.file_bytes().await?);
+    out.pace = pace(&out.after, now, plan_end(db, cfg, deadline_ms, now).await?);
     Ok(out)
 }
 
@@ -223,5 +297,24 @@ mod tests {
         assert_eq!(u.bytes, results + 6000);
         assert!(!u.full);
         assert!(Usage::of(g, results, 0).full);
+    }
+
+    #[test]
+    fn the_pace_spreads_what_is_left_of_the_budget_over_the_time_left() {
+        let g = GameBytes {
+            games: 1000,
+            seats: 2000,
+            replays: 0,
+            logs: 0,
+            pruned: 0,
+        };
+        // 160 bytes a game; 1.6 MB left over 100 s: 100 games a second.
+        let u = Usage::of(g, 1000 * 160 + 1_600_000, 0);
+        let p = pace(&u, 0, Some(100_000)).expect("a pace");
+        assert!((p - 100.0).abs() < 1e-9, "{p}");
+        assert_eq!(pace(&u, 100_000, Some(100_000)), None, "past the end");
+        assert_eq!(pace(&u, 0, None), None, "no plan");
+        // Full: nothing more.
+        assert_eq!(pace(&Usage::of(g, 1000, 0), 0, Some(1000)), Some(0.0));
     }
 }

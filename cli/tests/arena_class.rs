@@ -1035,3 +1035,34 @@ fn a_chatty_agent_cannot_fill_the_disk() {
         "{text}"
     );
 }
+
+/// Issue #44, item 5, the other half: a budget that a fast ladder would fill on the first
+/// day is spread over the course instead. With `final.deadline` ten minutes away and 1 MiB,
+/// the ladder stores about 7 rated games a second (a minute's worth at once at most), where
+/// unpaced it stored thousands in the same time (the test above).
+#[test]
+fn a_fast_ladder_is_paced_to_last_until_the_deadline() {
+    let out = std::process::Command::new("date")
+        .args(["-u", "-d", "+10 min", "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .expect("date");
+    let deadline = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let dir = ArenaDir::init("durak", "classic", |cfg| {
+        set(cfg, "storage", "budget_mb", 1);
+        set(cfg, "storage", "plan_days", 56);
+        set(cfg, "final", "deadline", deadline.as_str());
+    });
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    two_valid(&dir, url);
+    let pace = storage(url, &dir.admin)["last"]["pace"].as_f64();
+    // 1 MiB over 600 s at 160 bytes a two-seat game: 10.9 games a second.
+    assert!(
+        pace.is_some_and(|p| (5.0..=11.0).contains(&p)),
+        "{pace:?}"
+    );
+    std::thread::sleep(Duration::from_secs(20));
+    let rated = arena_common::games_rated(url);
+    // At most a minute's credit plus 20 s of pace; at least one match.
+    assert!((16..=1000).contains(&rated), "{rated} games rated in 20 s");
+}

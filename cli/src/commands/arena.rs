@@ -533,6 +533,8 @@ fn init(a: &InitArgs) -> Result<()> {
     }
     cfg.limits = a.limits.limits();
     cfg.listen = a.listen.clone();
+    // A demo shows the ladder at full speed; a course's pace is for a course.
+    cfg.storage.plan_days = 0;
     if let Some(t) = &a.title {
         cfg.title = t.clone();
     }

@@ -15,7 +15,8 @@ pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
     let db = Db::open(dir, database)
         .await
         .with_context(|| format!("{}: cannot open the arena's database", dir.display()))?;
-    let done = croupier_arena::storage::prune(&db, &cfg.storage, croupier_arena::now_ms())
+    let deadline = cfg.final_.deadline_ms();
+    let done = croupier_arena::storage::prune(&db, &cfg.storage, deadline, croupier_arena::now_ms())
         .await
         .with_context(|| format!("{}: applying the storage budget", dir.display()));
     db.close().await;
@@ -40,6 +41,9 @@ pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
         u.games.pruned,
         size(u.file_bytes)
     );
+    if let Some(p) = done.pace {
+        println!("the ladder is paced to {p:.1} rated games a second so that the results fit the budget until the plan's end");
+    }
     if u.full {
         println!(
             "the results alone fill storage.budget_mb: the ladder stays paused until it is raised (and the server restarted)"
