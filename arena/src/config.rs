@@ -33,9 +33,9 @@
 //!   waiting; two lets a student send a fix while a slow build is still being checked.
 //! - `security.refused_tokens_per_minute` 20: see `identity`; an organiser raises it
 //!   for a class behind one NAT that mistypes a lot, or for an API fuzzer's run.
-//! - `storage.budget_mb` 4096: a 2-core course server's disk holds it many times over, and
-//!   it holds 200 teams' 8 weeks of results at the rates docs/scale.md models. Logs go
-//!   first because they are most of a chatty agent's game (3.3 KB against 0.35 KB).
+//! - `storage.budget_mb` 4096: a 2-core course server's disk holds it many times over, and,
+//!   paced over `plan_days`, it holds 200 teams' 8 weeks (docs/scale.md models it). Logs go
+//!   first because they are most of a chatty agent's game (3.3 KB against 0.25 KB).
 //! - `storage.log_bytes_per_game` 4096: a few dozen lines of a game, enough to see what an
 //!   agent was thinking; the runtime's own cap (64 KiB) is for local runs.
 //! - `storage.plan_days` 56: a course's eight weeks. A ladder of fast agents rates

@@ -133,8 +133,14 @@ pub struct Pruned {
 /// four-seat ones 280.
 const FIRST_GAME_BYTES: i64 = GAME_ROW_BYTES + 4 * SEAT_ROW_BYTES;
 
-/// Rated games a second that fit what is left of the budget into the time until `end_ms`,
-/// at the results' measured cost per game; `None` without an end or past it.
+/// The share of the budget the pace plans the results to take by the plan's end: the rest
+/// holds the replays and logs of the latest games (two days of a chatty agent's logs at the
+/// default pace, docs/scale.md).
+const RESULTS_SHARE: (i64, i64) = (3, 4);
+
+/// Rated games a second that fit what is left of the results' share of the budget into the
+/// time until `end_ms`, at the results' measured cost per game; `None` without an end or
+/// past it.
 pub fn pace(u: &Usage, now: i64, end_ms: Option<i64>) -> Option<f64> {
     let end = end_ms.filter(|e| *e > now)?;
     let per_game = if u.games.games > 0 {
@@ -142,7 +148,8 @@ pub fn pace(u: &Usage, now: i64, end_ms: Option<i64>) -> Option<f64> {
     } else {
         FIRST_GAME_BYTES as f64
     };
-    let left = (u.budget - u.results).max(0) as f64;
+    let share = u.budget / RESULTS_SHARE.1 * RESULTS_SHARE.0;
+    let left = (share - u.results).max(0) as f64;
     Some(left / per_game / ((end - now) as f64 / 1000.0))
 }
 
@@ -308,10 +315,11 @@ mod tests {
             logs: 0,
             pruned: 0,
         };
-        // 160 bytes a game; 1.6 MB left over 100 s: 100 games a second.
-        let u = Usage::of(g, 1000 * 160 + 1_600_000, 0);
+        // 160 bytes a game; three quarters of 4 MB less 160 kB is 2.84 MB left, which over
+        // 100 s is 177.5 games a second.
+        let u = Usage::of(g, 4_000_000, 0);
         let p = pace(&u, 0, Some(100_000)).expect("a pace");
-        assert!((p - 100.0).abs() < 1e-9, "{p}");
+        assert!((p - 177.5).abs() < 1e-9, "{p}");
         assert_eq!(pace(&u, 100_000, Some(100_000)), None, "past the end");
         assert_eq!(pace(&u, 0, None), None, "no plan");
         // Full: nothing more.

@@ -1056,9 +1056,10 @@ fn a_fast_ladder_is_paced_to_last_until_the_deadline() {
     let url = &server.url;
     two_valid(&dir, url);
     let pace = storage(url, &dir.admin)["last"]["pace"].as_f64();
-    // 1 MiB over 600 s at 160 bytes a two-seat game: 10.9 games a second.
+    // Three quarters of 1 MiB over 600 s: 4.7 games a second at the 280 bytes a game is
+    // taken to cost before any is stored, 8.2 at a two-seat game's 160 once some are.
     assert!(
-        pace.is_some_and(|p| (5.0..=11.0).contains(&p)),
+        pace.is_some_and(|p| (4.0..=9.0).contains(&p)),
         "{pace:?}"
     );
     std::thread::sleep(Duration::from_secs(20));

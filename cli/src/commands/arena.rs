@@ -533,8 +533,6 @@ fn init(a: &InitArgs) -> Result<()> {
     }
     cfg.limits = a.limits.limits();
     cfg.listen = a.listen.clone();
-    // A demo shows the ladder at full speed; a course's pace is for a course.
-    cfg.storage.plan_days = 0;
     if let Some(t) = &a.title {
         cfg.title = t.clone();
     }
@@ -619,6 +617,8 @@ fn demo(a: &DemoArgs) -> Result<()> {
     let mut cfg = ArenaConfig::new(kind, &preset);
     cfg.title = format!("{} demo arena", kind.name());
     cfg.listen = a.listen.clone();
+    // A demo shows the ladder at full speed; a course's pace is for a course.
+    cfg.storage.plan_days = 0;
     let admin = write_arena(&dir, &cfg, None)?;
     // Compiled agents first: an interpreted one (Python, 18 MB) takes seconds to compile.
     let mut agents = agents;
