@@ -6,7 +6,6 @@ use crate::auth::Who;
 use crate::context::Arena;
 use crate::errors::AppError;
 use crate::validate;
-use croupier_rules::Rules;
 use serde::{Deserialize, Serialize};
 
 /// One row of the leaderboard.
@@ -363,38 +362,9 @@ pub async fn game_doc(
             rec.logs = all.into_iter().filter(|(x, _)| *x == s).collect();
         }
     }
-    let ids = mrow.entrant_ids()?;
-    let names = arena.team_names(seats.iter().map(|s| s.team_id)).await?;
-    let mut agents = Vec::new();
-    for id in &ids {
-        let v = arena.db.version(*id).await?;
-        agents.push(match v {
-            Some(v) => format!(
-                "{} v{}",
-                names.get(&v.team_id).cloned().unwrap_or_default(),
-                v.number
-            ),
-            None => format!("version {id}"),
-        });
-    }
-    let (preset, options) = croupier_tournament::with_game!(arena.cfg.kind(), G => {
-        let (p, o) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
-            .map_err(|e| AppError::Internal(format!("{e:#}")))?;
-        (p, o.option_pairs())
-    });
-    let header = croupier_tournament::matches::LogHeader {
-        kind: "match".into(),
-        game: arena.cfg.kind(),
-        rules: preset,
-        options,
-        seed: mrow.seed as u64,
-        deals: mrow.deals as u64,
-        duplicate: mrow.duplicate != 0,
-        agents,
-        limits: arena.cfg.limits.clone(),
-        policy: croupier_tournament::runner::FaultPolicy::Forfeit,
-        shard: None,
-    };
+    let agents =
+        crate::export::agent_names(arena, &mrow.entrant_ids()?, &mut Default::default()).await?;
+    let header = crate::export::header(arena, &mrow, agents)?;
     let doc = croupier_tournament::with_game!(arena.cfg.kind(), G => {
         croupier_tournament::replay::replay_doc::<G>(&header, &rec, seat)
             .map_err(|e| AppError::Internal(format!("match {m} game {g}: {e:#}")))

@@ -1058,12 +1058,102 @@ fn a_fast_ladder_is_paced_to_last_until_the_deadline() {
     let pace = storage(url, &dir.admin)["last"]["pace"].as_f64();
     // Three quarters of 1 MiB over 600 s: 4.7 games a second at the 280 bytes a game is
     // taken to cost before any is stored, 8.2 at a two-seat game's 160 once some are.
-    assert!(
-        pace.is_some_and(|p| (4.0..=9.0).contains(&p)),
-        "{pace:?}"
-    );
+    assert!(pace.is_some_and(|p| (4.0..=9.0).contains(&p)), "{pace:?}");
     std::thread::sleep(Duration::from_secs(20));
     let rated = arena_common::games_rated(url);
     // At most a minute's credit plus 20 s of pace; at least one match.
     assert!((16..=1000).contains(&rated), "{rated} games rated in 20 s");
+}
+
+/// Issue #44, export: `croupier arena export DIR --out games.jsonl`, beside the running
+/// server, writes every stored game as match logs: each match's header and game lines are
+/// those of the API's log of that game, `croupier replay --match N --game I` shows it as it
+/// shows the API's log, and an existing file is never overwritten.
+#[test]
+fn every_stored_game_is_exported_as_logs_that_replay_reads() {
+    let dir = ArenaDir::init("durak", "classic", |_| {});
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    two_valid(&dir, url);
+    wait_until(Duration::from_secs(120), "games", || {
+        arena_common::games_rated(url) >= 40
+    });
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let file = out_dir.path().join("games.jsonl");
+    let export = || {
+        common::croupier()
+            .args(["arena", "export"])
+            .arg(dir.path())
+            .arg("--out")
+            .arg(&file)
+            .output()
+            .expect("croupier arena export")
+    };
+    let out = export();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&file).expect("the export");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON lines"))
+        .collect();
+    let headers: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "match").collect();
+    let games = lines.len() - headers.len();
+    assert!(games >= 40, "{games} games exported");
+    assert!(
+        said.contains(&format!("{games} games of {} matches", headers.len())),
+        "{said}"
+    );
+
+    // A game in the middle: the same header and game line as the API's log of it.
+    let m = headers[headers.len() / 2]["arena_match"]
+        .as_u64()
+        .expect("arena_match");
+    let api = get(&format!("{url}/api/games/{m}/1/log"), None);
+    assert_eq!(api.status, 200, "{}", api.body);
+    let api_lines: Vec<&str> = api.body.lines().collect();
+    let at = text
+        .lines()
+        .position(|l| l == api_lines[0])
+        .expect("the API's header is in the export");
+    let run: Vec<&str> = text
+        .lines()
+        .skip(at + 1)
+        .take_while(|l| !l.contains("\"type\":\"match\""))
+        .collect();
+    assert!(
+        run.contains(&api_lines[1]),
+        "game 1 of match {m} differs from the API's"
+    );
+
+    // `croupier replay` reads it, and shows what it shows of the API's log.
+    let single = out_dir.path().join("one.jsonl");
+    std::fs::write(&single, &api.body).expect("write");
+    let replay = |args: &[&str], f: &std::path::Path| {
+        let o = common::croupier()
+            .arg("replay")
+            .arg(f)
+            .args(args)
+            .output()
+            .expect("replay");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    let m_text = m.to_string();
+    assert_eq!(
+        replay(&["--match", &m_text, "--game", "1"], &file),
+        replay(&["--game", "1"], &single)
+    );
+    // Never over an existing file.
+    let again = export();
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("already exists"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
 }

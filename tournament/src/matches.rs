@@ -146,6 +146,10 @@ pub struct LogHeader {
     /// the parts against each other with. Absent otherwise, so unsharded logs are unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardHeader>,
+    /// Only in a log an arena wrote (`croupier arena export`, a game's log from the arena's
+    /// API): the arena's number of the match, which `croupier replay --match` picks by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arena_match: Option<u64>,
 }
 
 /// A game's line in a log file (without the newline): what `read_log` reads back. A server
@@ -938,6 +942,7 @@ pub fn log_header<G: Adapter>(limits: &Limits, args: &MatchArgs) -> Result<LogHe
         limits: limits.clone(),
         policy: args.policy,
         shard: None,
+        arena_match: None,
     })
 }
 

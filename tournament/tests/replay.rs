@@ -35,6 +35,7 @@ fn header<G: Game>(kind: GameKind, preset: &str, opts: &G::Options, n: usize) ->
         limits: Limits::default(),
         policy: FaultPolicy::Fallback,
         shard: None,
+        arena_match: None,
     }
 }
 

@@ -61,6 +61,22 @@ enum ArenaSub {
         #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
         database: Option<String>,
     },
+    /// Write every stored game as match logs (one run per match), for research: `croupier
+    /// replay FILE --match N --game I` shows one. Games whose replays the storage budget
+    /// dropped are left out and counted.
+    Export {
+        /// The arena's directory.
+        dir: PathBuf,
+        /// The log to write (must not exist yet).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Include the agents' logs (private to each team: mind who gets the file).
+        #[arg(long)]
+        logs: bool,
+        /// A PostgreSQL URL instead of SQLite in DIR.
+        #[arg(long, env = "CROUPIER_DATABASE", hide_env_values = true)]
+        database: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -279,6 +295,17 @@ impl ArenaCommand {
                 name,
                 database,
             }) => add_with_token(dir, database.as_deref(), name, Holder::Team),
+            ArenaSub::Export {
+                dir,
+                out,
+                logs,
+                database,
+            } => tokio()?.block_on(super::arena_export::export(
+                dir,
+                database.as_deref(),
+                out,
+                *logs,
+            )),
             ArenaSub::Prune { dir, database } => {
                 tokio()?.block_on(super::arena_prune::prune(dir, database.as_deref()))
             }

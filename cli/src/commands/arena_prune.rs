@@ -16,9 +16,10 @@ pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
         .await
         .with_context(|| format!("{}: cannot open the arena's database", dir.display()))?;
     let deadline = cfg.final_.deadline_ms();
-    let done = croupier_arena::storage::prune(&db, &cfg.storage, deadline, croupier_arena::now_ms())
-        .await
-        .with_context(|| format!("{}: applying the storage budget", dir.display()));
+    let done =
+        croupier_arena::storage::prune(&db, &cfg.storage, deadline, croupier_arena::now_ms())
+            .await
+            .with_context(|| format!("{}: applying the storage budget", dir.display()));
     db.close().await;
     let done = done?;
     let u = &done.after;
@@ -42,7 +43,9 @@ pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
         size(u.file_bytes)
     );
     if let Some(p) = done.pace {
-        println!("the ladder is paced to {p:.1} rated games a second so that the results fit the budget until the plan's end");
+        println!(
+            "the ladder is paced to {p:.1} rated games a second so that the results fit the budget until the plan's end"
+        );
     }
     if u.full {
         println!(

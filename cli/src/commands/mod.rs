@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod arena_export;
 pub mod arena_import;
 pub mod arena_prune;
 pub mod arena_worker;

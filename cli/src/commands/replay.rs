@@ -15,6 +15,10 @@ pub struct ReplayCommand {
     /// The game's index in the run (default: the first game of the last run).
     #[arg(long)]
     game: Option<u64>,
+    /// In a log of many matches (`croupier arena export`), the run of the arena's match N
+    /// instead of the last.
+    #[arg(long = "match", value_name = "N")]
+    arena_match: Option<u64>,
     /// Show what this seat saw (its private events, its hand, its agent's log) instead of
     /// the public view.
     #[arg(long)]
@@ -30,15 +34,28 @@ impl ReplayCommand {
     pub fn execute(&self) -> Result<()> {
         let file = &self.file;
         let runs = matches::read_log(file)?;
-        let (header, records) = match self.game {
-            Some(_) => runs.last(),
-            None => runs.iter().rev().find(|r| !r.1.is_empty()),
-        }
-        .context("empty log")?;
+        let (header, records) = match (self.arena_match, self.game) {
+            (Some(m), _) => runs
+                .iter()
+                .find(|r| r.0.arena_match == Some(m))
+                .ok_or_else(|| {
+                    matches::user(format!(
+                        "{}: no match {m} in this log (it holds {} runs; only an arena's logs number their matches)",
+                        file.display(),
+                        runs.len()
+                    ))
+                })?,
+            (None, Some(_)) => runs.last().context("empty log")?,
+            (None, None) => runs
+                .iter()
+                .rev()
+                .find(|r| !r.1.is_empty())
+                .context("empty log")?,
+        };
         let rec = match self.game {
             Some(i) => records.iter().find(|r| r.index == i).ok_or_else(|| {
                 matches::user(format!(
-                    "{}: no game {i} in the last run ({} games logged)",
+                    "{}: no game {i} in the run ({} games logged)",
                     file.display(),
                     records.len()
                 ))
