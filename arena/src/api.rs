@@ -169,6 +169,30 @@ pub async fn withdraw_team(
     Ok(Json(manage::withdraw_team(&arena, id, &w.reason).await?))
 }
 
+/// `POST /api/team/entry` `{"version": N}` or `{"version": null}`: the signed-in team's
+/// entry in the final (a team only).
+pub async fn set_entry(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Object(e): Object<EntryBody>,
+) -> Result<Json<manage::Entry>, AppError> {
+    let Who::Team(team) = who else {
+        return Err(match who {
+            Who::Public => AppError::Unauthorized("a team's token is needed".into()),
+            _ => AppError::Forbidden("only a team chooses its entry".into()),
+        });
+    };
+    Ok(Json(manage::set_entry(&arena, team, e.version).await?))
+}
+
+/// The body of `POST /api/team/entry`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntryBody {
+    /// A version number of the team's, or null for its latest valid one.
+    pub version: Option<i64>,
+}
+
 /// `POST /api/admin/teams/{id}/reinstate`: puts a withdrawn team back (the organiser only).
 pub async fn reinstate_team(
     State(arena): State<Arc<Arena>>,

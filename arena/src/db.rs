@@ -114,6 +114,8 @@ pub struct TeamRow {
     pub created_ms: i64,
     /// Why the organiser took it out of the ladder (possibly empty); `None` while it plays.
     pub withdrawn: Option<String>,
+    /// The version number it chose for the final; `None`: its latest valid version.
+    pub final_entry: Option<i64>,
 }
 
 /// A team on the leaderboard: its latest valid version ([`Db::board_entries`]).
@@ -735,6 +737,16 @@ impl Db {
         Ok(n == 1)
     }
 
+    /// Sets the version (by number) team `id` enters in the final, or its latest with
+    /// `None`, unless the arena is frozen, in the same statement as that check (a final in
+    /// another process freezes it). Whether the team was there and the arena open.
+    pub async fn set_final_entry(&self, id: i64, number: Option<i64>) -> Result<bool, DbError> {
+        let q = "UPDATE teams SET final_entry = $1 WHERE id = $2
+                 AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'frozen' AND value = '1')";
+        let n = on_pool!(self, p => sqlx::query(q).bind(number).bind(id).execute(p).await?.rows_affected());
+        Ok(n == 1)
+    }
+
     /// Takes team `id` out of the ladder (`Some(reason)`) or puts it back (`None`), and
     /// removes the queued matches (not the leased ones) that a withdrawn team's versions
     /// play in, so that it plays no new game; false if there is no such team.
@@ -770,7 +782,7 @@ impl Db {
 
     /// A team by id.
     pub async fn team(&self, id: i64) -> Result<Option<TeamRow>, DbError> {
-        let q = "SELECT id, name, token_hash, created_ms, withdrawn FROM teams WHERE id = $1";
+        let q = "SELECT id, name, token_hash, created_ms, withdrawn, final_entry FROM teams WHERE id = $1";
         Ok(
             on_read_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).bind(id).fetch_optional(p).await?),
         )
@@ -788,7 +800,7 @@ impl Db {
 
     /// Every team, by id.
     pub async fn teams(&self) -> Result<Vec<TeamRow>, DbError> {
-        let q = "SELECT id, name, token_hash, created_ms, withdrawn FROM teams ORDER BY id";
+        let q = "SELECT id, name, token_hash, created_ms, withdrawn, final_entry FROM teams ORDER BY id";
         Ok(on_read_pool!(self, p => sqlx::query_as::<_, TeamRow>(q).fetch_all(p).await?))
     }
 

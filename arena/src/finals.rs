@@ -1,4 +1,5 @@
-//! The final tournament: submissions are frozen, the latest valid version of every team
+//! The final tournament: submissions are frozen, the version every team chose (its latest
+//! valid one unless it chose another, `manage::set_entry`)
 //! plays every other in a full round robin with duplicate deals, and the table (win rates
 //! with 95% Wilson intervals, Bradley–Terry Elo, and Weng-Lin ratings computed with τ = 0
 //! in game order) is published as a page, CSV and JSON.
@@ -243,12 +244,15 @@ pub async fn run(
     let versions = arena.db.versions().await?;
     let mut entries = Vec::new();
     // A withdrawn team is not in the final.
+    // Each team's chosen version, if it chose a valid one, else its latest valid one.
     for t in teams.iter().filter(|t| t.withdrawn.is_none()) {
-        if let Some(v) = versions
-            .iter()
-            .filter(|v| v.team_id == t.id && v.status == "valid")
-            .max_by_key(|v| v.number)
-        {
+        let valid = || {
+            versions
+                .iter()
+                .filter(|v| v.team_id == t.id && v.status == "valid")
+        };
+        let chosen = t.final_entry.and_then(|n| valid().find(|v| v.number == n));
+        if let Some(v) = chosen.or_else(|| valid().max_by_key(|v| v.number)) {
             entries.push((t.name.clone(), v.number, v.sha256.clone(), t.id, v.id));
         }
     }

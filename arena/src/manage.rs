@@ -573,6 +573,48 @@ pub async fn remove_worker(arena: &Arena, id: i64) -> Result<String, AppError> {
     Ok(name)
 }
 
+/// What a team enters in the final ([`set_entry`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Entry {
+    /// The team's id.
+    pub team: i64,
+    /// The version number it chose; `None`: its latest valid version.
+    pub version: Option<i64>,
+}
+
+/// Team `team` chooses version `number` (one of its valid ones) for the final, or its latest
+/// valid version with `None`. Refused with 409 once the arena is frozen for the final, and
+/// 422 for a version that is not one of the team's valid ones.
+pub async fn set_entry(arena: &Arena, team: i64, number: Option<i64>) -> Result<Entry, AppError> {
+    if let Some(n) = number {
+        let versions = arena.db.versions_of(team).await?;
+        match versions.iter().find(|v| v.number == n) {
+            Some(v) if v.status == "valid" => {}
+            Some(v) => {
+                return Err(AppError::Unprocessable(format!(
+                    "version {n} is {}: only a valid version can enter the final",
+                    v.status
+                )));
+            }
+            None => {
+                return Err(AppError::Unprocessable(format!(
+                    "this team has no version {n} (it has {})",
+                    versions.len()
+                )));
+            }
+        }
+    }
+    if arena.frozen_now().await? || !arena.db.set_final_entry(team, number).await? {
+        return Err(AppError::Conflict(
+            "the final has begun: its entries are fixed".into(),
+        ));
+    }
+    Ok(Entry {
+        team,
+        version: number,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::shown_text;

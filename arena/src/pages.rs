@@ -182,6 +182,9 @@ pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64
                 p.error #suspended { "Version " (v.number) " is suspended from the ladder: " (why) ". Upload a fixed version to play again." }
             }
         }
+        @if matches!(v.who, Who::Team(me) if me == id) && latest_valid.is_some() {
+            (entry_form(&t, &v, arena.is_frozen()))
+        }
         h2 { "Rating over time (μ − 3σ)" }
         (chart(&t.history))
         h2 { "Versions" }
@@ -717,6 +720,66 @@ pub async fn admin_reinstate_team(
     identity::require_admin(&v.who)?;
     let t = manage::reinstate_team(&arena, id).await?;
     admin_after(&arena, &v, StatusCode::OK, Notice::Standing(t)).await
+}
+
+/// What the team enters in the final, and (until the final) a form to choose another of its
+/// valid versions.
+fn entry_form(t: &views::TeamJson, v: &Viewer, frozen: bool) -> Markup {
+    let valid: Vec<i64> = t
+        .versions
+        .iter()
+        .filter(|x| x.status == "valid")
+        .map(|x| x.number)
+        .collect();
+    let latest = valid.first().copied().unwrap_or(0);
+    let chosen = t.final_entry.filter(|n| valid.contains(n));
+    html! {
+        div #entry {
+            p {
+                "Enters the final: " strong { "v" (chosen.unwrap_or(latest)) }
+                @if chosen.is_none() { " (the latest valid version)" } @else { " (chosen)" }
+            }
+            @if !frozen {
+                form method="post" action="/entry" {
+                    (csrf_input(v))
+                    label { "enter in the final "
+                        select name="version" {
+                            option value="latest" selected[chosen.is_none()] { "the latest valid version" }
+                            @for n in &valid {
+                                option value=(n) selected[chosen == Some(*n)] { "v" (n) }
+                            }
+                        }
+                    }
+                    " " button { "choose" }
+                }
+            }
+        }
+    }
+}
+
+/// The final-entry form on a team's own page: `version` is a number or `latest`.
+#[derive(Deserialize)]
+pub struct EntryForm {
+    version: String,
+}
+
+/// `POST /entry`: the signed-in team's entry in the final; back to its page.
+pub async fn set_entry(
+    State(arena): State<Arc<Arena>>,
+    v: Viewer,
+    Form(f): Form<EntryForm>,
+) -> PageResult {
+    let Who::Team(team) = v.who else {
+        return Err(AppError::Forbidden("sign in as a team to choose its entry".into()).into());
+    };
+    let number = match f.version.as_str() {
+        "latest" => None,
+        n => Some(n.parse::<i64>().map_err(|_| {
+            AppError::BadRequest(format!("`{n}` is not a version number or `latest`"))
+        })?),
+    };
+    manage::set_entry(&arena, team, number).await?;
+    Ok(Redirect::to(&format!("/teams/{team}#entry")).into_response())
 }
 
 /// `POST /admin/workers`.

@@ -183,6 +183,8 @@ pub struct TeamJson {
     pub name: String,
     /// Why the organiser withdrew it from the ladder, if it did.
     pub withdrawn: Option<String>,
+    /// The version number it enters in the final; `None`: its latest valid version.
+    pub final_entry: Option<i64>,
     /// Versions, newest first.
     pub versions: Vec<VersionJson>,
     /// Latest games, newest first.
@@ -294,6 +296,7 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         id,
         name: team.name,
         withdrawn: team.withdrawn,
+        final_entry: team.final_entry,
         versions,
         games,
         head_to_head,

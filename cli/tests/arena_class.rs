@@ -1104,6 +1104,16 @@ fn every_stored_game_is_exported_as_logs_that_replay_reads() {
     let headers: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "match").collect();
     let games = lines.len() - headers.len();
     assert!(games >= 40, "{games} games exported");
+    // Each run's games in order, from game 0 on.
+    let mut next = 0;
+    for l in &lines {
+        if l["type"] == "match" {
+            next = 0;
+        } else {
+            assert_eq!(l["index"].as_u64(), Some(next), "{l}");
+            next += 1;
+        }
+    }
     assert!(
         said.contains(&format!("{games} games of {} matches", headers.len())),
         "{said}"
@@ -1156,4 +1166,71 @@ fn every_stored_game_is_exported_as_logs_that_replay_reads() {
         "{}",
         String::from_utf8_lossy(&again.stderr)
     );
+}
+
+/// Issue #44, choosing the final entry: a team marks which valid version enters the final
+/// (the default is the latest), on its page (a CSRF-checked form) or through the API; a
+/// refused or unknown version is 422, another team's token cannot choose for it, and the
+/// final plays the chosen version. Once the final has begun the entry is fixed (409).
+#[test]
+fn a_team_chooses_which_valid_version_enters_the_final() {
+    let dir = ArenaDir::init("durak", "classic", |_| {});
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let (a, _b) = two_valid(&dir, url);
+    // Team a's second version: another agent.
+    let r = submit(url, &a, &example_agent("durak/trump-tosser"));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let entry = |token: &str, body: &str| {
+        post(
+            &format!("{url}/api/team/entry"),
+            Some(token),
+            "application/json",
+            body.as_bytes(),
+        )
+    };
+    let r = entry(&a, r#"{"version": 7}"#);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body.contains("no version 7"), "{}", r.body);
+    let r = entry(&dir.admin, r#"{"version": 1}"#);
+    assert_eq!(r.status, 403, "{}", r.body);
+    // The page's form, signed in as team a: the entry is v1.
+    let cookie = sign_in(url, &a);
+    let page = get(&format!("{url}/teams/1"), None);
+    assert!(
+        !page.body.contains("id=\"entry\""),
+        "a visitor sees no entry form"
+    );
+    let (mine, _) = browser(
+        "GET",
+        &format!("{url}/teams/1"),
+        &[("Cookie", &cookie)],
+        None,
+    );
+    assert!(
+        mine.body.contains("the latest valid version"),
+        "{}",
+        mine.body
+    );
+    let csrf = csrf_after(&mine.body, "action=\"/entry\"");
+    let form = format!("csrf={csrf}&version=1");
+    let (r, _) = browser(
+        "POST",
+        &format!("{url}/entry"),
+        &[("Cookie", &cookie), ("Origin", url.as_str())],
+        Some((FORM, form.as_bytes())),
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let team = get(&format!("{url}/api/teams/1"), None).json();
+    assert_eq!(team["final_entry"], 1, "{team}");
+    // The final plays v1, not the latest (v2).
+    let table = arena_final(&dir, &["--deals", "2"]);
+    let row = table["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["team"] == "a"))
+        .unwrap_or_else(|| panic!("team a in {table}"));
+    assert_eq!(row["version"], 1, "{table}");
+    // Frozen: the entry is fixed.
+    let r = entry(&a, r#"{"version": null}"#);
+    assert_eq!(r.status, 409, "{}", r.body);
 }
