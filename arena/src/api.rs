@@ -189,8 +189,16 @@ pub async fn set_entry(
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EntryBody {
-    /// A version number of the team's, or null for its latest valid one.
+    /// A version number of the team's, or null for its latest valid one: required, so that
+    /// a body that forgot it is not taken as a choice of the latest.
+    #[serde(deserialize_with = "required_nullable")]
     pub version: Option<i64>,
+}
+
+/// An `Option` field that must be present, null or not (serde takes a missing `Option` as
+/// `None` unless told otherwise).
+fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    <Option<i64> as serde::Deserialize>::deserialize(d)
 }
 
 /// `POST /api/admin/teams/{id}/reinstate`: puts a withdrawn team back (the organiser only).

@@ -153,19 +153,20 @@ pub fn pace(u: &Usage, now: i64, end_ms: Option<i64>) -> Option<f64> {
     Some(left / per_game / ((end - now) as f64 / 1000.0))
 }
 
-/// When the budget's plan ends: `final.deadline` if it is still ahead, else `plan_days`
-/// after the first pass (kept in `meta`), or none with `plan_days = 0`.
+/// When the budget's plan ends: none with `plan_days = 0` (full speed), else
+/// `final.deadline` if it is still ahead, else `plan_days` after the first pass (kept in
+/// `meta`).
 pub async fn plan_end(
     db: &Db,
     cfg: &Storage,
     deadline_ms: Option<i64>,
     now: i64,
 ) -> Result<Option<i64>, DbError> {
-    if let Some(d) = deadline_ms.filter(|d| *d > now) {
-        return Ok(Some(d));
-    }
     if cfg.plan_days == 0 {
         return Ok(None);
+    }
+    if let Some(d) = deadline_ms.filter(|d| *d > now) {
+        return Ok(Some(d));
     }
     let start: i64 = db
         .meta_or_insert(PLAN_START, &now.to_string())
