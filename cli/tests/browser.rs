@@ -559,6 +559,42 @@ impl Walk {
         assert_eq!(get(&config, Some(&token)).status, 401);
         self.styled(&c, "the admin page after a removal").await;
 
+        // Issue #44 in Chromium: pages on another port of this host (the same site, so
+        // `SameSite=Strict` lets the cookie through) post forms to the arena as soon as they
+        // load. One adds a team with the organiser's cookie; one signs the browser in to team
+        // B (sign-in CSRF). Chromium sends them with its own Origin and Sec-Fetch-Site, and
+        // the arena refuses both: no team is added and the organiser stays signed in.
+        for (what, action, field) in [
+            ("adding a team", "/admin/teams", "name=forged".to_string()),
+            (
+                "signing in to team B",
+                "/login",
+                format!("token={}", self.team_b),
+            ),
+        ] {
+            let (name, value) = field.split_once('=').expect("name=value");
+            let evil = other_origin_page(&format!(
+                "<form id=f method=post action='{base}{action}'><input name={name} value='{value}'></form>
+                 <script>document.getElementById('f').submit()</script>"
+            ));
+            c.goto(&evil).await.expect("open the other origin's page");
+            wait_js(
+                &c,
+                SHORT,
+                what,
+                &format!("return location.href === '{base}{action}' && document.readyState === 'complete';"),
+            )
+            .await;
+            let refused = text(&c, "main h1").await;
+            assert!(refused.starts_with("403"), "{what}: {refused}");
+        }
+        let teams = get(&format!("{base}/api/admin/teams"), Some(&self.admin)).body;
+        assert!(
+            !teams.contains("forged"),
+            "a team was added from another origin: {teams}"
+        );
+        c.goto(&format!("{base}/admin")).await.expect("open /admin");
+
         // Signing out (a form with the session's CSRF token) drops the cookie: the admin
         // page is then refused, and the header offers to sign in.
         assert_eq!(text(&c, "#signed-in").await, "signed in as the organiser");
@@ -663,6 +699,27 @@ impl Walk {
 }
 
 /// The `N` of `step 0 / N`.
+/// A page on another origin (`http://127.0.0.1:PORT/`, a port of its own), served to every
+/// request by a thread that ends with the test: its URL.
+fn other_origin_page(html: &str) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/", listener.local_addr().expect("address"));
+    let body = html.to_string();
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().map_while(Result::ok) {
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    url
+}
+
 fn last_step(counter: &Value) -> &str {
     counter
         .as_str()
