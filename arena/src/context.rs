@@ -58,8 +58,6 @@ pub struct Arena {
     pub frozen: AtomicBool,
     /// The last application of the storage budget (shown on the admin page).
     pub storage: std::sync::Mutex<Option<crate::storage::Pruned>>,
-    /// The results alone fill the storage budget: the scheduler queues no ladder match.
-    pub storage_full: AtomicBool,
     /// The ladder's pace as f64 bits, `u64::MAX` for none ([`Arena::pace`]).
     pace: std::sync::atomic::AtomicU64,
     /// Verdicts on uploads this server has stored: the scheduler reads the versions again
@@ -187,7 +185,6 @@ impl Arena {
             reference,
             frozen: AtomicBool::new(frozen),
             storage: std::sync::Mutex::new(None),
-            storage_full: AtomicBool::new(false),
             pace: std::sync::atomic::AtomicU64::new(u64::MAX),
             csrf_key,
             upload_gate: tokio::sync::Mutex::new(()),
@@ -304,14 +301,22 @@ impl Arena {
         )
         .await?;
         self.set_pace(done.pace);
-        let was = self.storage_full.swap(done.after.full, Ordering::Relaxed);
-        if was && !done.after.full {
-            self.changed.notify_waiters();
-        }
+        let was = self.storage_full();
         if let Ok(mut last) = self.storage.lock() {
             *last = Some(done);
         }
+        if was && !done.after.full {
+            self.changed.notify_waiters();
+        }
         Ok(done)
+    }
+
+    /// Whether the last pass of the storage budget found the results alone filling it: the
+    /// scheduler then queues no ladder match.
+    pub fn storage_full(&self) -> bool {
+        self.storage
+            .lock()
+            .is_ok_and(|l| l.is_some_and(|p| p.after.full))
     }
 
     /// Sets the ladder's pace ([`crate::storage::pace`]): rated games a second, or none.

@@ -327,10 +327,7 @@ async fn queue_some(
         return Ok(());
     }
     // The results alone fill the storage budget: more games would outgrow it.
-    if arena
-        .storage_full
-        .load(std::sync::atomic::Ordering::Relaxed)
-    {
+    if arena.storage_full() {
         return Ok(());
     }
     // Enough waiting that a worker finishing one match always finds another. Only matches a
