@@ -6,7 +6,7 @@ use crate::context::Arena;
 use crate::errors::{AppError, Object};
 use crate::identity::{require_admin, submitting_team};
 use crate::manage::{self, NewTeam, TeamToken, read_capped};
-use crate::views::{LeaderboardJson, SeatQuery, TeamJson, board_rows, game_doc, team_json};
+use crate::views::{LeaderboardJson, SeatQuery, TeamJson, game_doc, team_json};
 use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::http::{StatusCode, header};
@@ -51,18 +51,37 @@ pub async fn arena_info(State(arena): State<Arc<Arena>>) -> Result<Json<ArenaJso
 pub async fn leaderboard(
     State(arena): State<Arc<Arena>>,
 ) -> Result<Json<LeaderboardJson>, AppError> {
-    let rows = board_rows(&arena).await?;
-    let withdrawn = crate::views::withdrawn_rows(&arena).await?;
-    let games = arena.board.read().map(|b| b.games).unwrap_or(0);
-    Ok(Json(LeaderboardJson {
-        title: arena.cfg.title.clone(),
-        game: arena.cfg.game.clone(),
-        rules: arena.cfg.rules.clone(),
-        games,
-        frozen: arena.is_frozen(),
-        rows,
-        withdrawn,
-    }))
+    Ok(Json(crate::views::leaderboard_json(&arena).await?))
+}
+
+/// `GET /api/events`: the live events as server-sent events ([`crate::events`]); 503 when
+/// too many streams are open.
+pub async fn events(State(arena): State<Arc<Arena>>) -> Result<Response, AppError> {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let sub = arena.events.subscribe().ok_or_else(|| AppError::Unavailable {
+        message: format!(
+            "{} live streams are open, the most this server keeps; the page updates when you reload it",
+            crate::events::MAX_STREAMS
+        ),
+        retry_after: 30,
+    })?;
+    let stream = futures_util::stream::unfold(sub, |mut sub| async move {
+        let m = sub.next().await?;
+        let e = Event::default().event(m.name).data(&*m.data);
+        Some((Ok::<_, std::convert::Infallible>(e), sub))
+    });
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+/// `GET /api/teams/{id}/versions/{n}`: one version, with its check's stage or verdict.
+pub async fn version(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Path((id, n)): Path<(i64, i64)>,
+) -> Result<Json<crate::views::VersionJson>, AppError> {
+    Ok(Json(crate::views::version_json(&arena, id, n, &who).await?))
 }
 
 /// `GET /api/teams/{id}`: one team, with what the asker may see of it.
@@ -183,6 +202,31 @@ pub async fn set_entry(
         });
     };
     Ok(Json(manage::set_entry(&arena, team, e.version).await?))
+}
+
+/// `POST /api/team/spar` `{"against": NAME}`: a practice match of the signed-in team's latest
+/// valid version against another team or a house agent (a team only); 202 with the match.
+pub async fn spar(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Object(r): Object<manage::SparRequest>,
+) -> Result<Response, AppError> {
+    let Who::Team(team) = who else {
+        return Err(match who {
+            Who::Public => AppError::Unauthorized("a team's token is needed".into()),
+            _ => AppError::Forbidden("only a team asks for a spar match".into()),
+        });
+    };
+    let s = manage::spar(&arena, team, &r.against).await?;
+    Ok((StatusCode::ACCEPTED, Json(s)).into_response())
+}
+
+/// `GET /api/matches/{id}`: a match, its state and its games so far.
+pub async fn match_(
+    State(arena): State<Arc<Arena>>,
+    Path(id): Path<i64>,
+) -> Result<Json<crate::views::MatchJson>, AppError> {
+    Ok(Json(crate::views::match_json(&arena, id).await?))
 }
 
 /// The body of `POST /api/team/entry`.

@@ -43,6 +43,10 @@
 //!   ratings need; paced, it spreads the budget over the course instead of pausing on day one.
 //! - `storage.keep_hours` 48 and `keep_one_in` 100: a student looks at yesterday's games,
 //!   not last month's; one match in a hundred keeps a sample of every week for the teacher.
+//! - `spar.per_hour` 6 and `spar.deals` 2: a spar is played before ladder matches, so a
+//!   student sees it within seconds; six an hour of 2-deal matches is a few dozen games a
+//!   team, far under what the ladder plays, so sparring cannot starve the ladder or fill the
+//!   storage budget.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
 //!   its connection back; a client that trickles a file in (slowloris) cannot hold a
 //!   connection and a buffer for longer. A student on a slow line still sends something
@@ -203,6 +207,9 @@ pub struct ArenaConfig {
     /// What the database keeps of played games.
     #[serde(default)]
     pub storage: Storage,
+    /// Practice matches teams ask for.
+    #[serde(default)]
+    pub spar: Spar,
 }
 
 /// What the database keeps of played games (`storage.rs` applies it).
@@ -355,6 +362,30 @@ pub fn rfc3339_ms(s: &str) -> Option<i64> {
 /// The default of [`Security::refused_tokens_per_minute`].
 pub const DEFAULT_REFUSED_TOKENS_PER_MINUTE: u32 = 20;
 
+/// Practice matches a team asks for (`manage::spar`): unrated, played before ladder matches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spar {
+    /// Spar matches one team may ask for in any hour (429 beyond).
+    pub per_hour: u32,
+    /// Deals in one spar match (each once per seat rotation).
+    pub deals: u64,
+    /// House agents a team may spar against besides `ladder.reference`, e.g.
+    /// `["durak/random-lead", "durak/ismcts"]`.
+    #[serde(default)]
+    pub house: Vec<String>,
+}
+
+impl Default for Spar {
+    fn default() -> Spar {
+        Spar {
+            per_hour: 6,
+            deals: 2,
+            house: Vec::new(),
+        }
+    }
+}
+
 /// The guard against clients that present refused tokens (`identity.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -405,6 +436,7 @@ impl ArenaConfig {
             security: Security::default(),
             final_: Final::default(),
             storage: Storage::default(),
+            spar: Spar::default(),
         }
     }
 
@@ -540,6 +572,31 @@ impl ArenaConfig {
         }
         croupier_host::registry::resolve(&self.ladder.reference)
             .map_err(|e| field("ladder.reference", e.to_string()))?;
+        if self.spar.per_hour == 0 {
+            return Err(field(
+                "spar.per_hour",
+                "must be at least 1 (leave sparring out of the config for the default)".into(),
+            ));
+        }
+        if self.spar.deals == 0 {
+            return Err(field("spar.deals", "must be at least 1".into()));
+        }
+        for name in &self.spar.house {
+            croupier_host::registry::resolve(name)
+                .map_err(|e| field("spar.house", e.to_string()))?;
+            // An example agent's name starts with its game's.
+            if let Some((game, _)) = name.split_once('/')
+                && GameKind::parse(game).is_some_and(|g| g != self.kind())
+            {
+                return Err(field(
+                    "spar.house",
+                    format!(
+                        "`{name}` is a {game} agent, and this arena plays {}",
+                        self.game
+                    ),
+                ));
+            }
+        }
         if self.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(field(
                 "listen",
@@ -657,6 +714,14 @@ prune_seconds = {prune_seconds}
 # this many days from the first pass without one (0: full speed until the budget pauses it).
 plan_days = {plan_days}
 
+[spar]
+# Practice matches a team asks for, unrated and played first: this many per team per hour,
+per_hour = {spar_per_hour}
+# of this many deals (each once per seat rotation),
+deals = {spar_deals}
+# against another team or a house agent: ladder.reference or one of these.
+house = [{spar_house}]
+
 [final]
 # When uploads close by themselves, with its offset; the ladder plays on until the final.
 # deadline = "2026-12-18T23:59:00+01:00"
@@ -699,6 +764,15 @@ plan_days = {plan_days}
             keep_one_in = self.storage.keep_one_in,
             prune_seconds = self.storage.prune_seconds,
             plan_days = self.storage.plan_days,
+            spar_per_hour = self.spar.per_hour,
+            spar_deals = self.spar.deals,
+            spar_house = self
+                .spar
+                .house
+                .iter()
+                .map(|h| q(h))
+                .collect::<Vec<_>>()
+                .join(", "),
             deadline = self
                 .final_
                 .deadline

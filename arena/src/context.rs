@@ -29,6 +29,8 @@ pub struct Arena {
     pub runtime: Runtime,
     /// Ratings and tables, from the stored results.
     pub board: RwLock<Board>,
+    /// The live events pages and `croupier submit` follow ([`crate::events`]).
+    pub events: crate::events::Hub,
     /// Woken when results or versions change: the scheduler waits on it.
     pub changed: tokio::sync::Notify,
     /// Woken when matches become leasable (queued, or given back): the lease calls and the
@@ -39,6 +41,8 @@ pub struct Arena {
     pub checks: tokio::sync::Semaphore,
     /// The content hash of the reference agent (stored with the uploads).
     pub reference: String,
+    /// The house agents a team may spar against (`ladder.reference`, then `spar.house`).
+    pub house: Vec<House>,
     /// Tokens refused per client address in the current minute (see
     /// [`crate::identity::FAILED_TOKENS_PER_MINUTE`]).
     pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
@@ -85,6 +89,18 @@ pub struct Arena {
     /// per team page cost a fifth of the page under load (sqlx hands SQLite's rows over
     /// one at a time, between two threads).
     names: RwLock<Arc<HashMap<i64, String>>>,
+}
+
+/// A house agent: one of the example agents, which a team may spar against. It plays as
+/// entrant `-id`, with team 0.
+#[derive(Clone, Debug)]
+pub struct House {
+    /// Its id in `house_agents`.
+    pub id: i64,
+    /// Its name, e.g. `durak/cheapest`.
+    pub name: String,
+    /// SHA-256 of its build.
+    pub sha256: String,
 }
 
 /// Versions whose team and hash are kept in memory; past this the map starts again (a
@@ -168,6 +184,27 @@ impl Arena {
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", reference.path.display())))?;
         let reference = crate::agents::store_agent(&agents, &bytes)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
+        // The agents a team may spar against: the reference first, each stored like an
+        // upload and recorded with its build, so a spar's entrant names one build for ever.
+        let mut house = Vec::new();
+        let wanted = std::iter::once(&cfg.ladder.reference).chain(&cfg.spar.house);
+        for name in wanted {
+            if house.iter().any(|h: &House| &h.name == name) {
+                continue;
+            }
+            let agent = croupier_host::registry::resolve(name)
+                .map_err(|e| OpenError::Runtime(format!("spar.house: {e}")))?;
+            let bytes = std::fs::read(&agent.path)
+                .map_err(|e| OpenError::Runtime(format!("{}: {e}", agent.path.display())))?;
+            let sha256 = crate::agents::store_agent(&agents, &bytes)
+                .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
+            let id = db.house_agent(name, &sha256).await?;
+            house.push(House {
+                id,
+                name: name.clone(),
+                sha256,
+            });
+        }
         let frozen = db.meta("frozen").await?.is_some();
         let csrf_key = csrf_key(&db).await?;
         let linked = Arc::new(Linked::new(runtime.clone()));
@@ -183,6 +220,7 @@ impl Arena {
             failed_tokens: std::sync::Mutex::new(HashMap::new()),
             known_tokens: tokio::sync::Mutex::new((i64::MIN, Default::default())),
             reference,
+            house,
             frozen: AtomicBool::new(frozen),
             storage: std::sync::Mutex::new(None),
             pace: std::sync::atomic::AtomicU64::new(u64::MAX),
@@ -193,6 +231,7 @@ impl Arena {
             linked,
             board_update: tokio::sync::Mutex::new(Saves::default()),
             entrants: std::sync::Mutex::new(HashMap::new()),
+            events: Default::default(),
             leased: std::sync::Mutex::new(HashMap::new()),
             seen: std::sync::Mutex::new(HashMap::new()),
             names: RwLock::new(Arc::new(HashMap::new())),
@@ -247,18 +286,30 @@ impl Arena {
     }
 
     /// Version `id` as a match entrant (team and content hash), from memory when it was read
-    /// before; `None` if there is no such version.
+    /// before; `None` if there is no such version. A negative id is a house agent (team 0).
     pub async fn entrant(&self, id: i64) -> Result<Option<JobEntrant>, DbError> {
         if let Some(e) = self.entrants.lock().ok().and_then(|m| m.get(&id).cloned()) {
             return Ok(Some(e));
         }
-        let Some(v) = self.db.version(id).await? else {
-            return Ok(None);
-        };
-        let e = JobEntrant {
-            version: id,
-            team: v.team_id,
-            sha256: v.sha256,
+        let e = if id < 0 {
+            // A house agent in a spar.
+            let Some((_, sha256)) = self.db.house_agent_by_id(-id).await? else {
+                return Ok(None);
+            };
+            JobEntrant {
+                version: id,
+                team: 0,
+                sha256,
+            }
+        } else {
+            let Some(v) = self.db.version(id).await? else {
+                return Ok(None);
+            };
+            JobEntrant {
+                version: id,
+                team: v.team_id,
+                sha256: v.sha256,
+            }
         };
         if let Ok(mut m) = self.entrants.lock() {
             if m.len() >= MAX_CACHED_ENTRANTS {

@@ -175,7 +175,7 @@ pub struct VersionRow {
     pub bytes: i64,
     /// When it was uploaded.
     pub uploaded_ms: i64,
-    /// `checking`, `valid` or `refused`.
+    /// `queued`, `compiling` or `smoke` while it is checked, then `valid` or `refused`.
     pub status: String,
     /// Why it was refused, or what its smoke match gave.
     pub message: String,
@@ -307,7 +307,7 @@ pub struct NewGame {
 /// A match to queue ([`Db::queue_matches`]).
 #[derive(Clone, Debug)]
 pub struct NewMatch {
-    /// `ladder`, `placement` or `final`.
+    /// `ladder`, `placement`, `spar` or `final`.
     pub kind: &'static str,
     /// Its master seed.
     pub seed: u64,
@@ -562,22 +562,24 @@ const FINISH: &str = "UPDATE matches SET state = 'done', lease = NULL, done_ms =
 const SEATS_BETWEEN: &str = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
                  FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
                  JOIN matches m ON m.id = s.match_id
-                 WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind <> 'final'
+                 WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind NOT IN ('final', 'spar')
                  ORDER BY s.match_id, s.game_index, s.seat";
 /// Leases the oldest leasable matches ([`Db::claim`]).
 const CLAIM_SQLITE: &str = "UPDATE matches SET state = 'leased', lease = $1 || '-' || CAST(id AS TEXT),
                 lease_expires_ms = $2, attempts = attempts + 1
             WHERE id IN (SELECT id FROM matches
                          WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                         ORDER BY kind <> 'final', id LIMIT $4)
+                         ORDER BY kind <> 'final', kind <> 'spar', id LIMIT $4)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms, attempts, lease";
 /// The same on PostgreSQL, which also skips rows another transaction is claiming.
 const CLAIM_POSTGRES: &str = "UPDATE matches SET state = 'leased', lease = $1 || '-' || CAST(id AS TEXT),
                 lease_expires_ms = $2, attempts = attempts + 1
             WHERE id IN (SELECT id FROM matches
                          WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $3)
-                         ORDER BY kind <> 'final', id LIMIT $4 FOR UPDATE SKIP LOCKED)
+                         ORDER BY kind <> 'final', kind <> 'spar', id LIMIT $4 FOR UPDATE SKIP LOCKED)
             RETURNING id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms, attempts, lease";
+/// Live matches listed on the board (the count says how many more there are).
+pub const LIVE_SHOWN: i64 = 20;
 /// Matches a worker can lease now.
 const LEASABLE: &str = "SELECT COUNT(*) FROM matches WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < $1)";
 
@@ -764,9 +766,10 @@ impl Db {
                 .map(|v| v.id)
                 .collect();
             // Few rows: the scheduler keeps a few dozen matches waiting per worker. The
-            // final's are left alone: its entrants were fixed when it began.
+            // final's are left alone: its entrants were fixed when it began; and so are the
+            // spars a team asked for, which play the versions they named.
             let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
-                     FROM matches WHERE state = 'queued' AND kind <> 'final'";
+                     FROM matches WHERE state = 'queued' AND kind NOT IN ('final', 'spar')";
             let queued: Vec<MatchRow> =
                 on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).fetch_all(p).await?);
             for m in queued {
@@ -853,7 +856,7 @@ impl Db {
         Ok(())
     }
 
-    /// Records an upload as the team's next version, `checking`. Returns (id, number).
+    /// Records an upload as the team's next version, `queued` for its check. Returns (id, number).
     pub async fn add_version(
         &self,
         team: i64,
@@ -861,14 +864,14 @@ impl Db {
         bytes: i64,
     ) -> Result<(i64, i64), DbError> {
         let q = "INSERT INTO versions (team_id, number, sha256, bytes, uploaded_ms, status)
-                 VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'checking')
+                 VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'queued')
                  RETURNING id, number";
         let now = crate::now_ms();
         let row: (i64, i64) = on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_one(p).await?);
         Ok(row)
     }
 
-    /// Records an upload as the team's next version, `checking`, unless the arena is frozen
+    /// Records an upload as the team's next version, `queued` for its check, unless the arena is frozen
     /// for its final: `None` then. One statement, so an upload and `arena final` in another
     /// process cannot both go through: either the version is stored before the freeze, or
     /// it is refused.
@@ -879,7 +882,7 @@ impl Db {
         bytes: i64,
     ) -> Result<Option<(i64, i64)>, DbError> {
         let q = "INSERT INTO versions (team_id, number, sha256, bytes, uploaded_ms, status)
-                 SELECT $1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'checking'
+                 SELECT $1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'queued'
                  WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'frozen')
                  RETURNING id, number";
         let now = crate::now_ms();
@@ -895,6 +898,13 @@ impl Db {
         Ok(
             on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(team).fetch_optional(p).await?),
         )
+    }
+
+    /// Sets the stage a version's check is at (`queued`, `compiling`, `smoke`).
+    pub async fn set_version_stage(&self, id: i64, stage: &str) -> Result<(), DbError> {
+        let q = "UPDATE versions SET status = $1 WHERE id = $2";
+        on_pool!(self, p => { sqlx::query(q).bind(stage).bind(id).execute(p).await?; });
+        Ok(())
     }
 
     /// Sets a version's verdict.
@@ -924,6 +934,15 @@ impl Db {
         Ok(on_read_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
     }
 
+    /// Version `number` of team `team`.
+    pub async fn version_of(&self, team: i64, number: i64) -> Result<Option<VersionRow>, DbError> {
+        let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
+                 FROM versions WHERE team_id = $1 AND number = $2";
+        Ok(
+            on_read_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).bind(team).bind(number).fetch_optional(p).await?),
+        )
+    }
+
     /// A team's versions, newest first.
     pub async fn versions_of(&self, team: i64) -> Result<Vec<VersionRow>, DbError> {
         let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
@@ -939,10 +958,11 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(team).bind(since_ms).fetch_all(p).await?))
     }
 
-    /// Versions still `checking` (a server killed while validating): they are checked again.
+    /// Versions whose check has not ended (a server killed while checking them): they are
+    /// checked again. `checking` is what servers before the check's stages wrote.
     pub async fn checking_versions(&self) -> Result<Vec<VersionRow>, DbError> {
         let q = "SELECT id, team_id, number, sha256, bytes, uploaded_ms, status, message, smoke
-                 FROM versions WHERE status = 'checking' ORDER BY id";
+                 FROM versions WHERE status IN ('checking', 'queued', 'compiling', 'smoke') ORDER BY id";
         Ok(on_pool!(self, p => sqlx::query_as::<_, VersionRow>(q).fetch_all(p).await?))
     }
 
@@ -1014,6 +1034,68 @@ impl Db {
             }
         }
         Ok(())
+    }
+
+    /// The id of house agent `name` built as `sha256`, recorded now if it is new. A rebuilt
+    /// agent gets a new id, so a stored spar always names the build it played.
+    pub async fn house_agent(&self, name: &str, sha256: &str) -> Result<i64, DbError> {
+        let q = "INSERT INTO house_agents (name, sha256) VALUES ($1, $2) ON CONFLICT (name, sha256) DO NOTHING";
+        on_pool!(self, p => { sqlx::query(q).bind(name).bind(sha256).execute(p).await?; });
+        let q = "SELECT id FROM house_agents WHERE name = $1 AND sha256 = $2";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(sha256).fetch_one(p).await?))
+    }
+
+    /// A house agent's name and hash by id.
+    pub async fn house_agent_by_id(&self, id: i64) -> Result<Option<(String, String)>, DbError> {
+        let q = "SELECT name, sha256 FROM house_agents WHERE id = $1";
+        Ok(on_read_pool!(self, p => sqlx::query_as(q).bind(id).fetch_optional(p).await?))
+    }
+
+    /// Queues a spar match `team` asked for, unless it has asked for `cap` since `since_ms`
+    /// or the arena is frozen for its final: `None` then. The count and the insert are one
+    /// statement, so two requests at once are counted one after the other (on SQLite, where
+    /// a write holds the database; the server also serialises them, see `manage::spar`).
+    pub async fn queue_spar(
+        &self,
+        team: i64,
+        cap: u32,
+        since_ms: i64,
+        m: &NewMatch,
+    ) -> Result<Option<i64>, DbError> {
+        let q = "INSERT INTO matches (kind, seed, deals, duplicate, entrants, state, created_ms, requested_by)
+                 SELECT 'spar', $1, $2, $3, $4, 'queued', $5, $6
+                 WHERE (SELECT COUNT(*) FROM matches WHERE requested_by = $6 AND created_ms > $7) < $8
+                   AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'frozen')
+                 RETURNING id";
+        let entrants =
+            serde_json::to_string(&m.entrants).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let now = crate::now_ms();
+        Ok(on_pool!(self, p => sqlx::query_scalar(q)
+            .bind(m.seed as i64)
+            .bind(m.deals as i64)
+            .bind(i64::from(m.duplicate))
+            .bind(&entrants)
+            .bind(now)
+            .bind(team)
+            .bind(since_ms)
+            .bind(i64::from(cap))
+            .fetch_optional(p)
+            .await?))
+    }
+
+    /// When `team` asked for spar matches since `since_ms`, oldest first (the hourly cap).
+    pub async fn spars_since(&self, team: i64, since_ms: i64) -> Result<Vec<i64>, DbError> {
+        let q = "SELECT created_ms FROM matches WHERE requested_by = $1 AND created_ms > $2 ORDER BY created_ms";
+        Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(team).bind(since_ms).fetch_all(p).await?))
+    }
+
+    /// Spar matches `team` asked for, newest first, at most `n`.
+    pub async fn spars_of(&self, team: i64, n: i64) -> Result<Vec<MatchRow>, DbError> {
+        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
+                 FROM matches WHERE requested_by = $1 ORDER BY created_ms DESC LIMIT $2";
+        Ok(
+            on_read_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(team).bind(n).fetch_all(p).await?),
+        )
     }
 
     /// Queues a match; returns its id.
@@ -1228,6 +1310,25 @@ impl Db {
         )
     }
 
+    /// The matches being played now (leased), the oldest first, at most [`LIVE_SHOWN`], and
+    /// how many there are. Through the `(state, id)` index: a few rows, however many matches
+    /// were played.
+    pub async fn live_matches(&self) -> Result<(Vec<MatchRow>, i64), DbError> {
+        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
+                 FROM matches WHERE state = 'leased' ORDER BY id LIMIT $1";
+        let rows = on_read_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(LIVE_SHOWN).fetch_all(p).await?);
+        let n = "SELECT COUNT(*) FROM matches WHERE state = 'leased'";
+        let count: i64 = on_read_pool!(self, p => sqlx::query_scalar(n).fetch_one(p).await?);
+        Ok((rows, count))
+    }
+
+    /// Games stored of a match.
+    pub async fn games_stored(&self, match_id: i64) -> Result<i64, DbError> {
+        Ok(
+            on_read_pool!(self, p => sqlx::query_scalar(COUNT_GAMES).bind(match_id).fetch_one(p).await?),
+        )
+    }
+
     /// Every match, by id.
     pub async fn matches(&self) -> Result<Vec<MatchRow>, DbError> {
         let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
@@ -1326,6 +1427,16 @@ impl Db {
                  WHERE s.match_id = $1 AND s.game_index = $2 ORDER BY s.seat";
         Ok(
             on_read_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(match_id).bind(index).fetch_all(p).await?),
+        )
+    }
+
+    /// Every stored seat of a match, by game and seat.
+    pub async fn seats_of_match(&self, match_id: i64) -> Result<Vec<SeatRow>, DbError> {
+        let q = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+                 FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
+                 WHERE s.match_id = $1 ORDER BY s.game_index, s.seat";
+        Ok(
+            on_read_pool!(self, p => sqlx::query_as::<_, SeatRow>(q).bind(match_id).fetch_all(p).await?),
         )
     }
 

@@ -51,6 +51,14 @@ pub enum AppError {
         /// Seconds until a request would be accepted.
         retry_after: u64,
     },
+    /// 503, with Retry-After in seconds: a server-wide cap is reached (live streams).
+    #[error("{message}")]
+    Unavailable {
+        /// What is full.
+        message: String,
+        /// Seconds until trying again is worth it.
+        retry_after: u64,
+    },
     /// 500: the server's fault; the message is logged, the client gets a short one.
     #[error("{0}")]
     Internal(String),
@@ -116,6 +124,7 @@ impl AppError {
             AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -133,7 +142,8 @@ impl AppError {
 
     fn headers(&self) -> HeaderMap {
         let mut h = HeaderMap::new();
-        if let AppError::TooMany { retry_after, .. } = self
+        if let AppError::TooMany { retry_after, .. } | AppError::Unavailable { retry_after, .. } =
+            self
             && let Ok(v) = HeaderValue::from_str(&retry_after.to_string())
         {
             h.insert(header::RETRY_AFTER, v);

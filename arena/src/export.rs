@@ -52,6 +52,17 @@ pub async fn agent_names(
             out.push(n.clone());
             continue;
         }
+        let house = if *id < 0 {
+            arena.db.house_agent_by_id(-id).await?
+        } else {
+            None
+        };
+        if let Some((name, _)) = house {
+            let name = format!("{name} (house)");
+            known.insert(*id, name.clone());
+            out.push(name);
+            continue;
+        }
         let name = match arena.db.version(*id).await? {
             Some(v) => {
                 let teams = arena.team_names([v.team_id]).await?;

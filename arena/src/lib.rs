@@ -50,6 +50,7 @@ pub mod config;
 pub mod context;
 pub mod db;
 pub mod errors;
+pub mod events;
 pub mod export;
 pub mod finals;
 pub mod identity;

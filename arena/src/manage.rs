@@ -13,6 +13,9 @@
 //! earned against them, and its pages stay readable. The reason is the organiser's text, at
 //! most [`MAX_REASON_CHARS`] characters, shown (escaped) on the leaderboard and team page.
 //!
+//! A spar ([`spar`]) is a practice match a team asks for against another team or a house
+//! agent: unrated, played before ladder matches, capped per team per hour.
+//!
 //! Limits and why: an upload's size is capped before its body is buffered (a hostile client
 //! cannot make the server hold more than the cap), uploads per team per hour are capped and
 //! counted from the moment they are admitted ([`begin_upload`]), one team has at most
@@ -161,14 +164,71 @@ pub struct SubmitJson {
     pub unchanged: bool,
 }
 
-/// Stores, records and checks an upload for `team` (the API and the form share this). A
-/// file identical to the team's latest version is not stored again: that version and its
-/// rating stay. A freeze that began while the body was read refuses it (409).
-pub async fn submit(
+/// An upload once stored: the team's latest version again, or a new version to check.
+pub enum Stored {
+    /// Byte for byte the team's latest version: nothing was added ([`SubmitJson::unchanged`]).
+    Same(SubmitJson),
+    /// A new version, `queued` for its check.
+    New(NewVersion),
+}
+
+/// A new version and the upload's place in its team's in-flight cap, held until its verdict.
+pub struct NewVersion {
+    slot: UploadSlot,
+    /// The version.
+    pub v: Checking,
+}
+
+/// A version to check.
+#[derive(Clone, Debug)]
+pub struct Checking {
+    /// Its id.
+    pub id: i64,
+    /// Its team.
+    pub team: i64,
+    /// Its number within the team.
+    pub number: i64,
+    /// SHA-256 of the file.
+    pub sha256: String,
+}
+
+impl From<&crate::db::VersionRow> for Checking {
+    fn from(v: &crate::db::VersionRow) -> Checking {
+        Checking {
+            id: v.id,
+            team: v.team_id,
+            number: v.number,
+            sha256: v.sha256.clone(),
+        }
+    }
+}
+
+impl NewVersion {
+    /// Starts the check as a task of its own, which keeps the upload's in-flight place until
+    /// the verdict: a client that hangs up (or a form answered at once) leaves the check to
+    /// finish, never a version stuck half-checked.
+    pub fn check(
+        self,
+        arena: &Arc<Arena>,
+    ) -> tokio::task::JoinHandle<Result<validate::Verdict, AppError>> {
+        let a = arena.clone();
+        tokio::spawn(async move {
+            let NewVersion { slot, v } = self;
+            let verdict = check_version(&a, v).await;
+            drop(slot);
+            verdict
+        })
+    }
+}
+
+/// Stores and records an upload for `team` (the API and the form share this). A file
+/// identical to the team's latest version is not stored again: that version and its rating
+/// stay. A freeze that began while the body was read refuses it (409).
+pub async fn store(
     arena: &Arc<Arena>,
     mut slot: UploadSlot,
     bytes: Vec<u8>,
-) -> Result<SubmitJson, AppError> {
+) -> Result<Stored, AppError> {
     let team = slot.team;
     if bytes.is_empty() {
         return Err(AppError::BadRequest("the upload is empty".into()));
@@ -185,7 +245,7 @@ pub async fn submit(
     if let Some(v) = arena.db.latest_version(team).await?
         && v.sha256 == sha
     {
-        return same_as(team, v);
+        return same_as(team, v).map(Stored::Same);
     }
     if let Some(why) = arena.past_deadline() {
         return Err(AppError::Conflict(format!(
@@ -201,14 +261,54 @@ pub async fn submit(
         ));
     };
     slot.stored();
-    let verdict = check_version(arena, vid, &sha, number).await?;
-    Ok(SubmitJson {
+    let v = Checking {
+        id: vid,
         team,
-        version: number,
+        number,
         sha256: sha,
-        verdict,
-        unchanged: false,
-    })
+    };
+    announce(arena, &v, "queued", "");
+    Ok(Stored::New(NewVersion { slot, v }))
+}
+
+/// Stores, records and checks an upload, and answers with its verdict (the API, and
+/// `croupier arena` commands that upload).
+pub async fn submit(
+    arena: &Arc<Arena>,
+    slot: UploadSlot,
+    bytes: Vec<u8>,
+) -> Result<SubmitJson, AppError> {
+    match store(arena, slot, bytes).await? {
+        Stored::Same(j) => Ok(j),
+        Stored::New(n) => {
+            let v = n.v.clone();
+            let verdict = n
+                .check(arena)
+                .await
+                .map_err(|e| AppError::Internal(e.to_string()))??;
+            Ok(SubmitJson {
+                team: v.team,
+                version: v.number,
+                sha256: v.sha256,
+                verdict,
+                unchanged: false,
+            })
+        }
+    }
+}
+
+/// Tells every live page and `croupier submit` where an upload's check is.
+fn announce(arena: &Arena, v: &Checking, state: &'static str, message: &str) {
+    arena.events.send(
+        "version",
+        &crate::events::VersionEvent {
+            team: v.team,
+            version: v.number,
+            sha256: v.sha256.clone(),
+            state,
+            message: message.to_string(),
+        },
+    );
 }
 
 impl SubmitJson {
@@ -263,23 +363,27 @@ fn same_as(team: i64, v: crate::db::VersionRow) -> Result<SubmitJson, AppError> 
     })
 }
 
-/// Checks a stored version and records its verdict; at most two checks run at once.
-pub async fn check_version(
-    arena: &Arc<Arena>,
-    vid: i64,
-    sha: &str,
-    number: i64,
-) -> Result<validate::Verdict, AppError> {
+/// Checks a stored version and records its verdict; at most two checks run at once. Each
+/// stage (`queued`, `compiling`, `smoke`) is stored as the version's status as it is reached,
+/// so that every server's pages show it, and sent as a `version` event.
+pub async fn check_version(arena: &Arc<Arena>, v: Checking) -> Result<validate::Verdict, AppError> {
+    arena.db.set_version_stage(v.id, "queued").await?;
     let _turn = arena
         .checks
         .acquire()
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
     let a = arena.clone();
-    let sha2 = sha.to_string();
-    let label = format!("version {number}");
+    let label = format!("version {}", v.number);
+    let handle = tokio::runtime::Handle::current();
+    let checking = v.clone();
     let verdict = tokio::task::spawn_blocking(move || {
-        croupier_tournament::with_game!(a.cfg.kind(), G => validate::check::<G>(&a, &sha2, &label))
+        let stage = |s: &'static str| {
+            // A stage that cannot be stored is still announced: the verdict is what counts.
+            let _ = handle.block_on(a.db.set_version_stage(checking.id, s));
+            announce(&a, &checking, s, "");
+        };
+        croupier_tournament::with_game!(a.cfg.kind(), G => validate::check::<G>(&a, &checking.sha256, &label, &stage))
     })
     .await
     .map_err(|e| AppError::Internal(e.to_string()))?;
@@ -287,15 +391,12 @@ pub async fn check_version(
         .smoke
         .as_ref()
         .and_then(|s| serde_json::to_string(s).ok());
+    let status = if verdict.valid { "valid" } else { "refused" };
     arena
         .db
-        .set_version_status(
-            vid,
-            if verdict.valid { "valid" } else { "refused" },
-            &verdict.message,
-            smoke.as_deref(),
-        )
+        .set_version_status(v.id, status, &verdict.message, smoke.as_deref())
         .await?;
+    announce(arena, &v, status, &verdict.message);
     arena
         .verdicts
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -643,3 +744,123 @@ mod tests {
         assert_eq!(shown_text("Ёлка 🃏").as_deref(), Some("Ёлка 🃏"));
     }
 }
+
+/// The body of `POST /api/team/spar`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SparRequest {
+    /// Another team's name, or a house agent's (`durak/cheapest`).
+    pub against: String,
+}
+
+/// A spar match asked for.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Sparring {
+    /// The match.
+    #[serde(rename = "match")]
+    pub match_id: i64,
+    /// The team's version that plays.
+    pub version: i64,
+    /// Who it plays against (`beta v3`, `durak/cheapest (house)`).
+    pub against: String,
+    /// The match's page, where its games appear as they are played.
+    pub url: String,
+}
+
+/// Queues a practice match of `team`'s latest valid version against `against`: another
+/// team's latest valid version, or a house agent. Unrated, played before ladder matches, at
+/// most `spar.per_hour` asked per team in any hour (429 beyond, counted as asked); refused
+/// while the arena is frozen for its final (409) and for a withdrawn team (403).
+pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, AppError> {
+    if arena.is_frozen() {
+        return Err(AppError::Conflict(
+            "the final is being played: no spar matches until it is over".into(),
+        ));
+    }
+    check_active(arena, team).await?;
+    let latest_valid =
+        |versions: Vec<crate::db::VersionRow>| versions.into_iter().find(|v| v.status == "valid");
+    let Some(mine) = latest_valid(arena.db.versions_of(team).await?) else {
+        return Err(AppError::Conflict(
+            "your team has no valid version to spar with yet: upload one first".into(),
+        ));
+    };
+    let (them, name) = if let Some(h) = arena.house.iter().find(|h| h.name == against) {
+        (-h.id, format!("{} (house)", h.name))
+    } else {
+        let other = match team_named(arena, against).await {
+            Ok(id) => id,
+            Err(AppError::NotFound(_)) => {
+                let house: Vec<&str> = arena.house.iter().map(|h| h.name.as_str()).collect();
+                return Err(AppError::NotFound(format!(
+                    "no team or house agent `{against}` (the house agents: {})",
+                    house.join(", ")
+                )));
+            }
+            Err(e) => return Err(e),
+        };
+        if other == team {
+            return Err(AppError::BadRequest(
+                "a spar is against another team or a house agent".into(),
+            ));
+        }
+        let t = arena
+            .db
+            .team(other)
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("no team {other}")))?;
+        if t.withdrawn.is_some() {
+            return Err(AppError::Conflict(format!(
+                "team `{}` was withdrawn from the ladder",
+                t.name
+            )));
+        }
+        let Some(v) = latest_valid(arena.db.versions_of(other).await?) else {
+            return Err(AppError::Conflict(format!(
+                "team `{}` has no valid version yet",
+                t.name
+            )));
+        };
+        (v.id, format!("{} v{}", t.name, v.number))
+    };
+    let hour = 3_600_000;
+    let now = crate::now_ms();
+    let cap = arena.cfg.spar.per_hour;
+    // One request at a time past the count: on PostgreSQL two statements at once could both
+    // read the count below the cap.
+    let _gate = arena.upload_gate.lock().await;
+    let m = crate::db::NewMatch {
+        kind: "spar",
+        // From the master seed and the moment it was asked; the seed is stored with the
+        // match, so its games replay exactly.
+        seed: crate::ladder::match_seed(arena.cfg.ladder.seed ^ SPAR_SALT, now as u64),
+        deals: arena.cfg.spar.deals,
+        duplicate: true,
+        entrants: vec![mine.id, them],
+    };
+    let Some(id) = arena.db.queue_spar(team, cap, now - hour, &m).await? else {
+        if arena.db.meta("frozen").await?.is_some() {
+            return Err(AppError::Conflict(
+                "the final is being played: no spar matches until it is over".into(),
+            ));
+        }
+        let asked = arena.db.spars_since(team, now - hour).await?;
+        let wait = asked.first().map_or(60, |oldest| {
+            ((oldest + hour - now).max(0) as u64).div_ceil(1000).max(1)
+        });
+        return Err(AppError::TooMany {
+            message: format!("{cap} spar matches per hour: try again in {wait} s"),
+            retry_after: wait,
+        });
+    };
+    arena.queued.notify_waiters();
+    Ok(Sparring {
+        match_id: id,
+        version: mine.number,
+        against: name,
+        url: format!("/matches/{id}"),
+    })
+}
+
+/// Mixed into the master seed for spars, so a spar never replays a ladder match's deals.
+const SPAR_SALT: u64 = 0x5BA2_5BA2_5BA2_5BA2;

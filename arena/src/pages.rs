@@ -89,12 +89,13 @@ fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
         .join(", ")
 }
 
-/// `/`: the leaderboard, refreshed live by `/static/app.js`.
+/// `/`: the leaderboard and the matches being played, kept current by `/static/app.js`.
 pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResult {
     let rows = views::board_rows(&arena).await?;
     let withdrawn = views::withdrawn_rows(&arena).await?;
     let games = arena.board.read().map(|b| b.games).unwrap_or(0);
     let final_played = arena.db.meta("final_json").await?.is_some();
+    let live = views::live_json(&arena, &mut Default::default()).await?;
     let body = html! {
         h1 { "Leaderboard" }
         p.muted {
@@ -103,7 +104,7 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
             @else if arena.past_deadline().is_some() { " Submissions closed at the deadline." }
             @if final_played { " " a href="/final" { "The final table." } }
         }
-        table #leaderboard data-refresh="/api/leaderboard" {
+        table #leaderboard {
             thead { tr {
                 th { "#" } th { "team" } th { "version" } th { "rating μ ± σ" } th { "μ − 3σ" }
                 th { "games" } th { "win rate (95% CI)" } th { "faults" } th { "changed" }
@@ -125,6 +126,8 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
             }
         }
         @if rows.is_empty() { p { "No valid agents yet." } }
+        h2 { "Playing now" }
+        (live_list(&live))
         @if !withdrawn.is_empty() {
             h2 { "Withdrawn" }
             ul #withdrawn { @for w in &withdrawn {
@@ -134,6 +137,18 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
         script src="/static/app.js" {}
     };
     Ok(page(layout(&arena, &v, "Leaderboard", body)))
+}
+
+/// The matches being played now (`/static/app.js` keeps it current from the live events).
+fn live_list(live: &views::LiveJson) -> Markup {
+    html! {
+        ul #live data-playing=(live.playing) {
+            @for m in &live.matches {
+                li { "match " (m.id) " (" (m.kind) "): " (m.agents.join(" v ")) ", game " (m.games) " of " (m.of) }
+            }
+        }
+        p.muted #live-none hidden[!live.matches.is_empty()] { "No match is being played." }
+    }
 }
 
 /// A line chart of (time, value) points as inline SVG, drawn on the server.
@@ -172,6 +187,17 @@ pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64
     let t = views::team_json(&arena, id, &v.who).await?;
     let mine = v.who.may_see(id);
     let latest_valid = t.versions.iter().find(|v| v.status == "valid");
+    // The teams this one may spar against (its own page only).
+    let others: Vec<String> = if matches!(v.who, Who::Team(me) if me == id) {
+        views::board_rows(&arena)
+            .await?
+            .into_iter()
+            .filter(|r| r.team_id != id)
+            .map(|r| r.team)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let body = html! {
         h1 { "Team " (t.name) }
         @if let Some(why) = &t.withdrawn {
@@ -184,58 +210,72 @@ pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64
         }
         @if matches!(v.who, Who::Team(me) if me == id) && latest_valid.is_some() {
             (entry_form(&t, &v, arena.is_frozen()))
+            @if !arena.is_frozen() { (spar_form(&arena, &v, &others)) }
         }
-        h2 { "Rating over time (μ − 3σ)" }
-        (chart(&t.history))
-        h2 { "Versions" }
-        table #versions {
-            thead { tr { th { "version" } th { "uploaded" } th { "size" } th { "status" } th { "verdict" } th { "games" } th { "rating" } } }
-            tbody {
-                @for v in &t.versions {
-                    tr {
-                        td { "v" (v.number) }
-                        td { (when(v.uploaded_ms)) }
-                        td { (v.bytes) " B" }
-                        td class={ "status-" (v.status) } { (v.status) }
-                        td.message {
-                            (v.message)
-                            @if let Some(s) = &v.smoke {
-                                @if mine && !s.log.is_empty() {
-                                    details { summary { "agent log of the smoke game" }
-                                        pre.log { @for l in &s.log { (l.level) ": " (l.text) "\n" } }
+        @if let Who::Team(me) = v.who {
+            @if me != id && latest_valid.is_some() && t.withdrawn.is_none() && !arena.is_frozen() {
+                form #spar method="post" action="/spar" {
+                    (csrf_input(&v))
+                    input type="hidden" name="against" value=(t.name);
+                    button #spar-button { "spar against " (t.name) }
+                    span.muted { " unrated, with your latest valid version" }
+                }
+            }
+        }
+        div #team-live data-team=(id) {
+            h2 { "Rating over time (μ − 3σ)" }
+            (chart(&t.history))
+            h2 { "Versions" }
+            table #versions {
+                thead { tr { th { "version" } th { "uploaded" } th { "size" } th { "status" } th { "verdict" } th { "games" } th { "rating" } } }
+                tbody {
+                    @for v in &t.versions {
+                        tr {
+                            td { a href={ "/teams/" (id) "/versions/" (v.number) } { "v" (v.number) } }
+                            td { (when(v.uploaded_ms)) }
+                            td { (v.bytes) " B" }
+                            td class={ "status-" (v.status) } { (v.status) }
+                            td.message {
+                                (v.message)
+                                @if let Some(s) = &v.smoke {
+                                    @if mine && !s.log.is_empty() {
+                                        details { summary { "agent log of the smoke game" }
+                                            pre.log { @for l in &s.log { (l.level) ": " (l.text) "\n" } }
+                                        }
                                     }
                                 }
                             }
+                            td { (v.stats.as_ref().map_or(0, |s| s.games)) }
+                            td { @if let Some(s) = &v.stats { (format!("{:.2} ± {:.2}", s.mu, s.sigma)) } @else { "–" } }
                         }
-                        td { (v.stats.as_ref().map_or(0, |s| s.games)) }
-                        td { @if let Some(s) = &v.stats { (format!("{:.2} ± {:.2}", s.mu, s.sigma)) } @else { "–" } }
+                    }
+                }
+            }
+            h2 { "Head to head" }
+            @if t.head_to_head.is_empty() { p.muted { "No games yet." } } @else {
+                table #head-to-head {
+                    thead { tr { th { "against" } th { "won" } th { "drawn" } th { "lost" } } }
+                    tbody { @for (o, w, d, l) in &t.head_to_head { tr { td { (o) } td { (w) } td { (d) } td { (l) } } } }
+                }
+            }
+            h2 { "Recent games" }
+            table #games {
+                thead { tr { th { "game" } th { "version" } th { "against" } th { "result" } th { "fault" } th { "finished" } } }
+                tbody {
+                    @for g in &t.games {
+                        tr {
+                            td { a href={ "/games/" (g.match_id) "/" (g.game) } { "match " (g.match_id) " game " (g.game) } }
+                            td { "v" (g.version) }
+                            td { (g.opponents.join(", ")) }
+                            td class={ "result-" (g.result) } { (g.result) }
+                            td { (g.fault.as_deref().unwrap_or("–")) }
+                            td { (when(g.finished_ms)) }
+                        }
                     }
                 }
             }
         }
-        h2 { "Head to head" }
-        @if t.head_to_head.is_empty() { p.muted { "No games yet." } } @else {
-            table #head-to-head {
-                thead { tr { th { "against" } th { "won" } th { "drawn" } th { "lost" } } }
-                tbody { @for (o, w, d, l) in &t.head_to_head { tr { td { (o) } td { (w) } td { (d) } td { (l) } } } }
-            }
-        }
-        h2 { "Recent games" }
-        table #games {
-            thead { tr { th { "game" } th { "version" } th { "against" } th { "result" } th { "fault" } th { "finished" } } }
-            tbody {
-                @for g in &t.games {
-                    tr {
-                        td { a href={ "/games/" (g.match_id) "/" (g.game) } { "match " (g.match_id) " game " (g.game) } }
-                        td { "v" (g.version) }
-                        td { (g.opponents.join(", ")) }
-                        td class={ "result-" (g.result) } { (g.result) }
-                        td { (g.fault.as_deref().unwrap_or("–")) }
-                        td { (when(g.finished_ms)) }
-                    }
-                }
-            }
-        }
+        script src="/static/app.js" {}
     };
     Ok(page(layout(&arena, &v, &format!("Team {}", t.name), body)))
 }
@@ -420,22 +460,72 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, v: Viewer, req: Reques
         }
     }
     let bytes = bytes.ok_or_else(|| AppError::BadRequest("the form has no `agent` file".into()))?;
-    let out = manage::submit(&arena, slot, bytes).await?;
-    let body = html! {
-        h1 {
-            "Version " (out.version) ": "
-            @if out.unchanged { "unchanged" } @else if out.verdict.valid { "accepted" } @else { "refused" }
+    // The check goes on by itself; the version's page shows its stages as they come.
+    let to = match manage::store(&arena, slot, bytes).await? {
+        manage::Stored::Same(out) => format!("/teams/{team}/versions/{}?unchanged=1", out.version),
+        manage::Stored::New(n) => {
+            let to = format!("/teams/{team}/versions/{}", n.v.number);
+            drop(n.check(&arena));
+            to
         }
-        p #verdict class=(if out.verdict.valid { "ok" } else { "error" }) { (out.verdict.message) }
-        @if let Some(s) = &out.verdict.smoke {
-            @if !s.log.is_empty() {
-                h2 { "Your agent's log in the smoke game" }
-                pre.log { @for l in &s.log { (l.level) ": " (l.text) "\n" } }
-            }
-        }
-        p { a href={ "/teams/" (team) } { "to your team page" } }
     };
-    Ok((out.status(), page(layout(&arena, &v, "Upload", body))).into_response())
+    Ok(Redirect::to(&to).into_response())
+}
+
+/// What a version's stage or verdict says, as a heading.
+fn stage_title(status: &str, unchanged: bool) -> &'static str {
+    match (status, unchanged) {
+        ("valid", true) | ("refused", true) => "unchanged",
+        ("valid", _) => "accepted",
+        ("refused", _) => "refused",
+        ("compiling", _) => "compiling",
+        ("smoke", _) => "smoke match",
+        _ => "queued",
+    }
+}
+
+/// `/teams/{id}/versions/{n}`: one version: its check's stage as it changes (`/static/app.js`
+/// follows the live events), then its verdict and, for its team, its log in the smoke game.
+pub async fn version(
+    State(arena): State<Arc<Arena>>,
+    v: Viewer,
+    Path((id, n)): Path<(i64, i64)>,
+    Query(q): Query<VersionQuery>,
+) -> PageResult {
+    let t = arena.team_names([id]).await?;
+    let name = t.get(&id).cloned().unwrap_or_default();
+    let ver = views::version_json(&arena, id, n, &v.who).await?;
+    let done = matches!(ver.status.as_str(), "valid" | "refused");
+    let unchanged = q.unchanged.is_some();
+    let body = html! {
+        section #version data-team=(id) data-version=(n) data-state=(ver.status) {
+            h1 { "Version " (n) ": " span #state { (stage_title(&ver.status, unchanged)) } }
+            p.muted { "Team " a href={ "/teams/" (id) } { (name) } ", uploaded " (when(ver.uploaded_ms)) ", " (ver.bytes) " B, SHA-256 " code { (ver.sha256) } }
+            @if unchanged {
+                p #unchanged { "This file is byte for byte version " (n) ", which is kept, with its rating: no new version was made." }
+            }
+            @if done {
+                p #verdict class=(if ver.status == "valid" { "ok" } else { "error" }) { (ver.message) }
+                @if let Some(s) = &ver.smoke {
+                    @if !s.log.is_empty() {
+                        h2 { "Your agent's log in the smoke game" }
+                        pre.log { @for l in &s.log { (l.level) ": " (l.text) "\n" } }
+                    }
+                }
+            } @else {
+                p #stages.muted { "Queued, then compiled, then a smoke match against " (arena.cfg.ladder.reference) ". This page follows it." }
+            }
+            p { a href={ "/teams/" (id) } { "to the team page" } }
+        }
+        script src="/static/app.js" {}
+    };
+    Ok(page(layout(&arena, &v, &format!("Version {n}"), body)))
+}
+
+/// `?unchanged=1`: the upload was identical to this version.
+#[derive(Deserialize)]
+pub struct VersionQuery {
+    unchanged: Option<String>,
 }
 
 fn upload_error(e: axum::extract::multipart::MultipartError, cap: u64, idle: u32) -> AppError {
@@ -780,6 +870,85 @@ pub async fn set_entry(
     };
     manage::set_entry(&arena, team, number).await?;
     Ok(Redirect::to(&format!("/teams/{team}#entry")).into_response())
+}
+
+/// The spar form's field.
+#[derive(Deserialize)]
+pub struct SparForm {
+    against: String,
+}
+
+/// `POST /spar`: a practice match against another team or a house agent, then its page.
+pub async fn spar(
+    State(arena): State<Arc<Arena>>,
+    v: Viewer,
+    Form(f): Form<SparForm>,
+) -> PageResult {
+    let Who::Team(team) = v.who else {
+        return Err(AppError::Forbidden("sign in as a team to ask for a spar match".into()).into());
+    };
+    let s = manage::spar(&arena, team, &f.against).await?;
+    Ok(Redirect::to(&s.url).into_response())
+}
+
+/// The spar form on the team's own page: a house agent or another team.
+fn spar_form(arena: &Arena, v: &Viewer, others: &[String]) -> Markup {
+    html! {
+        form #spar method="post" action="/spar" {
+            (csrf_input(v))
+            label { "spar (unrated) against "
+                select name="against" {
+                    @for h in &arena.house { option value=(h.name) { (h.name) " (house)" } }
+                    @for o in others { option value=(o) { (o) } }
+                }
+            }
+            " " button #spar-button { "play" }
+            span.muted { " " (arena.cfg.spar.per_hour) " an hour; played before ladder matches." }
+        }
+    }
+}
+
+/// `/matches/{id}`: a match's games and results so far (a spar's page follows it live).
+pub async fn match_page(
+    State(arena): State<Arc<Arena>>,
+    v: Viewer,
+    Path(id): Path<i64>,
+) -> PageResult {
+    let m = views::match_json(&arena, id).await?;
+    let state = match m.state.as_str() {
+        "done" => "done".to_string(),
+        "leased" => format!("being played: {} of {} games stored", m.games.len(), m.of),
+        _ => "waiting for a worker".to_string(),
+    };
+    let body = html! {
+        section #match data-match=(id) data-state=(m.state) {
+            h1 { "Match " (id) " (" (m.kind) ")" }
+            p { (m.agents.join(" against ")) }
+            p #match-state { (state) }
+            table #totals {
+                thead { tr { th { "agent" } th { "won" } th { "drawn" } th { "lost" } } }
+                tbody { @for (a, t) in m.agents.iter().zip(&m.totals) {
+                    tr { td { (a) } td { (t[0]) } td { (t[1]) } td { (t[2]) } }
+                } }
+            }
+            h2 { "Games" }
+            table #match-games {
+                thead { tr { th { "game" } th { "results" } } }
+                tbody { @for g in &m.games {
+                    tr {
+                        td { a href={ "/games/" (id) "/" (g.game) } { "game " (g.game) } }
+                        td { @for (i, seat) in g.seats.iter().enumerate() {
+                            @if i > 0 { ", " }
+                            (m.agents.get(seat.agent).map_or("?", String::as_str)) " " (seat.result)
+                            @if let Some(f) = &seat.fault { " (" (f) ")" }
+                        } }
+                    }
+                } }
+            }
+        }
+        script src="/static/app.js" {}
+    };
+    Ok(page(layout(&arena, &v, &format!("Match {id}"), body)))
 }
 
 /// `POST /admin/workers`.

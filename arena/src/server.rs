@@ -59,7 +59,10 @@ pub fn router(arena: Arc<Arena>) -> Router {
     Router::new()
         .route("/", get(pages::leaderboard))
         .route("/teams/{id}", get(pages::team))
+        .route("/teams/{id}/versions/{n}", get(pages::version))
         .route("/entry", post(pages::set_entry))
+        .route("/spar", post(pages::spar))
+        .route("/matches/{id}", get(pages::match_page))
         .route("/games/{m}/{g}", get(pages::game))
         .route("/final", get(pages::final_page))
         .route("/login", get(pages::login_form).post(pages::login))
@@ -85,6 +88,8 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/static/{file}", get(static_file))
         .route("/api/arena", get(api::arena_info))
         .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/events", get(api::events))
+        .route("/api/teams/{id}/versions/{n}", get(api::version))
         .route("/api/teams/{id}", get(api::team))
         .route("/api/games/{m}/{g}", get(api::game))
         .route("/api/games/{m}/{g}/log", get(api::game_log))
@@ -96,6 +101,8 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/api/admin/teams/{id}/withdraw", post(api::withdraw_team))
         .route("/api/admin/teams/{id}/reinstate", post(api::reinstate_team))
         .route("/api/team/entry", post(api::set_entry))
+        .route("/api/team/spar", post(api::spar))
+        .route("/api/matches/{id}", get(api::match_))
         .route("/api/admin/workers", post(api::add_worker))
         .route("/api/admin/workers/{id}/token", post(api::worker_token))
         .route("/api/admin/workers/{id}", delete(api::remove_worker))
@@ -203,7 +210,7 @@ pub async fn serve(
     for v in arena.db.checking_versions().await? {
         let a = arena.clone();
         tokio::spawn(async move {
-            let _ = check_version(&a, v.id, &v.sha256, v.number).await;
+            let _ = check_version(&a, crate::manage::Checking::from(&v)).await;
         });
     }
     // The embedded worker of a server that died held its matches under leases that nobody
@@ -225,6 +232,7 @@ pub async fn serve(
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(crate::ladder::scheduler(arena.clone(), stop_rx.clone()));
     let pruner = tokio::spawn(apply_storage_budget(arena.clone(), stop_rx.clone()));
+    let ticker = tokio::spawn(live_events(arena.clone(), stop_rx.clone()));
     // The embedded worker: the same loop as `croupier arena worker`, on the database.
     // `ladder.threads = 0` leaves the playing to workers on other machines.
     let worker = (arena.cfg.ladder.threads > 0).then(|| {
@@ -244,13 +252,19 @@ pub async fn serve(
     let app = router(arena.clone());
     // With each client's address: the refused-token limit counts per address.
     let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    // The live streams end as the stop begins: a graceful stop waits for every connection.
+    let events = arena.clone();
     axum::serve(listener, app)
-        .with_graceful_shutdown(stop_signal())
+        .with_graceful_shutdown(async move {
+            stop_signal().await;
+            events.events.close();
+        })
         .await
         .context("the server stopped")?;
     let _ = stop_tx.send(true);
     let _ = sched.await;
     let _ = pruner.await;
+    let _ = ticker.await;
     if let Some(w) = worker {
         let _ = w.await;
     }
@@ -261,6 +275,31 @@ pub async fn serve(
     arena.checkpoint_board().await;
     arena.db.close().await;
     Ok(())
+}
+
+/// Rebuilds `board` and `live` every [`crate::events::TICK`] while someone listens, until `stop`.
+async fn live_events(arena: Arc<Arena>, mut stop: tokio::sync::watch::Receiver<bool>) {
+    let mut names = std::collections::HashMap::new();
+    loop {
+        if arena.events.listening() {
+            if let Ok(board) = crate::views::leaderboard_json(&arena).await {
+                arena.events.send_if_changed("board", &board);
+            }
+            // A course's versions are a few thousand names; past that the cache starts again.
+            if names.len() > 1 << 14 {
+                names.clear();
+            }
+            if let Ok(live) = crate::views::live_json(&arena, &mut names).await {
+                arena.events.send_if_changed("live", &live);
+            }
+        } else {
+            arena.events.forget();
+        }
+        tokio::select! {
+            _ = stop.changed() => return,
+            _ = tokio::time::sleep(crate::events::TICK) => {}
+        }
+    }
 }
 
 /// The storage budget, at start and every `storage.prune_seconds` until `stop`.

@@ -47,7 +47,13 @@ pub struct Verdict {
 
 /// Checks the agent stored under `sha256` for the arena's game. `label` replaces the stored
 /// path in messages (e.g. `version 3`), so a team sees its own upload named, not a server path.
-pub fn check<G: Adapter>(arena: &Arena, sha256: &str, label: &str) -> Verdict {
+/// `stage` is told as the check reaches `compiling` and `smoke` (the team watches them).
+pub fn check<G: Adapter>(
+    arena: &Arena,
+    sha256: &str,
+    label: &str,
+    stage: &dyn Fn(&'static str),
+) -> Verdict {
     let path = arena.agent_path(sha256);
     let refuse = |message: String| Verdict {
         valid: false,
@@ -58,6 +64,7 @@ pub fn check<G: Adapter>(arena: &Arena, sha256: &str, label: &str) -> Verdict {
         Ok((_, o)) => o,
         Err(e) => return refuse(format!("the arena's rules: {e:#}")),
     };
+    stage("compiling");
     let loaded = match arena.runtime.load(&path) {
         Ok(l) => l,
         Err(e) => return refuse(e.to_string()),
@@ -104,6 +111,7 @@ pub fn check<G: Adapter>(arena: &Arena, sha256: &str, label: &str) -> Verdict {
         threads: 1,
     };
     let todo: Vec<u64> = (0..schedule.games()).collect();
+    stage("smoke");
     let mut records: Vec<GameRecord> = Vec::new();
     let mut sink = |r: GameRecord| -> anyhow::Result<()> {
         records.push(r);

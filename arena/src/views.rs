@@ -143,7 +143,7 @@ pub struct VersionJson {
     pub bytes: i64,
     /// Uploaded at (ms).
     pub uploaded_ms: i64,
-    /// `checking`, `valid` or `refused`.
+    /// `queued`, `compiling` or `smoke` while it is checked, then `valid` or `refused`.
     pub status: String,
     /// The verdict's message.
     pub message: String,
@@ -153,6 +153,208 @@ pub struct VersionJson {
     /// Its rating and games, once it has played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<crate::ratings::VersionStats>,
+}
+
+fn version_view(
+    v: &crate::db::VersionRow,
+    private: bool,
+    board: &crate::ratings::Board,
+) -> VersionJson {
+    VersionJson {
+        number: v.number,
+        sha256: v.sha256.clone(),
+        bytes: v.bytes,
+        uploaded_ms: v.uploaded_ms,
+        status: v.status.clone(),
+        message: v.message.clone(),
+        smoke: if private {
+            v.smoke
+                .as_deref()
+                .and_then(|s| serde_json::from_str(s).ok())
+        } else {
+            None
+        },
+        stats: board.versions.get(&v.id).cloned(),
+    }
+}
+
+/// Version `number` of team `team`, with what the asker may see of it.
+pub async fn version_json(
+    arena: &Arena,
+    team: i64,
+    number: i64,
+    who: &Who,
+) -> Result<VersionJson, AppError> {
+    let v = arena
+        .db
+        .version_of(team, number)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("team {team} has no version {number}")))?;
+    let board = arena
+        .board
+        .read()
+        .map_err(|_| AppError::Internal("board lock".into()))?;
+    Ok(version_view(&v, who.may_see(team), &board))
+}
+
+/// The leaderboard as `GET /api/leaderboard` and the live `board` event give it.
+pub async fn leaderboard_json(arena: &Arena) -> Result<LeaderboardJson, AppError> {
+    let rows = board_rows(arena).await?;
+    let withdrawn = withdrawn_rows(arena).await?;
+    let games = arena.board.read().map(|b| b.games).unwrap_or(0);
+    Ok(LeaderboardJson {
+        title: arena.cfg.title.clone(),
+        game: arena.cfg.game.clone(),
+        rules: arena.cfg.rules.clone(),
+        games,
+        frozen: arena.is_frozen(),
+        rows,
+        withdrawn,
+    })
+}
+
+/// The matches being played now, with their agents named (`known` keeps names between calls).
+pub async fn live_json(
+    arena: &Arena,
+    known: &mut std::collections::HashMap<i64, String>,
+) -> Result<LiveJson, AppError> {
+    let (rows, playing) = arena.db.live_matches().await?;
+    let mut matches = Vec::with_capacity(rows.len());
+    for m in rows {
+        let ids = m.entrant_ids()?;
+        let agents = crate::export::agent_names(arena, &ids, known).await?;
+        let of = crate::jobs::MatchInfo::of_stored(arena, &m)
+            .await?
+            .schedule(arena)?
+            .games() as i64;
+        matches.push(LiveMatch {
+            id: m.id,
+            kind: m.kind.clone(),
+            agents,
+            games: arena.db.games_stored(m.id).await?,
+            of,
+        });
+    }
+    Ok(LiveJson {
+        matches,
+        playing: playing as u64,
+    })
+}
+
+/// The matches being played now.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LiveJson {
+    /// The oldest first, at most [`crate::db::LIVE_SHOWN`].
+    pub matches: Vec<LiveMatch>,
+    /// How many are being played (more than are listed when the list is cut).
+    pub playing: u64,
+}
+
+/// A match being played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiveMatch {
+    /// The match.
+    pub id: i64,
+    /// `ladder`, `placement`, `spar` or `final`.
+    pub kind: String,
+    /// Its agents (`team vN`), in schedule order.
+    pub agents: Vec<String>,
+    /// Games stored so far.
+    pub games: i64,
+    /// Games it plays.
+    pub of: i64,
+}
+
+/// A match as `GET /api/matches/{id}` and its page show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchJson {
+    /// The match.
+    pub id: i64,
+    /// `ladder`, `placement`, `spar` or `final`.
+    pub kind: String,
+    /// `queued`, `leased` (being played) or `done`.
+    pub state: String,
+    /// Its agents, in schedule order (`team vN`, `name (house)`).
+    pub agents: Vec<String>,
+    /// Games it plays.
+    pub of: i64,
+    /// Per agent: games won, drawn, lost so far.
+    pub totals: Vec<[u64; 3]>,
+    /// The games stored so far.
+    pub games: Vec<MatchGame>,
+}
+
+/// One stored game of a match.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchGame {
+    /// The game's index.
+    pub game: i64,
+    /// Per seat: the agent (an index into [`MatchJson::agents`]), its result, its fault.
+    pub seats: Vec<MatchSeat>,
+}
+
+/// One seat of a stored game.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchSeat {
+    /// Index into [`MatchJson::agents`].
+    pub agent: usize,
+    /// `win`, `loss` or `draw`.
+    pub result: String,
+    /// The verdict of its first fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
+}
+
+/// Match `id`, with its games so far.
+pub async fn match_json(arena: &Arena, id: i64) -> Result<MatchJson, AppError> {
+    let m = arena
+        .db
+        .match_row(id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no match {id}")))?;
+    let ids = m.entrant_ids()?;
+    let agents = crate::export::agent_names(arena, &ids, &mut Default::default()).await?;
+    let of = crate::jobs::MatchInfo::of_stored(arena, &m)
+        .await?
+        .schedule(arena)?
+        .games() as i64;
+    let mut totals = vec![[0u64; 3]; ids.len()];
+    let mut games: Vec<MatchGame> = Vec::new();
+    for s in arena.db.seats_of_match(id).await? {
+        let agent = ids.iter().position(|&v| v == s.version_id).unwrap_or(0);
+        // A team game has an agent in several seats: its result counts once a game.
+        let counted = games
+            .last()
+            .is_some_and(|g| g.game == s.game_index && g.seats.iter().any(|x| x.agent == agent));
+        if !counted && let Some(t) = totals.get_mut(agent) {
+            match s.result.as_str() {
+                "win" => t[0] += 1,
+                "draw" => t[1] += 1,
+                _ => t[2] += 1,
+            }
+        }
+        let seat = MatchSeat {
+            agent,
+            result: s.result,
+            fault: s.fault,
+        };
+        match games.last_mut() {
+            Some(g) if g.game == s.game_index => g.seats.push(seat),
+            _ => games.push(MatchGame {
+                game: s.game_index,
+                seats: vec![seat],
+            }),
+        }
+    }
+    Ok(MatchJson {
+        id,
+        kind: m.kind,
+        state: m.state,
+        agents,
+        of,
+        totals,
+        games,
+    })
 }
 
 /// One game in a team's list.
@@ -254,23 +456,8 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         .read()
         .map_err(|_| AppError::Internal("board lock".into()))?;
     let versions = versions
-        .into_iter()
-        .map(|v| VersionJson {
-            number: v.number,
-            sha256: v.sha256.clone(),
-            bytes: v.bytes,
-            uploaded_ms: v.uploaded_ms,
-            status: v.status.clone(),
-            message: v.message.clone(),
-            smoke: if private {
-                v.smoke
-                    .as_deref()
-                    .and_then(|s| serde_json::from_str(s).ok())
-            } else {
-                None
-            },
-            stats: board.versions.get(&v.id).cloned(),
-        })
+        .iter()
+        .map(|v| version_view(v, private, &board))
         .collect::<Vec<_>>();
     let mut history: Vec<(i64, i64, f64)> = versions
         .iter()

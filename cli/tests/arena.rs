@@ -704,8 +704,11 @@ fn croupier_submit_uploads_a_version_and_names_each_refusal() {
         "{}: version 1 accepted: smoke match against durak/cheapest: ",
         file.display()
     );
+    // The check's stages come first, as the arena announces them.
     assert!(
-        stdout.starts_with(&said) && stdout.contains("no faults"),
+        stdout.starts_with(&format!("{}: version 1: queued\n", file.display()))
+            && stdout.contains(&said)
+            && stdout.contains("no faults"),
         "{stdout}"
     );
     // The version is there for everyone to see, as the file's own bytes.
@@ -901,7 +904,19 @@ fn hostile_upload_file_names_are_ignored_and_agents_are_stored_by_hash() {
             &format!("multipart/form-data; boundary={boundary}"),
             &body,
         );
-        assert_eq!(r.status, 201, "file name {name:?}: {}", r.body);
+        // The form answers with the version's page (a redirect, followed here).
+        assert_eq!(r.status, 200, "file name {name:?}: {}", r.body);
+        assert!(
+            r.body.contains("id=\"version\""),
+            "file name {name:?}: {}",
+            r.body
+        );
+        // The check goes on after the answer; the next upload waits for its verdict, as a
+        // student would (a team has at most `uploads.in_flight` uploads being checked).
+        wait_until(Duration::from_secs(120), "the verdict", || {
+            let j = get(&format!("{url}/api/teams/1/versions/{}", k + 1), None).json();
+            j["status"] == "valid"
+        });
         uploaded.push((sha256sum(&bytes), bytes));
     }
 

@@ -1234,3 +1234,292 @@ fn a_team_chooses_which_valid_version_enters_the_final() {
     let r = entry(&a, r#"{"version": null}"#);
     assert_eq!(r.status, 409, "{}", r.body);
 }
+
+/// The live events of the server at `url` (`GET /api/events`), as (event, data) pairs read
+/// by a thread; the stream ends when the server stops.
+fn live_events(url: &str) -> std::sync::mpsc::Receiver<(String, serde_json::Value)> {
+    use std::io::BufRead;
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let r = agent
+        .get(&format!("{url}/api/events"))
+        .header("Accept", "text/event-stream")
+        .call()
+        .expect("open the live events");
+    assert_eq!(r.status().as_u16(), 200);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut event = String::new();
+        for line in std::io::BufReader::new(r.into_body().into_reader()).lines() {
+            let Ok(line) = line else { return };
+            if let Some(e) = line.strip_prefix("event:") {
+                event = e.trim().to_string();
+            } else if let Some(d) = line.strip_prefix("data:") {
+                let v = serde_json::from_str(d.trim()).unwrap_or(serde_json::Value::Null);
+                if tx.send((event.clone(), v)).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// The next event for which `want` holds, within `limit`; the events passed on the way.
+fn next_event(
+    rx: &std::sync::mpsc::Receiver<(String, serde_json::Value)>,
+    limit: Duration,
+    what: &str,
+    want: impl Fn(&str, &serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let end = std::time::Instant::now() + limit;
+    loop {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok((e, d)) if want(&e, &d) => return d,
+            Ok(_) => {}
+            Err(e) => panic!("no {what} within {limit:?}: {e}"),
+        }
+    }
+}
+
+/// Issue #44: "A Python upload blocks the request for about 46 s with no progress. Show a
+/// queued / compiling / smoke match state on the page, and have `croupier submit` print it
+/// as it changes." And "the board and team pages update by server-sent events, not a 3 s
+/// poll. Add a 'live' list of matches being played now." Each stage of an upload arrives as
+/// a live event and is printed by `croupier submit`; the form answers at once with the
+/// version's page, which shows the stage and then the verdict; the board and the list of
+/// matches being played arrive as events while the ladder plays.
+#[test]
+fn an_upload_s_stages_and_the_board_arrive_as_live_events() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    let a = dir.add_team("a", None);
+    let b = dir.add_team("b", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let rx = live_events(url);
+    next_event(&rx, Duration::from_secs(30), "hello", |e, _| e == "hello");
+
+    let out = croupier_submit(&example_agent("durak/cheapest"), url, &a);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = |s: &str| {
+        lines
+            .iter()
+            .position(|l| l.ends_with(s))
+            .unwrap_or_else(|| panic!("no line ending `{s}`: {stdout}"))
+    };
+    let (queued, compiling, smoke) = (
+        at("version 1: queued"),
+        at("version 1: compiling"),
+        at("version 1: smoke match"),
+    );
+    let verdict = lines
+        .iter()
+        .position(|l| l.contains("version 1 accepted"))
+        .unwrap_or_else(|| panic!("no verdict: {stdout}"));
+    assert!(
+        queued < compiling && compiling < smoke && smoke < verdict,
+        "{stdout}"
+    );
+    let mut states = Vec::new();
+    while states.last().map(String::as_str) != Some("valid") {
+        let v = next_event(&rx, Duration::from_secs(60), "a's stages", |e, d| {
+            e == "version" && d["team"] == 1
+        });
+        states.push(v["state"].as_str().unwrap_or("").to_string());
+    }
+    assert_eq!(states, ["queued", "compiling", "smoke", "valid"]);
+
+    // The form answers as soon as the file is stored: the version's page, which follows it.
+    let boundary = "croupier-live-7f3a";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"agent\"; filename=\"b.wasm\"\r\nContent-Type: application/wasm\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend(std::fs::read(example_agent("durak/random-lead")).expect("agent"));
+    body.extend(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let ty = format!("multipart/form-data; boundary={boundary}");
+    let (r, _) = browser(
+        "POST",
+        &format!("{url}/submit"),
+        &[("Authorization", &format!("Bearer {b}"))],
+        Some((&ty, &body)),
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(
+        r.location.as_deref(),
+        Some("/teams/2/versions/1"),
+        "{:?}",
+        r.location
+    );
+    wait_until(Duration::from_secs(120), "b's verdict on its page", || {
+        get(&format!("{url}/teams/2/versions/1"), None)
+            .body
+            .contains("id=\"verdict\" class=\"ok\"")
+    });
+    let v = get(&format!("{url}/api/teams/2/versions/1"), None).json();
+    assert_eq!(v["status"], "valid", "{v}");
+
+    // The ladder plays: the board and the matches being played arrive by themselves.
+    let board = next_event(
+        &rx,
+        Duration::from_secs(120),
+        "a board with games",
+        |e, d| e == "board" && d["games"].as_u64().unwrap_or(0) > 0,
+    );
+    assert_eq!(board["rows"].as_array().map(Vec::len), Some(2), "{board}");
+    let live = next_event(
+        &rx,
+        Duration::from_secs(120),
+        "a match being played",
+        |e, d| e == "live" && d["matches"].as_array().is_some_and(|m| !m.is_empty()),
+    );
+    let agents = live["matches"][0]["agents"].to_string();
+    assert!(agents.contains("a v1") && agents.contains("b v1"), "{live}");
+    let page = get(&format!("{url}/"), None).body;
+    assert!(page.contains("id=\"live\""), "{page}");
+}
+
+/// Issue #44: "Sparring. A team asks for an unrated practice match against a chosen team or
+/// house agent, from its team page or `croupier submit --spar TEAM`, and watches the replay
+/// within seconds. Each team gets a capped number per hour." With one valid team the ladder
+/// has nobody to pair, so every game stored is a spar's, and the board must rate none.
+#[test]
+fn a_team_spars_against_a_house_agent_or_a_team_unrated_and_capped_per_hour() {
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "spar", "per_hour", 4));
+    let a = dir.add_team("a", None);
+    let b = dir.add_team("b", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    assert_eq!(
+        submit(url, &a, &example_agent("durak/cheapest")).status,
+        201
+    );
+
+    // Before b has a valid version: a spar against it is refused, and says why.
+    let spar = |token: &str, against: &str| {
+        post(
+            &format!("{url}/api/team/spar"),
+            Some(token),
+            "application/json",
+            serde_json::json!({ "against": against })
+                .to_string()
+                .as_bytes(),
+        )
+    };
+    let r = spar(&a, "b");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("no valid version"), "{}", r.body);
+    assert_eq!(spar(&a, "nobody").status, 404);
+    assert_eq!(spar(&dir.admin, "durak/cheapest").status, 403);
+
+    // From the command line, with the version the arena has.
+    let out = common::croupier()
+        .args([
+            "submit",
+            "--spar",
+            "durak/cheapest",
+            "--arena",
+            url,
+            "--token",
+            &a,
+        ])
+        .env_remove("CROUPIER_TOKEN")
+        .output()
+        .expect("croupier submit --spar");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("spar: version 1 against durak/cheapest (house): match "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  a v1: won "), "{stdout}");
+    let replay = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: "))
+        .unwrap_or_else(|| panic!("no replay: {stdout}"));
+    assert_eq!(get(replay, None).status, 200, "{replay}");
+    let id: i64 = replay
+        .rsplit('/')
+        .nth(1)
+        .and_then(|m| m.parse().ok())
+        .expect("a match id");
+    let m = get(&format!("{url}/api/matches/{id}"), None).json();
+    assert_eq!(m["kind"], "spar", "{m}");
+    assert_eq!(m["state"], "done", "{m}");
+    assert_eq!(
+        m["games"].as_array().map(Vec::len),
+        m["of"].as_u64().map(|n| n as usize)
+    );
+    let page = get(&format!("{url}/matches/{id}"), None).body;
+    assert!(page.contains("durak/cheapest (house)"), "{page}");
+    // Unrated: the only games stored are the spar's, and the board counts none.
+    assert_eq!(arena_common::games_rated(url), 0);
+    let t = get(&format!("{url}/api/teams/1"), None).json();
+    assert!(
+        t["versions"][0]["stats"]["games"].as_u64().unwrap_or(0) == 0,
+        "{t}"
+    );
+
+    // From the team page's form, against another team, once b is valid.
+    assert_eq!(
+        submit(url, &b, &example_agent("durak/random-lead")).status,
+        201
+    );
+    let cookie = sign_in(url, &a);
+    let own = browser(
+        "GET",
+        &format!("{url}/teams/1"),
+        &[("Cookie", &cookie)],
+        None,
+    )
+    .0;
+    assert!(
+        own.body.contains("<option value=\"b\">b</option>"),
+        "{}",
+        own.body
+    );
+    let csrf = csrf_after(&own.body, "id=\"spar\"");
+    let (r, _) = browser(
+        "POST",
+        &format!("{url}/spar"),
+        &[
+            ("Cookie", &cookie),
+            ("Origin", url),
+            ("Sec-Fetch-Site", "same-origin"),
+        ],
+        Some((FORM, format!("csrf={csrf}&against=b").as_bytes())),
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let to = r.location.clone().unwrap_or_default();
+    assert!(to.starts_with("/matches/"), "{to}");
+    wait_until(Duration::from_secs(120), "the spar against b", || {
+        get(&format!("{url}/api{to}"), None).json()["state"] == "done"
+    });
+    let m = get(&format!("{url}/api{to}"), None).json();
+    assert_eq!(m["agents"].to_string(), "[\"a v1\",\"b v1\"]", "{m}");
+
+    // Two asked of four: of five asked at once, two more are queued and three get 429.
+    let answers: Vec<u16> = std::thread::scope(|s| {
+        let asks: Vec<_> = (0..5)
+            .map(|_| s.spawn(|| spar(&a, "durak/cheapest").status))
+            .collect();
+        asks.into_iter().map(|h| h.join().expect("ask")).collect()
+    });
+    let queued = answers.iter().filter(|&&s| s == 202).count();
+    let refused = answers.iter().filter(|&&s| s == 429).count();
+    assert_eq!((queued, refused), (2, 3), "{answers:?}");
+    let r = spar(&a, "durak/cheapest");
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("4 spar matches per hour"), "{}", r.body);
+    // Another team's own count is its own.
+    assert_eq!(spar(&b, "a").status, 202);
+}

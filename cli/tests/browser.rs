@@ -335,9 +335,10 @@ impl Walk {
         self.styled(&c, "the verdict page").await;
         self.shot(&c, "arena-upload").await;
 
-        // The leaderboard refreshes itself from /api/leaderboard (app.js): wait, without
-        // reloading, until team B's row shows rated games and the total has grown. A marker
-        // on `window` proves the page was not reloaded in between.
+        // The leaderboard refreshes itself from the live events (app.js, `GET /api/events`):
+        // wait, without reloading, until team B's row shows rated games, the total has grown
+        // and the list of matches being played has shown one. A marker on `window` proves the
+        // page was not reloaded in between.
         c.goto(&format!("{base}/")).await.expect("open /");
         find(&c, "#leaderboard").await;
         self.styled(&c, "the leaderboard").await;
@@ -359,6 +360,14 @@ impl Walk {
                  return !!beta && Number(beta[5]) >= 20 && rows.length === 2
                     && Number(document.getElementById('games').textContent) > {first};"
             ),
+        )
+        .await;
+        wait_js(
+            &c,
+            LADDER,
+            "a match being played, in the live list",
+            "return Array.from(document.querySelectorAll('#live li'))
+                .some(li => /^match \\d+ \\((ladder|placement)\\): (alpha|beta) v1 v (alpha|beta) v1, game \\d+ of \\d+$/.test(li.textContent));",
         )
         .await;
         assert_eq!(

@@ -343,6 +343,8 @@ pub struct Resp {
     pub retry_after: Option<String>,
     /// Content-Security-Policy, if sent.
     pub csp: Option<String>,
+    /// Location, if sent (a redirect not followed).
+    pub location: Option<String>,
 }
 
 impl Resp {
@@ -375,7 +377,11 @@ fn read(mut r: ureq::http::Response<ureq::Body>) -> Resp {
             .and_then(|v| v.to_str().ok())
             .map(String::from)
     };
-    let (retry_after, csp) = (header("retry-after"), header("content-security-policy"));
+    let (retry_after, csp, location) = (
+        header("retry-after"),
+        header("content-security-policy"),
+        header("location"),
+    );
     let status = r.status().as_u16();
     let body = r
         .body_mut()
@@ -388,6 +394,7 @@ fn read(mut r: ureq::http::Response<ureq::Body>) -> Resp {
         body,
         retry_after,
         csp,
+        location,
     }
 }
 
