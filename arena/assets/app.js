@@ -52,7 +52,10 @@
     live.replaceChildren(...items);
     live.setAttribute("data-playing", String(data.playing));
     const none = document.getElementById("live-none");
-    if (none) none.hidden = items.length > 0;
+    if (none) {
+      none.textContent = "No match is being played.";
+      none.hidden = items.length > 0;
+    }
   }
   // A team's page: its own tables are fetched again (at most every five seconds) when one of
   // its versions changes or its row on the board does.

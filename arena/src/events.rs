@@ -165,6 +165,11 @@ impl Hub {
         let _ = self.tx.send(Message { name, data: json });
     }
 
+    /// The last `board` or `live` sent, while someone listens.
+    pub fn last(&self, name: &str) -> Option<Arc<str>> {
+        self.last.lock().ok().and_then(|l| l.get(name).cloned())
+    }
+
     /// Forgets the last `board` and `live` (nobody listens, so they would go stale).
     pub fn forget(&self) {
         if let Ok(mut last) = self.last.lock() {

@@ -95,7 +95,12 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
     let withdrawn = views::withdrawn_rows(&arena).await?;
     let games = arena.board.read().map(|b| b.games).unwrap_or(0);
     let final_played = arena.db.meta("final_json").await?.is_some();
-    let live = views::live_json(&arena, &mut Default::default()).await?;
+    // The list as the live events last sent it: building it here would cost the page a
+    // few dozen queries, and the page's own stream brings it within a second.
+    let live: Option<views::LiveJson> = arena
+        .events
+        .last("live")
+        .and_then(|l| serde_json::from_str(&l).ok());
     let body = html! {
         h1 { "Leaderboard" }
         p.muted {
@@ -139,15 +144,20 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
     Ok(page(layout(&arena, &v, "Leaderboard", body)))
 }
 
-/// The matches being played now (`/static/app.js` keeps it current from the live events).
-fn live_list(live: &views::LiveJson) -> Markup {
+/// The matches being played now (`/static/app.js` keeps it current from the live events;
+/// before the first, a page says that it comes).
+fn live_list(live: &Option<views::LiveJson>) -> Markup {
+    let empty = views::LiveJson::default();
+    let l = live.as_ref().unwrap_or(&empty);
     html! {
-        ul #live data-playing=(live.playing) {
-            @for m in &live.matches {
+        ul #live data-playing=(l.playing) {
+            @for m in &l.matches {
                 li { "match " (m.id) " (" (m.kind) "): " (m.agents.join(" v ")) ", game " (m.games) " of " (m.of) }
             }
         }
-        p.muted #live-none hidden[!live.matches.is_empty()] { "No match is being played." }
+        p.muted #live-none hidden[!l.matches.is_empty()] {
+            @if live.is_some() { "No match is being played." } @else { "The matches being played appear here as they start (live; reload without JavaScript)." }
+        }
     }
 }
 

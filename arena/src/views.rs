@@ -242,7 +242,7 @@ pub async fn live_json(
 }
 
 /// The matches being played now.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiveJson {
     /// The oldest first, at most [`crate::db::LIVE_SHOWN`].
     pub matches: Vec<LiveMatch>,
@@ -251,7 +251,7 @@ pub struct LiveJson {
 }
 
 /// A match being played.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LiveMatch {
     /// The match.
     pub id: i64,
