@@ -1089,15 +1089,6 @@ impl Db {
         Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(team).bind(since_ms).fetch_all(p).await?))
     }
 
-    /// Spar matches `team` asked for, newest first, at most `n`.
-    pub async fn spars_of(&self, team: i64, n: i64) -> Result<Vec<MatchRow>, DbError> {
-        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
-                 FROM matches WHERE requested_by = $1 ORDER BY created_ms DESC LIMIT $2";
-        Ok(
-            on_read_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(team).bind(n).fetch_all(p).await?),
-        )
-    }
-
     /// Queues a match; returns its id.
     pub async fn queue_match(
         &self,

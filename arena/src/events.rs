@@ -180,7 +180,7 @@ impl Hub {
     /// A new stream, or `None` when [`MAX_STREAMS`] are open.
     pub fn subscribe(&self) -> Option<Subscription> {
         let open = self.open.fetch_add(1, Ordering::Relaxed);
-        let sub = Subscription {
+        let mut sub = Subscription {
             rx: self.tx.subscribe(),
             stop: self.stop.subscribe(),
             open: self.open.clone(),
@@ -190,7 +190,6 @@ impl Hub {
         if open >= MAX_STREAMS {
             return None;
         }
-        let mut sub = sub;
         sub.first.push_back(Message {
             name: "hello",
             data: "{}".into(),

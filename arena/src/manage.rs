@@ -79,9 +79,8 @@ pub async fn begin_upload(arena: &Arc<Arena>, team: i64) -> Result<UploadSlot, A
     }
     check_active(arena, team).await?;
     let _gate = arena.upload_gate.lock().await;
-    let hour = 3_600_000;
     let now = crate::now_ms();
-    let stored = arena.db.uploads_since(team, now - hour).await?;
+    let stored = arena.db.uploads_since(team, now - HOUR_MS).await?;
     let (reading, open) = arena
         .uploads_open
         .lock()
@@ -105,9 +104,7 @@ pub async fn begin_upload(arena: &Arc<Arena>, team: i64) -> Result<UploadSlot, A
             .len()
             .checked_sub(cap.saturating_sub(reading as usize))
             .and_then(|i| stored.get(i))
-            .map_or(60, |oldest| {
-                ((oldest + hour - now).max(0) as u64).div_ceil(1000).max(1)
-            });
+            .map_or(60, |&oldest| seconds_until_an_hour_after(oldest, now));
         return Err(AppError::TooMany {
             message: format!("{cap} submissions per hour: try again in {wait} s"),
             retry_after: wait,
@@ -124,6 +121,17 @@ pub async fn begin_upload(arena: &Arc<Arena>, team: i64) -> Result<UploadSlot, A
         team,
         stored: false,
     })
+}
+
+/// An hour in ms: the window of the hourly caps.
+const HOUR_MS: i64 = 3_600_000;
+
+/// Whole seconds (at least one) until an hour has passed since `oldest` (ms): when the oldest
+/// upload or spar of the hour stops counting against an hourly cap (`Retry-After`).
+fn seconds_until_an_hour_after(oldest: i64, now: i64) -> u64 {
+    ((oldest + HOUR_MS - now).max(0) as u64)
+        .div_ceil(1000)
+        .max(1)
 }
 
 /// Uploads from a team the organiser withdrew are refused before their body is read.
@@ -363,11 +371,10 @@ fn same_as(team: i64, v: crate::db::VersionRow) -> Result<SubmitJson, AppError> 
     })
 }
 
-/// Checks a stored version and records its verdict; at most two checks run at once. Each
-/// stage (`queued`, `compiling`, `smoke`) is stored as the version's status as it is reached,
-/// so that every server's pages show it, and sent as a `version` event.
+/// Checks a stored version (`queued`) and records its verdict; at most two checks run at
+/// once. Each stage (`compiling`, `smoke`) is stored as the version's status as it is
+/// reached, so that every server's pages show it, and sent as a `version` event.
 pub async fn check_version(arena: &Arc<Arena>, v: Checking) -> Result<validate::Verdict, AppError> {
-    arena.db.set_version_stage(v.id, "queued").await?;
     let _turn = arena
         .checks
         .acquire()
@@ -716,35 +723,6 @@ pub async fn set_entry(arena: &Arena, team: i64, number: Option<i64>) -> Result<
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::shown_text;
-
-    /// Issue #44: "Al\u{200b}pha" showed as a second "Alpha" on the board. Invisible format
-    /// characters are refused, and compatibility spellings become the plain one.
-    #[test]
-    fn names_are_normalised_and_invisible_characters_refused() {
-        for bad in [
-            "Al\u{200b}pha",
-            "Alpha\u{200d}",
-            "\u{202e}ahplA",
-            "Al\u{2066}pha\u{2069}",
-            "Al\u{00ad}pha",
-            "\u{feff}Alpha",
-            "Al\u{e0041}pha",
-            "Al\npha",
-        ] {
-            assert_eq!(shown_text(bad), None, "{bad:?}");
-        }
-        assert_eq!(shown_text("  Alpha ").as_deref(), Some("Alpha"));
-        // Full-width letters and a ligature: NFKC gives the plain spelling.
-        assert_eq!(shown_text("\u{ff21}lpha").as_deref(), Some("Alpha"));
-        assert_eq!(shown_text("\u{fb01}ve").as_deref(), Some("five"));
-        // Letters of other scripts, and emoji, stay.
-        assert_eq!(shown_text("Ёлка 🃏").as_deref(), Some("Ёлка 🃏"));
-    }
-}
-
 /// The body of `POST /api/team/spar`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -773,9 +751,7 @@ pub struct Sparring {
 /// while the arena is frozen for its final (409) and for a withdrawn team (403).
 pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, AppError> {
     if arena.is_frozen() {
-        return Err(AppError::Conflict(
-            "the final is being played: no spar matches until it is over".into(),
-        ));
+        return Err(AppError::Conflict(NO_SPAR_IN_FINAL.into()));
     }
     check_active(arena, team).await?;
     let latest_valid =
@@ -823,7 +799,6 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
         };
         (v.id, format!("{} v{}", t.name, v.number))
     };
-    let hour = 3_600_000;
     let now = crate::now_ms();
     let cap = arena.cfg.spar.per_hour;
     // One request at a time past the count: on PostgreSQL two statements at once could both
@@ -838,16 +813,14 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
         duplicate: true,
         entrants: vec![mine.id, them],
     };
-    let Some(id) = arena.db.queue_spar(team, cap, now - hour, &m).await? else {
+    let Some(id) = arena.db.queue_spar(team, cap, now - HOUR_MS, &m).await? else {
         if arena.db.meta("frozen").await?.is_some() {
-            return Err(AppError::Conflict(
-                "the final is being played: no spar matches until it is over".into(),
-            ));
+            return Err(AppError::Conflict(NO_SPAR_IN_FINAL.into()));
         }
-        let asked = arena.db.spars_since(team, now - hour).await?;
-        let wait = asked.first().map_or(60, |oldest| {
-            ((oldest + hour - now).max(0) as u64).div_ceil(1000).max(1)
-        });
+        let asked = arena.db.spars_since(team, now - HOUR_MS).await?;
+        let wait = asked
+            .first()
+            .map_or(60, |&oldest| seconds_until_an_hour_after(oldest, now));
         return Err(AppError::TooMany {
             message: format!("{cap} spar matches per hour: try again in {wait} s"),
             retry_after: wait,
@@ -862,5 +835,37 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
     })
 }
 
+/// Why a spar is refused while the final is played.
+const NO_SPAR_IN_FINAL: &str = "the final is being played: no spar matches until it is over";
+
 /// Mixed into the master seed for spars, so a spar never replays a ladder match's deals.
 const SPAR_SALT: u64 = 0x5BA2_5BA2_5BA2_5BA2;
+
+#[cfg(test)]
+mod tests {
+    use super::shown_text;
+
+    /// Issue #44: "Al\u{200b}pha" showed as a second "Alpha" on the board. Invisible format
+    /// characters are refused, and compatibility spellings become the plain one.
+    #[test]
+    fn names_are_normalised_and_invisible_characters_refused() {
+        for bad in [
+            "Al\u{200b}pha",
+            "Alpha\u{200d}",
+            "\u{202e}ahplA",
+            "Al\u{2066}pha\u{2069}",
+            "Al\u{00ad}pha",
+            "\u{feff}Alpha",
+            "Al\u{e0041}pha",
+            "Al\npha",
+        ] {
+            assert_eq!(shown_text(bad), None, "{bad:?}");
+        }
+        assert_eq!(shown_text("  Alpha ").as_deref(), Some("Alpha"));
+        // Full-width letters and a ligature: NFKC gives the plain spelling.
+        assert_eq!(shown_text("\u{ff21}lpha").as_deref(), Some("Alpha"));
+        assert_eq!(shown_text("\u{fb01}ve").as_deref(), Some("five"));
+        // Letters of other scripts, and emoji, stay.
+        assert_eq!(shown_text("Ёлка 🃏").as_deref(), Some("Ёлка 🃏"));
+    }
+}

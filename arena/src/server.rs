@@ -207,7 +207,9 @@ pub async fn serve(
     // page is served.
     arena.update_board().await?;
     // Uploads a killed server left unchecked are checked again.
+    // Each waits its turn again: it is `queued` until a check begins.
     for v in arena.db.checking_versions().await? {
+        arena.db.set_version_stage(v.id, "queued").await?;
         let a = arena.clone();
         tokio::spawn(async move {
             let _ = check_version(&a, crate::manage::Checking::from(&v)).await;

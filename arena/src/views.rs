@@ -223,10 +223,7 @@ pub async fn live_json(
     for m in rows {
         let ids = m.entrant_ids()?;
         let agents = crate::export::agent_names(arena, &ids, known).await?;
-        let of = crate::jobs::MatchInfo::of_stored(arena, &m)
-            .await?
-            .schedule(arena)?
-            .games() as i64;
+        let of = games_in(arena, &m).await?;
         matches.push(LiveMatch {
             id: m.id,
             kind: m.kind.clone(),
@@ -305,6 +302,12 @@ pub struct MatchSeat {
     pub fault: Option<String>,
 }
 
+/// The games match `m` plays, by its schedule.
+async fn games_in(arena: &Arena, m: &crate::db::MatchRow) -> Result<i64, AppError> {
+    let info = crate::jobs::MatchInfo::of_stored(arena, m).await?;
+    Ok(info.schedule(arena)?.games() as i64)
+}
+
 /// Match `id`, with its games so far.
 pub async fn match_json(arena: &Arena, id: i64) -> Result<MatchJson, AppError> {
     let m = arena
@@ -314,10 +317,7 @@ pub async fn match_json(arena: &Arena, id: i64) -> Result<MatchJson, AppError> {
         .ok_or_else(|| AppError::NotFound(format!("no match {id}")))?;
     let ids = m.entrant_ids()?;
     let agents = crate::export::agent_names(arena, &ids, &mut Default::default()).await?;
-    let of = crate::jobs::MatchInfo::of_stored(arena, &m)
-        .await?
-        .schedule(arena)?
-        .games() as i64;
+    let of = games_in(arena, &m).await?;
     let mut totals = vec![[0u64; 3]; ids.len()];
     let mut games: Vec<MatchGame> = Vec::new();
     for s in arena.db.seats_of_match(id).await? {

@@ -137,7 +137,6 @@ impl SubmitCommand {
     fn answer(&self, path: &std::path::Path, status: u16, body: &str) -> Result<ExitCode> {
         let file = path.display();
         let json: serde_json::Value = serde_json::from_str(body).unwrap_or(serde_json::Value::Null);
-        let text = |v: &serde_json::Value| escape(v.as_str().unwrap_or(""));
         match status {
             200 | 201 | 422 => {
                 let v = &json["verdict"];
