@@ -7,6 +7,8 @@
 #
 # Usage: scripts/bench-contract.sh [FILTER [REPEAT]]  (FILTER keeps the shapes whose name
 # contains it, e.g. for `perf record`; REPEAT runs each round that many times).
+# Needs wasm-tools (`cargo install --locked wasm-tools@1.243.0`): the probe exports a world of
+# its own, which `croupier build` does not make; no set-up or test installs it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"

@@ -1,32 +1,66 @@
 #!/usr/bin/env bash
-# Runs the whole test suite on a fresh machine: set-up (without the main job), then every
-# test of the workspace in release mode (the sandbox tests play real games through real
-# components, which debug-mode wasmtime would make slow).
+# Runs the whole test suite on a fresh machine: installs what the tests need (every agent
+# language's toolchain, PostgreSQL, Chromium, SLURM, schemathesis, maturin) while the host and
+# every test build in release mode (the sandbox tests play real games through real
+# components, which debug-mode wasmtime would make slow), builds every example agent, then
+# runs the tests with cargo-nextest (cargo test where it is missing), the SLURM test and the
+# wheel test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/tools.sh
+target="${CARGO_TARGET_DIR:-target}"
+CROUPIER="$target/release/croupier"
+mkdir -p "$target"
 
-scripts/setup.sh --no-run --tests
-# schemathesis (PyPI) fuzzes the arena's API against its own OpenAPI document
-# (cli/tests/arena_class.rs); CROUPIER_REQUIRE_SCHEMATHESIS=0 skips that test on purpose.
-if ! command -v st >/dev/null 2>&1; then
-  python3 -m pip install --quiet --disable-pip-version-check schemathesis==4.32.5 \
-    || echo "warning: could not install schemathesis; the API fuzz test will fail"
+if command -v rustup >/dev/null 2>&1; then
+  rustup target add wasm32-unknown-unknown >/dev/null
 fi
-export CROUPIER_REQUIRE_SCHEMATHESIS="${CROUPIER_REQUIRE_SCHEMATHESIS:-1}"
-# A test that cannot run fails instead of passing quietly: cli/tests/python.rs needs
-# componentize-py (setup.sh installs it). CROUPIER_REQUIRE_PYTHON=0 scripts/test.sh skips that
-# one test on purpose, with a note on stderr, where componentize-py cannot be installed.
-export CROUPIER_REQUIRE_PYTHON="${CROUPIER_REQUIRE_PYTHON:-1}"
-# Likewise cli/tests/c.rs needs clang, wit-bindgen and wasm-tools (setup.sh installs them);
-# CROUPIER_REQUIRE_C=0 skips it on purpose.
-export CROUPIER_REQUIRE_C="${CROUPIER_REQUIRE_C:-1}"
-# Likewise the arena's PostgreSQL tests (cli/tests/arena_postgres.rs, arena_crash.rs) need
-# PostgreSQL installed (setup.sh installs it); CROUPIER_REQUIRE_POSTGRES=0 skips them.
-export CROUPIER_REQUIRE_POSTGRES="${CROUPIER_REQUIRE_POSTGRES:-1}"
-# Seconds since the start on each heading, so that a slow CI run shows which part grew.
-echo "== tests (set-up took ${SECONDS} s)"
-cargo test --release --workspace
+# The installs wait on the network and the disk, the build on the CPU: side by side.
+( install_python || true; install_c || true; install_js || true; install_test_only ) \
+  >"$target/test-tools.log" 2>&1 &
+tools=$!
+
+echo "== building croupier, then every test (release; wasmtime takes a few minutes the first time)"
+cargo build --release -p croupier-cli
+built=$(stat -c %Y "$CROUPIER")
+cargo test --release --workspace --no-run
+# cli/Cargo.toml turns on the features the tests' dev-dependencies would, so that these two
+# builds are one. When they drift apart, the second compiles wasmtime again (8 minutes).
+if [ "$(stat -c %Y "$CROUPIER")" != "$built" ]; then
+  echo "error: \`cargo test\` rebuilt croupier: the tests turn on a feature the binary lacks" >&2
+  echo "  (compare \`cargo tree -e features\`; cli/Cargo.toml pins what the tests turn on)" >&2
+  [ "${CROUPIER_REQUIRE_ONE_BUILD:-1}" = 0 ] || exit 1
+fi
+
+echo "== installs (${SECONDS} s in)"
+wait "$tools" || true
+cat "$target/test-tools.log"
+echo "== building every example agent (${SECONDS} s in)"
+"$CROUPIER" build
+
+# A test that cannot run fails instead of passing quietly. Each of these is set unless the
+# caller set it; `=0` skips those tests on purpose, with a note on stderr:
+# cli/tests/python.rs needs componentize-py, c.rs Debian's clang, lld and wasi-libc, js.rs
+# node and the npm packages, arena_postgres.rs and arena_crash.rs PostgreSQL, browser.rs
+# Chromium and chromedriver, arena_class.rs schemathesis.
+for var in PYTHON C JS POSTGRES BROWSER SCHEMATHESIS; do
+  export "CROUPIER_REQUIRE_$var=$(eval echo "\${CROUPIER_REQUIRE_$var:-1}")"
+done
+echo "== tests (${SECONDS} s in)"
+if cargo nextest --version >/dev/null 2>&1; then
+  cargo nextest run --release --workspace
+  # nextest runs no doc tests.
+  cargo test --release --workspace --doc
+else
+  echo "(cargo-nextest not found: cargo test, one test binary at a time)"
+  cargo test --release --workspace
+fi
 # A sharded tournament on a single-node SLURM cluster the script starts itself (about 20 s):
 # needs slurm-wlm, munge and root; CROUPIER_REQUIRE_SLURM=0 skips it on purpose.
 echo "== SLURM (${SECONDS} s in)"
 scripts/test-slurm.sh
+# `pip install croupier`: the wheel built, installed into a fresh venv with no Rust on the
+# PATH, a Python agent made, tested, built and played (CROUPIER_REQUIRE_WHEEL=0 skips it).
+echo "== wheel (${SECONDS} s in)"
+scripts/test-wheel.sh
+echo "== tests done in ${SECONDS} s"

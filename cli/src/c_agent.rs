@@ -1,15 +1,18 @@
 //! C and C++ agents: a directory whose `agent.toml` says `language = "c"` (or `"c++"`),
 //! built by `croupier build`.
 //!
-//! The route: `wit-bindgen c` writes the game world's bindings, Debian's clang compiles every
-//! `*.c` (and clang++ every `*.cpp`, `*.cc`, `*.cxx`, against Debian's libc++ for WASI) of the
-//! directory with them for `wasm32-wasi`, against Debian's wasi-libc, linked as a reactor
-//! (its `_initialize` runs the static constructors when the component starts), and `wasm-tools component new` encodes the module as a component. No adapter:
-//! the module imports nothing but the world. wasi-libc's stdio, clock, environment and files
-//! would import WASI; `sdk/c/croupier_wasi.c`, compiled into every agent, answers those calls
-//! inside the agent instead (stdout and stderr into the agent's log; no clock, files or
-//! entropy). A module that still reaches for WASI fails here, naming the function, before
-//! the host's capability check would refuse it.
+//! The route: wit-bindgen's C generator (the `wit-bindgen-c` crate, run in this process) writes
+//! the game world's bindings, Debian's clang compiles every `*.c` (and clang++ every `*.cpp`,
+//! `*.cc`, `*.cxx`, against Debian's libc++ for WASI) of the directory with them for
+//! `wasm32-wasi`, against Debian's wasi-libc, linked as a reactor (its `_initialize` runs the
+//! static constructors when the component starts), and wit-component (the library behind
+//! `wasm-tools component new`, also in this process) encodes the module as a component. So a
+//! C student needs Debian's packages and nothing built from source. No adapter: the module
+//! imports nothing but the world. wasi-libc's stdio, clock, environment and files would import
+//! WASI; `sdk/c/croupier_wasi.c`, compiled into every agent, answers those calls inside the
+//! agent instead (stdout and stderr into the agent's log; no clock, files or entropy). A
+//! module that still reaches for WASI fails here, naming the function, before the host's
+//! capability check would refuse it.
 
 use crate::componentize::{Built, wit_dir};
 use anyhow::{Context, Result, bail};
@@ -27,21 +30,13 @@ const WASI_C: &str = include_str!("../../sdk/c/croupier_wasi.c");
 /// What C++ needs beyond C.
 const LIBCXX: &str = "apt-get install libc++-dev-wasm32";
 
-/// The tools `scripts/setup.sh` installs, with where each comes from.
-pub const TOOLS: [(&str, &str); 3] = [
-    (
-        "clang",
-        "apt-get install clang lld wasi-libc libclang-rt-dev-wasm32 libc++-dev-wasm32",
-    ),
-    (
-        "wit-bindgen",
-        "cargo install --locked wit-bindgen-cli@0.63.0 --no-default-features --features c",
-    ),
-    (
-        "wasm-tools",
-        "cargo install --locked wasm-tools@1.243.0 --no-default-features --features component,validate,print,metadata,parse",
-    ),
-];
+/// The Debian packages the route needs beyond this binary: the compiler, the wasm linker,
+/// wasi-libc, compiler-rt's wasm32 builtins and libc++ for WASI (C++ agents only).
+pub const APT: &str =
+    "apt-get install clang lld wasi-libc libclang-rt-dev-wasm32 libc++-dev-wasm32";
+
+/// The programs the route runs, each with the command that installs it.
+pub const TOOLS: [(&str, &str); 2] = [("clang", APT), ("wasm-ld", APT)];
 
 /// A C agent directory.
 #[derive(Clone, Debug)]
@@ -106,27 +101,20 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
     let missing = missing_tools();
     if !missing.is_empty() {
         bail!(
-            "cannot build the C agent {}: missing {} (install: {}; or run scripts/setup.sh)",
+            "cannot build the C agent {}: missing {} (install: {APT}; or run scripts/setup.sh --all)",
             agent.dir.display(),
             missing.iter().map(|m| m.0).collect::<Vec<_>>().join(", "),
-            missing.iter().map(|m| m.1).collect::<Vec<_>>().join("; ")
         );
     }
     let world = agent.game.name();
     let build = agent.dir.join("build");
+    // Two builds of one agent at once (two test processes) would write the same files.
+    let _turn = crate::build_cache::lock(&build)?;
     let bindings = build.join("bindings");
     std::fs::create_dir_all(&bindings)
         .with_context(|| format!("cannot create {}", bindings.display()))?;
 
-    let mut bindgen = tool("wit-bindgen");
-    bindgen
-        .arg("c")
-        .arg("--world")
-        .arg(world)
-        .arg("--out-dir")
-        .arg(&bindings)
-        .arg(wit_dir());
-    run(bindgen, "generating the C bindings", &wit_dir())?;
+    write_bindings(world, &bindings)?;
     // The SDK's one header sits beside the bindings, so it is on the include path of every
     // build, in this tree or in a project far from it.
     let rng = bindings.join("croupier_rng.h");
@@ -199,15 +187,42 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let path = out_dir.join(format!("{}.wasm", agent.name));
-    let mut new = tool("wasm-tools");
-    new.args(["component", "new"])
-        .arg(&module)
-        .arg("-o")
-        .arg(&path);
-    run(new, "encoding the component", &module)?;
+    let core =
+        std::fs::read(&module).with_context(|| format!("cannot read {}", module.display()))?;
+    let component = wit_component::ComponentEncoder::default()
+        .module(&core)
+        .and_then(|e| e.validate(true).encode())
+        .with_context(|| format!("{}: cannot encode as a component", module.display()))?;
 
     let language = if cpp { "C++" } else { "C" };
-    crate::componentize::with_language(path, agent.game, &agent.name, language)
+    let made = build.join(format!("{}.component.wasm", agent.name));
+    std::fs::write(&made, component).with_context(|| format!("cannot write {}", made.display()))?;
+    crate::componentize::with_language(&made, path, agent.game, &agent.name, language)
+}
+
+/// The world's C bindings (`<world>.h`, `<world>.c` and `<world>_component_type.o`) into
+/// `dir`, as `wit-bindgen c --world <world>` writes them.
+fn write_bindings(world: &str, dir: &Path) -> Result<()> {
+    use wit_bindgen_core::wit_parser::Resolve;
+    let wit = wit_dir()?;
+    let mut resolve = Resolve::default();
+    let (package, _) = resolve
+        .push_path(&wit)
+        .with_context(|| format!("{}: cannot read the WIT", wit.display()))?;
+    let id = resolve
+        .select_world(&[package], Some(world))
+        .with_context(|| format!("{}: no world {world}", wit.display()))?;
+    let mut files = wit_bindgen_core::Files::default();
+    wit_bindgen_c::Opts::default()
+        .build()
+        .generate(&mut resolve, id, &mut files)
+        .with_context(|| format!("{}: generating the C bindings of {world}", wit.display()))?;
+    for (name, contents) in files.iter() {
+        let file = dir.join(name);
+        std::fs::write(&file, contents)
+            .with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    Ok(())
 }
 
 fn is_c(p: &Path) -> bool {

@@ -208,8 +208,7 @@ pub fn build(dirs: &[PathBuf], out: Option<&Path>, verbose: bool) -> Result<Vec<
             std::fs::create_dir_all(&out_dir)
                 .with_context(|| format!("cannot create {}", out_dir.display()))?;
             let path = out_dir.join(format!("{}.wasm", c.name));
-            std::fs::write(&path, &component)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            write_whole(&path, &component)?;
             built.push(Built {
                 game: c.game,
                 name: c.name,
@@ -308,8 +307,47 @@ pub fn have_componentize_py() -> bool {
 /// The contract the other languages' toolchains build against: 0.2.0, whose observation is
 /// a typed record. (0.3.0 sends it as bytes that only the Rust SDK decodes; the host serves
 /// both, see docs/versioning.md.)
-pub fn wit_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/v0.2")
+///
+/// The files are inside this binary and written out on first use, once per content, to a
+/// folder of the temp dir: an installed `croupier` (`pip install croupier`) has no source
+/// tree to read them from.
+pub fn wit_dir() -> Result<PathBuf> {
+    const FILES: [(&str, &str); 4] = [
+        ("durak.wit", include_str!("../../wit/v0.2/durak.wit")),
+        ("host.wit", include_str!("../../wit/v0.2/host.wit")),
+        ("toepen.wit", include_str!("../../wit/v0.2/toepen.wit")),
+        ("uno.wit", include_str!("../../wit/v0.2/uno.wit")),
+    ];
+    let parts: Vec<&[u8]> = FILES
+        .iter()
+        .flat_map(|(n, t)| [n.as_bytes(), t.as_bytes()])
+        .collect();
+    let key = crate::build_cache::key(&parts);
+    let dir = std::env::temp_dir().join(format!("croupier-wit-{}", &key[..16]));
+    // Checked, not trusted: the temp dir is shared, and a folder someone else left there
+    // under this name must not change what an agent is built against.
+    let same = |d: &Path| {
+        FILES
+            .iter()
+            .all(|(n, t)| std::fs::read(d.join(n)).is_ok_and(|b| b == t.as_bytes()))
+    };
+    if same(&dir) {
+        return Ok(dir);
+    }
+    // Written beside, then renamed: another process sees the whole folder or none.
+    let part = scratch(&dir);
+    let _ = std::fs::remove_dir_all(&part);
+    std::fs::create_dir_all(&part).with_context(|| format!("cannot create {}", part.display()))?;
+    for (name, text) in FILES {
+        let file = part.join(name);
+        std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    if std::fs::rename(&part, &dir).is_ok() || same(&dir) {
+        let _ = std::fs::remove_dir_all(&part);
+        return Ok(dir);
+    }
+    // The name is taken by something else: this process's own copy.
+    Ok(part)
 }
 
 /// Builds a Python agent with componentize-py. `--stub-wasi` leaves the component with the
@@ -326,9 +364,10 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let path = out_dir.join(format!("{}.wasm", agent.name));
+    let made = scratch(&path);
     let mut cmd = Command::new("componentize-py");
     cmd.arg("-d")
-        .arg(wit_dir())
+        .arg(wit_dir()?)
         .args(["-w", agent.game.name(), "componentize", &agent.module, "-p"])
         .arg(&agent.dir);
     // The `croupier` module: the agent's own copy if it has one, else this binary's.
@@ -338,7 +377,7 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
     }
     let status = cmd
         .arg("-o")
-        .arg(&path)
+        .arg(&made)
         .arg("--stub-wasi")
         .status()
         .context("cannot run componentize-py")?;
@@ -348,13 +387,40 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
             agent.dir.display()
         );
     }
-    with_language(path, agent.game, &agent.name, "Python")
+    with_language(&made, path, agent.game, &agent.name, "Python")
 }
 
-/// Records `language` in a built component's producers section (where `croupier agents`
-/// and `validate` read it), and describes the result.
-pub fn with_language(path: PathBuf, game: GameKind, name: &str, language: &str) -> Result<Built> {
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+/// Writes `bytes` to `path` whole: into a file beside it, then renamed over it. A reader
+/// (a running match or arena loading the agent, a test in another process) sees the old
+/// component or the new one, never half of one; a hot swap can rebuild under a live match.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    let part = scratch(path);
+    std::fs::write(&part, bytes).with_context(|| format!("cannot write {}", part.display()))?;
+    std::fs::rename(&part, path).with_context(|| {
+        let _ = std::fs::remove_file(&part);
+        format!("cannot write {}", path.display())
+    })
+}
+
+/// A file beside `path` for this process to write before it becomes `path`.
+pub fn scratch(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
+}
+
+/// Records `language` in the component a tool wrote to `made` (where `croupier agents` and
+/// `validate` read it), writes the result to `path` whole, and describes it.
+pub fn with_language(
+    made: &Path,
+    path: PathBuf,
+    game: GameKind,
+    name: &str,
+    language: &str,
+) -> Result<Built> {
+    let bytes = std::fs::read(made).with_context(|| format!("cannot read {}", made.display()))?;
+    if made != path {
+        let _ = std::fs::remove_file(made);
+    }
     // Replaced, not merged: componentize-js already says `JavaScript` at the top, and a merge
     // would list a TypeScript agent as `JavaScript, TypeScript`.
     let (bytes, old) = without_own_producers(&bytes)
@@ -371,7 +437,7 @@ pub fn with_language(path: PathBuf, game: GameKind, name: &str, language: &str) 
     let bytes = producers
         .add_to_wasm(&bytes)
         .with_context(|| format!("{}: cannot record the language", path.display()))?;
-    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    write_whole(&path, &bytes)?;
     Ok(Built {
         game,
         name: name.to_string(),
@@ -465,31 +531,42 @@ pub fn build_any(
     let c_missing = crate::c_agent::missing_tools();
     if !c.is_empty() && skip_python_if_missing && !c_missing.is_empty() {
         eprintln!(
-            "warning: skipping {} C agent(s): missing {} (scripts/setup.sh installs them)",
+            "warning: skipping {} C agent(s): missing {} (install: {}; or scripts/setup.sh --all)",
             c.len(),
-            c_missing.iter().map(|m| m.0).collect::<Vec<_>>().join(", ")
+            c_missing.iter().map(|m| m.0).collect::<Vec<_>>().join(", "),
+            crate::c_agent::APT
         );
     } else {
         for a in &c {
             built.push(crate::c_agent::build_c(a, &default)?);
         }
     }
+    // One warning for every skipped JavaScript or TypeScript agent, naming what they lack.
+    let mut js_missing: Vec<&str> = Vec::new();
+    let mut js_skipped = 0;
     for a in &js {
         let missing = crate::js_agent::missing_for(a);
         if skip_python_if_missing && !missing.is_empty() {
-            eprintln!(
-                "warning: skipping the {} agent {}: missing {} (scripts/setup.sh installs them)",
-                a.language(),
-                a.dir.display(),
-                missing.join(", ")
-            );
+            js_skipped += 1;
+            for m in missing {
+                if !js_missing.contains(&m) {
+                    js_missing.push(m);
+                }
+            }
         } else {
             built.push(crate::js_agent::build_js(a, &default)?);
         }
     }
+    if js_skipped > 0 {
+        eprintln!(
+            "warning: skipping {js_skipped} JavaScript/TypeScript agent(s): missing {} (install: npm install -g {}; or scripts/setup.sh --all)",
+            js_missing.join(", "),
+            crate::js_agent::NPM_PACKAGES
+        );
+    }
     if !python.is_empty() && skip_python_if_missing && !have_componentize_py() {
         eprintln!(
-            "warning: skipping {} Python agent(s): componentize-py is not installed (pip install {COMPONENTIZE_PY})",
+            "warning: skipping {} Python agent(s): componentize-py is not installed (install: pip install {COMPONENTIZE_PY}; or scripts/setup.sh --all)",
             python.len()
         );
         return Ok(built);
@@ -563,8 +640,10 @@ mod tests {
         let bytes = theirs.add_to_wasm(&empty).expect("add");
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("a.wasm");
-        std::fs::write(&path, &bytes).expect("write");
-        with_language(path.clone(), GameKind::Durak, "a", "TypeScript").expect("record");
+        let made = dir.path().join("made.wasm");
+        std::fs::write(&made, &bytes).expect("write");
+        with_language(&made, path.clone(), GameKind::Durak, "a", "TypeScript").expect("record");
+        assert!(!made.exists(), "the tool's file is left behind");
         let out = std::fs::read(&path).expect("read");
         let p = wasm_metadata::Producers::from_wasm(&out)
             .expect("parse")

@@ -17,8 +17,10 @@
 //!    to build) or SpiderMonkey (componentize-js, `engine = "spidermonkey"`: 12 MB, 20-60 s to
 //!    build, and the one that passes `u64` values exactly, as BigInt).
 //!
-//! Every tool is an npm package pinned in [`NPM_PACKAGES`] (`scripts/setup.sh` installs
-//! them globally). A missing tool fails the build naming the package to install.
+//! Every tool is an npm package pinned in [`NPM_PACKAGES`] (`scripts/setup.sh --all` and
+//! `scripts/test.sh` install them globally). A missing tool fails the build naming the
+//! package to install. Step 4 is kept per content (`crate::build_cache`): an unchanged
+//! bundle is not made into a component twice.
 
 use crate::componentize::{Built, Manifest, wit_dir};
 use anyhow::{Context, Result, bail};
@@ -26,7 +28,7 @@ use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The npm packages of the route, pinned; `scripts/setup.sh` installs exactly these
+/// The npm packages of the route, pinned; `scripts/setup.sh --all` installs exactly these
 /// (a unit test keeps the two in step). jco 1.34, not 1.35: 1.35's `jco types` cannot read
 /// WIT files (its embedded wasm-tools gets no file access). preview2-shim is named because
 /// componentize-js imports it without declaring it, so a global install lacks it.
@@ -249,7 +251,7 @@ pub fn build_js(agent: &JsAgent, out: &Path) -> Result<Built> {
     let missing = missing_for(agent);
     if !missing.is_empty() {
         bail!(
-            "cannot build the {} agent {}: missing {} (install: npm install -g {NPM_PACKAGES}; or run scripts/setup.sh)",
+            "cannot build the {} agent {}: missing {} (install: npm install -g {NPM_PACKAGES}; or run scripts/setup.sh --all)",
             agent.language(),
             agent.dir.display(),
             missing.join(", ")
@@ -262,8 +264,7 @@ pub fn build_js(agent: &JsAgent, out: &Path) -> Result<Built> {
     let world = agent.game.name();
     let export = export_name(agent.game);
     let build = agent.dir.join("build");
-    std::fs::create_dir_all(&build)
-        .with_context(|| format!("cannot create {}", build.display()))?;
+    let _turn = crate::build_cache::lock(&build)?;
     let absolute = std::fs::canonicalize(&entry_module)
         .with_context(|| format!("cannot read {}", entry_module.display()))?;
     let entry = build.join("entry.js");
@@ -309,16 +310,31 @@ pub fn build_js(agent: &JsAgent, out: &Path) -> Result<Built> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let path = out_dir.join(format!("{}.wasm", agent.name));
-    match agent.engine {
+    // The engine's step is the slow one (SpiderMonkey: 20-60 s); it reads the bundle, the
+    // WIT, the engine and the pinned tools, and nothing else.
+    let wit = wit_dir()?;
+    let bundled =
+        std::fs::read(&bundle).with_context(|| format!("cannot read {}", bundle.display()))?;
+    let engine = format!("{:?}", agent.engine);
+    let key = crate::build_cache::key(&[
+        &bundled,
+        engine.as_bytes(),
+        world.as_bytes(),
+        &crate::build_cache::tree(&wit)?,
+        NPM_PACKAGES.as_bytes(),
+        SPIDERMONKEY_SCRIPT.as_bytes(),
+    ]);
+    let made = build.join("made.wasm");
+    crate::build_cache::component(&build, &key, &made, || match agent.engine {
         Engine::QuickJs => {
             let mut qjs = tool("componentize-qjs");
             qjs.arg("--wit")
-                .arg(wit_dir())
+                .arg(&wit)
                 .args(["-n", world, "--stub-wasi", "--sync", "--js"])
                 .arg(&bundle)
                 .arg("-o")
-                .arg(&path);
-            run(qjs, "making the component (QuickJS)", &entry_module)?;
+                .arg(&made);
+            run(qjs, "making the component (QuickJS)", &entry_module).map(|_| ())
         }
         Engine::SpiderMonkey => {
             let root = node_modules().context("cannot find npm's global node_modules")?;
@@ -329,13 +345,13 @@ pub fn build_js(agent: &JsAgent, out: &Path) -> Result<Built> {
             node.arg(&script)
                 .arg(root)
                 .arg(&bundle)
-                .arg(wit_dir())
+                .arg(&wit)
                 .arg(world)
-                .arg(&path);
-            run(node, "making the component (SpiderMonkey)", &entry_module)?;
+                .arg(&made);
+            run(node, "making the component (SpiderMonkey)", &entry_module).map(|_| ())
         }
-    }
-    crate::componentize::with_language(path, agent.game, &agent.name, agent.language())
+    })?;
+    crate::componentize::with_language(&made, path, agent.game, &agent.name, agent.language())
 }
 
 /// Every JavaScript and TypeScript agent under `js-agents/` of this source tree.
@@ -349,11 +365,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn setup_installs_the_pinned_packages() {
-        let setup = include_str!("../../scripts/setup.sh");
+    fn setup_installs_the_pinned_versions() {
+        let tools = include_str!("../../scripts/lib/tools.sh");
         for package in NPM_PACKAGES.split_whitespace() {
-            assert!(setup.contains(package), "scripts/setup.sh lacks {package}");
+            assert!(
+                tools.contains(package),
+                "scripts/lib/tools.sh lacks {package}"
+            );
         }
+        let py = crate::componentize::COMPONENTIZE_PY;
+        assert!(tools.contains(py), "scripts/lib/tools.sh lacks {py}");
+        let wheel = include_str!("../../pyproject.toml");
+        assert!(
+            wheel.contains(&format!("\"{py}\"")),
+            "pyproject.toml lacks {py}"
+        );
     }
 
     fn manifest(dir: &Path, body: &str) -> Result<Option<JsAgent>> {

@@ -5,6 +5,7 @@
 //! matches and statistics live in `croupier-host`.
 
 mod bench;
+mod build_cache;
 mod c_agent;
 mod commands;
 mod componentize;
@@ -78,10 +79,32 @@ enum Command {
     /// Build agent crates into components (default: every crate in example-agents/).
     Build(BuildCommand),
     /// Run a competition server: uploads, a ladder, ratings, pages and replays.
+    #[cfg(feature = "arena")]
     Arena(commands::arena::ArenaCommand),
     /// Upload an agent to an arena and print its verdict.
+    #[cfg(feature = "arena")]
     Submit(commands::submit::SubmitCommand),
+    /// Run a competition server (not in this build: it says how to get it).
+    #[cfg(not(feature = "arena"))]
+    #[command(disable_help_flag = true)]
+    Arena {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
+    /// Upload an agent to an arena (not in this build: it says how to get it).
+    #[cfg(not(feature = "arena"))]
+    #[command(disable_help_flag = true)]
+    Submit {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
 }
+
+/// What `croupier arena` and `croupier submit` say in a build without them.
+#[cfg(not(feature = "arena"))]
+const NO_ARENA: &str = "this croupier was built without the arena (scripts/setup.sh builds \
+                        only what the main job needs); `cargo build --release -p croupier-cli` \
+                        adds it (a few minutes), as do scripts/setup.sh --all and scripts/test.sh";
 
 impl Command {
     fn execute(self) -> anyhow::Result<ExitCode> {
@@ -100,8 +123,12 @@ impl Command {
             Command::New(c) => done(c.execute()),
             Command::CompileAgent(c) => Ok(c.execute()),
             Command::Build(c) => done(c.execute()),
+            #[cfg(feature = "arena")]
             Command::Arena(c) => done(c.execute()),
+            #[cfg(feature = "arena")]
             Command::Submit(c) => c.execute(),
+            #[cfg(not(feature = "arena"))]
+            Command::Arena { .. } | Command::Submit { .. } => Err(anyhow::anyhow!(NO_ARENA)),
         }
     }
 }

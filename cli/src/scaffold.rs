@@ -16,7 +16,7 @@ pub enum Lang {
     Rust,
     /// A Python project on the `croupier` module (built with componentize-py).
     Python,
-    /// A C project (clang, wit-bindgen c, wasm-tools; see scripts/setup.sh).
+    /// A C project (Debian's clang, lld and wasi-libc).
     C,
     /// A JavaScript project on the `croupier` SDK module (esbuild, componentize-qjs).
     Js,

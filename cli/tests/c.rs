@@ -1,10 +1,11 @@
-//! Agents written in C (`c-agents/`, clang + wit-bindgen c + wasm-tools) play exactly the
+//! Agents written in C (`c-agents/`, built with clang; the bindings and the component come
+//! from wit-bindgen-c and wit-component inside `croupier`) play exactly the
 //! games their Rust twins play (`durak/cheapest`, `toepen/reasoning`, `uno/primary`): under
 //! the same seed, against the same fixed opponents, the game records agree byte for byte in
 //! everything they say about play.
 //!
-//! The test needs clang (wasm32), wit-bindgen and wasm-tools (`scripts/setup.sh` installs
-//! them). Without them it FAILS, naming what is missing: a test that did not run must not
+//! The test needs Debian's clang and lld for wasm32, wasi-libc and libc++ for WASI
+//! (`scripts/test.sh` installs them), and nothing built from source. Without them it FAILS, naming what is missing: a test that did not run must not
 //! count as passed. To skip it on purpose set `CROUPIER_REQUIRE_C=0`; it then says on stderr
 //! that it did not run.
 
@@ -14,8 +15,8 @@ use common::conformance::assert_twins;
 use common::{croupier, example_agent, repo, test_agents_dir};
 use std::path::{Path, PathBuf};
 
-/// The tools `croupier build` runs for a C agent (cli/src/c_agent.rs).
-const TOOLS: [&str; 3] = ["clang", "wit-bindgen", "wasm-tools"];
+/// The programs `croupier build` runs for a C agent (cli/src/c_agent.rs).
+const TOOLS: [&str; 2] = ["clang", "wasm-ld"];
 
 fn missing_tools() -> Vec<&'static str> {
     TOOLS

@@ -27,7 +27,9 @@ pub struct UnknownAgent {
 }
 
 /// Directories searched for example agents, in order: `$CROUPIER_AGENTS`, `agents/` next to
-/// the `croupier` binary's target directory, and the workspace's `target/agents`.
+/// the `croupier` binary's target directory, `share/croupier/agents` of the prefix it is
+/// installed in (where `pip install croupier` puts them: `bin/croupier` beside
+/// `share/croupier/agents/`), and the workspace's `target/agents`.
 pub fn agent_dirs() -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Some(d) = std::env::var_os("CROUPIER_AGENTS") {
@@ -38,6 +40,7 @@ pub fn agent_dirs() -> Vec<PathBuf> {
         && let Some(target) = profile_dir.parent()
     {
         dirs.push(target.join("agents"));
+        dirs.push(target.join("share/croupier/agents"));
     }
     dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/agents"));
     dirs.dedup();

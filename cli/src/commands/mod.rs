@@ -3,10 +3,15 @@
 //! commands take, and the one game dispatcher.
 
 pub mod agents;
+#[cfg(feature = "arena")]
 pub mod arena;
+#[cfg(feature = "arena")]
 pub mod arena_export;
+#[cfg(feature = "arena")]
 pub mod arena_import;
+#[cfg(feature = "arena")]
 pub mod arena_prune;
+#[cfg(feature = "arena")]
 pub mod arena_worker;
 pub mod bench;
 pub mod build;
@@ -18,6 +23,7 @@ pub mod new;
 pub mod play;
 pub mod replay;
 pub mod soak;
+#[cfg(feature = "arena")]
 pub mod submit;
 pub mod tournament;
 pub mod validate;

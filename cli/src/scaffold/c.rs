@@ -211,11 +211,12 @@ croupier match {game} build/{game}/{name}.wasm {opponent} --games 200
 A {game} agent for Croupier, in C. The strategy is in `agent.c`: `decide` receives what this
 seat may know (the observation) and the legal actions, and returns one of them.
 
-- Needs clang and lld for wasm32, Debian's wasi-libc, `wit-bindgen` and `wasm-tools`: the
-  Croupier repository's `scripts/setup.sh` installs them.
-- `croupier build .` runs `wit-bindgen c` for the {game} world (the bindings land in
+- Needs Debian's clang and lld for wasm32 and its wasi-libc (`apt-get install clang lld
+  wasi-libc libclang-rt-dev-wasm32`; for C++ also `libc++-dev-wasm32`), and nothing else:
+  `croupier` carries the bindings generator and the component encoder.
+- `croupier build .` writes the {game} world's C bindings (they land in
   `build/bindings/{game}.h`: every type of the observation is there), compiles every `.c`
-  file here with clang for wasm32, and encodes the result with `wasm-tools component new`.
+  file here with clang for wasm32, and encodes the result as a component.
 - The component may import nothing but the game world and `host` (`log`, `random`): no files,
   clock or printf. `croupier_agent_host_random()` is your seeded randomness.
 - Arguments passed to `start` and `decide` belong to your code: free them with the generated

@@ -199,7 +199,7 @@ returns one of the legal actions.
 
 - `croupier build . --out agents` bundles the project with esbuild and makes it a sandboxed
   WebAssembly component ({tool}; `npm install -g` them, or run Croupier's
-  `scripts/setup.sh`). The component imports nothing but the game; there is no file system,
+  `scripts/setup.sh --all`). The component imports nothing but the game; there is no file system,
   clock, network or `console` inside the sandbox: log with `ctx.log("...")`, the lines go
   into the game record. `Math.random()` is the seeded generator there, so games replay.
 - `npm test` tries the strategy on hand-made observations with Node's test runner

@@ -87,8 +87,8 @@ this seat may know (`obs`), the legal actions and a context (`ctx.rng`, `ctx.log
 returns one of the legal actions.
 
 - `croupier build . --out agents` turns the project into a sandboxed WebAssembly component
-  with componentize-py (`pip install componentize-py==0.25.1`, or Croupier's
-  `scripts/setup.sh`). The component imports nothing but the game; there is no file system,
+  with componentize-py (`pip install croupier` brings it; else `pip install
+  componentize-py==0.25.1`). The component imports nothing but the game; there is no file system,
   clock, network or `print` inside the sandbox: log with `ctx.log("...")`, the lines go into
   the game record.
 - `python3 -m unittest` runs `test_app.py`, which tries the strategy on hand-made

@@ -640,10 +640,7 @@ pub fn wait_until(limit: Duration, what: &str, mut cond: impl FnMut() -> bool) {
 
 /// The hostile agent built with a mode baked in (the arena sends no agent args).
 pub fn hostile_with_mode(mode: &str) -> PathBuf {
-    // One build at a time: each rebuilds the same crate with another HOSTILE_MODE, and a
-    // build running beside it would overwrite the module it is turning into a component.
-    static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = crate::common::hostile_build_lock();
     let out = crate::common::test_agents_dir().join(format!("mode-{mode}"));
     let file = out.join("durak/hostile.wasm");
     let status = croupier()

@@ -30,11 +30,24 @@ pub fn test_agents_dir() -> PathBuf {
         .unwrap_or_else(|| repo().join("target/test-agents"))
 }
 
+/// Holds the lock every build of the hostile agent takes, in whichever test process: each
+/// mode rebuilds the same crate with another `HOSTILE_MODE`, and a build beside it would
+/// overwrite the module it is turning into a component. (cargo-nextest runs every test in a
+/// process of its own, so a lock inside one process would not do.)
+pub fn hostile_build_lock() -> std::fs::File {
+    let dir = test_agents_dir();
+    std::fs::create_dir_all(&dir).expect("create the test agents' folder");
+    let file = std::fs::File::create(dir.join("hostile.lock")).expect("create hostile.lock");
+    file.lock().expect("lock hostile.lock");
+    file
+}
+
 /// The hostile agent's component, built on first use.
 pub fn hostile() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
+            let _turn = hostile_build_lock();
             let out = test_agents_dir();
             let status = croupier()
                 .arg("build")
