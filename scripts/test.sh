@@ -20,6 +20,12 @@ fi
   >"$target/test-tools.log" 2>&1 &
 tools=$!
 
+# The set-up's build, the arena's and the tests' must share every crate below croupier-cli
+# (cli/Cargo.toml pins the features that would differ): checked before building.
+if ! scripts/same-features.sh; then
+  echo "error: the builds would compile shared crates twice (see above; cli/Cargo.toml)" >&2
+  [ "${CROUPIER_REQUIRE_ONE_BUILD:-1}" = 0 ] || exit 1
+fi
 echo "== building croupier, then every test (release; wasmtime takes a few minutes the first time)"
 cargo build --release -p croupier-cli
 built=$(stat -c %Y "$CROUPIER")
