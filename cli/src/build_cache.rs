@@ -42,38 +42,6 @@ pub fn key(inputs: &[&[u8]]) -> String {
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Every file under `dir`, sorted by path, as (relative path, contents) bytes for [`key`].
-pub fn tree(dir: &Path) -> Result<Vec<u8>> {
-    let mut files = Vec::new();
-    walk(dir, dir, &mut files)?;
-    files.sort();
-    let mut out = Vec::new();
-    for (name, bytes) in files {
-        out.extend((name.len() as u64).to_le_bytes());
-        out.extend(name.as_bytes());
-        out.extend((bytes.len() as u64).to_le_bytes());
-        out.extend(bytes);
-    }
-    Ok(out)
-}
-
-fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let path = entry
-            .with_context(|| format!("cannot read {}", dir.display()))?
-            .path();
-        if path.is_dir() {
-            walk(root, &path, files)?;
-        } else {
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            let name = path.strip_prefix(root).unwrap_or(&path);
-            files.push((name.to_string_lossy().into_owned(), bytes));
-        }
-    }
-    Ok(())
-}
-
 /// Writes the component for `key` to `out`: the one kept in `build/` if its key matches,
 /// else what `make` writes to `out`, which is then kept. Returns whether it was kept from
 /// before. The caller holds [`lock`].
@@ -130,18 +98,5 @@ mod tests {
         // A failed build leaves no key behind, so the next build does not trust the old file.
         assert!(component(&build, "k3", &out, || anyhow::bail!("broken")).is_err());
         assert!(!component(&build, "k2", &out, made(b"three")).expect("rebuilt"));
-    }
-
-    #[test]
-    fn a_tree_changes_with_a_name_or_a_byte() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
-        std::fs::write(dir.path().join("sub/a.js"), "x").expect("write");
-        let one = tree(dir.path()).expect("tree");
-        std::fs::write(dir.path().join("sub/a.js"), "y").expect("write");
-        let two = tree(dir.path()).expect("tree");
-        std::fs::rename(dir.path().join("sub/a.js"), dir.path().join("sub/b.js")).expect("mv");
-        let three = tree(dir.path()).expect("tree");
-        assert!(one != two && two != three && one != three);
     }
 }

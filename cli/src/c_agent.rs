@@ -195,9 +195,7 @@ pub fn build_c(agent: &CAgent, out: &Path) -> Result<Built> {
         .with_context(|| format!("{}: cannot encode as a component", module.display()))?;
 
     let language = if cpp { "C++" } else { "C" };
-    let made = build.join(format!("{}.component.wasm", agent.name));
-    std::fs::write(&made, component).with_context(|| format!("cannot write {}", made.display()))?;
-    crate::componentize::with_language(&made, path, agent.game, &agent.name, language)
+    crate::componentize::with_language_of(&component, path, agent.game, &agent.name, language)
 }
 
 /// The world's C bindings (`<world>.h`, `<world>.c` and `<world>_component_type.o`) into

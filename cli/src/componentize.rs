@@ -304,6 +304,22 @@ pub fn have_componentize_py() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// The WIT files of [`wit_dir`], inside this binary.
+const FILES: [(&str, &str); 4] = [
+    ("durak.wit", include_str!("../../wit/v0.2/durak.wit")),
+    ("host.wit", include_str!("../../wit/v0.2/host.wit")),
+    ("toepen.wit", include_str!("../../wit/v0.2/toepen.wit")),
+    ("uno.wit", include_str!("../../wit/v0.2/uno.wit")),
+];
+
+/// Every WIT file's name and text, as inputs of a [`crate::build_cache::key`].
+pub fn wit_parts() -> Vec<&'static [u8]> {
+    FILES
+        .iter()
+        .flat_map(|(n, t)| [n.as_bytes(), t.as_bytes()])
+        .collect()
+}
+
 /// The contract the other languages' toolchains build against: 0.2.0, whose observation is
 /// a typed record. (0.3.0 sends it as bytes that only the Rust SDK decodes; the host serves
 /// both, see docs/versioning.md.)
@@ -312,17 +328,7 @@ pub fn have_componentize_py() -> bool {
 /// folder of the temp dir: an installed `croupier` (`pip install croupier`) has no source
 /// tree to read them from.
 pub fn wit_dir() -> Result<PathBuf> {
-    const FILES: [(&str, &str); 4] = [
-        ("durak.wit", include_str!("../../wit/v0.2/durak.wit")),
-        ("host.wit", include_str!("../../wit/v0.2/host.wit")),
-        ("toepen.wit", include_str!("../../wit/v0.2/toepen.wit")),
-        ("uno.wit", include_str!("../../wit/v0.2/uno.wit")),
-    ];
-    let parts: Vec<&[u8]> = FILES
-        .iter()
-        .flat_map(|(n, t)| [n.as_bytes(), t.as_bytes()])
-        .collect();
-    let key = crate::build_cache::key(&parts);
+    let key = crate::build_cache::key(&wit_parts());
     let dir = std::env::temp_dir().join(format!("croupier-wit-{}", &key[..16]));
     // Checked, not trusted: the temp dir is shared, and a folder someone else left there
     // under this name must not change what an agent is built against.
@@ -421,9 +427,20 @@ pub fn with_language(
     if made != path {
         let _ = std::fs::remove_file(made);
     }
+    with_language_of(&bytes, path, game, name, language)
+}
+
+/// [`with_language`] for a component already in memory.
+pub fn with_language_of(
+    bytes: &[u8],
+    path: PathBuf,
+    game: GameKind,
+    name: &str,
+    language: &str,
+) -> Result<Built> {
     // Replaced, not merged: componentize-js already says `JavaScript` at the top, and a merge
     // would list a TypeScript agent as `JavaScript, TypeScript`.
-    let (bytes, old) = without_own_producers(&bytes)
+    let (bytes, old) = without_own_producers(bytes)
         .with_context(|| format!("{}: cannot read its producers section", path.display()))?;
     let mut producers = wasm_metadata::Producers::empty();
     for (field, values) in old.iter().flat_map(|p| p.iter()) {

@@ -316,14 +316,15 @@ pub fn build_js(agent: &JsAgent, out: &Path) -> Result<Built> {
     let bundled =
         std::fs::read(&bundle).with_context(|| format!("cannot read {}", bundle.display()))?;
     let engine = format!("{:?}", agent.engine);
-    let key = crate::build_cache::key(&[
-        &bundled,
+    let mut inputs = vec![
+        &bundled[..],
         engine.as_bytes(),
         world.as_bytes(),
-        &crate::build_cache::tree(&wit)?,
         NPM_PACKAGES.as_bytes(),
         SPIDERMONKEY_SCRIPT.as_bytes(),
-    ]);
+    ];
+    inputs.extend(crate::componentize::wit_parts());
+    let key = crate::build_cache::key(&inputs);
     let made = build.join("made.wasm");
     crate::build_cache::component(&build, &key, &made, || match agent.engine {
         Engine::QuickJs => {
