@@ -3,8 +3,8 @@
 # language's toolchain, PostgreSQL, Chromium, SLURM, schemathesis, maturin) while the host and
 # every test build in release mode (the sandbox tests play real games through real
 # components, which debug-mode wasmtime would make slow), builds every example agent, then
-# runs the tests with cargo-nextest (cargo test where it is missing), the SLURM test and the
-# wheel test.
+# runs the tests with cargo-nextest (cargo test where it is missing), with the SLURM test and
+# the wheel test beside them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/tools.sh
@@ -44,21 +44,35 @@ echo "== building every example agent (${SECONDS} s in)"
 for var in PYTHON C JS POSTGRES BROWSER SCHEMATHESIS; do
   export "CROUPIER_REQUIRE_$var=$(eval echo "\${CROUPIER_REQUIRE_$var:-1}")"
 done
-echo "== tests (${SECONDS} s in)"
-if cargo nextest --version >/dev/null 2>&1; then
-  cargo nextest run --release --workspace
-  # nextest runs no doc tests.
-  cargo test --release --workspace --doc
-else
-  echo "(cargo-nextest not found: cargo test, one test binary at a time)"
-  cargo test --release --workspace
-fi
+# The SLURM test and the wheel test wait mostly on daemons, pip and the disk, and nextest's
+# two slots leave a core idle now and then: they run beside the tests, each into its log.
 # A sharded tournament on a single-node SLURM cluster the script starts itself (about 20 s):
 # needs slurm-wlm, munge and root; CROUPIER_REQUIRE_SLURM=0 skips it on purpose.
-echo "== SLURM (${SECONDS} s in)"
-scripts/test-slurm.sh
-# `pip install croupier`: the wheel built, installed into a fresh venv with no Rust on the
-# PATH, a Python agent made, tested, built and played (CROUPIER_REQUIRE_WHEEL=0 skips it).
-echo "== wheel (${SECONDS} s in)"
-scripts/test-wheel.sh
+scripts/test-slurm.sh >"$target/test-slurm.log" 2>&1 &
+slurm=$!
+# `pip install croupier`: the wheel built (cargo's build above, not a relink), installed into a
+# fresh venv with no Rust on the PATH, a Python agent made, tested, built and played
+# (CROUPIER_REQUIRE_WHEEL=0 skips it).
+scripts/test-wheel.sh >"$target/test-wheel.log" 2>&1 &
+wheel=$!
+echo "== tests (${SECONDS} s in; SLURM and the wheel beside them)"
+status=0
+if cargo nextest --version >/dev/null 2>&1; then
+  cargo nextest run --release --workspace || status=1
+  # nextest runs no doc tests.
+  cargo test --release --workspace --doc || status=1
+else
+  echo "(cargo-nextest not found: cargo test, one test binary at a time)"
+  cargo test --release --workspace || status=1
+fi
+echo "== SLURM"
+wait "$slurm" || status=1
+cat "$target/test-slurm.log"
+echo "== wheel"
+wait "$wheel" || status=1
+cat "$target/test-wheel.log"
+if [ "$status" != 0 ]; then
+  echo "== tests FAILED after ${SECONDS} s (see above)" >&2
+  exit 1
+fi
 echo "== tests done in ${SECONDS} s"

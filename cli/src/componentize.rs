@@ -298,10 +298,18 @@ pub fn read_python(dir: &Path) -> Result<Option<PythonAgent>> {
 
 /// Whether componentize-py can be run.
 pub fn have_componentize_py() -> bool {
-    Command::new("componentize-py")
+    componentize_py_version().is_some()
+}
+
+/// What `componentize-py --version` says, when it can be run.
+fn componentize_py_version() -> Option<String> {
+    let out = Command::new("componentize-py")
         .arg("--version")
         .output()
-        .is_ok_and(|o| o.status.success())
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// The WIT files of [`wit_dir`], inside this binary.
@@ -359,40 +367,76 @@ pub fn wit_dir() -> Result<PathBuf> {
 /// Builds a Python agent with componentize-py. `--stub-wasi` leaves the component with the
 /// world's own imports only (the host would refuse WASI); the host's `random` import is the
 /// agent's randomness. The language is recorded in the producers section.
+///
+/// The build is hermetic: componentize-py sees the agent's folder, the SDK and the WIT, and
+/// none of the user's Python environment (it would otherwise add the site-packages of
+/// `$VIRTUAL_ENV`, pipenv or `python3`; `VIRTUAL_ENV` points it at an empty one instead).
+/// So the same folder makes the same agent on every machine, and the component can be
+/// kept per content (`crate::build_cache`): the key covers everything the step reads.
 pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
-    if !have_componentize_py() {
+    let Some(version) = componentize_py_version() else {
         bail!(
             "componentize-py is not installed: run `pip install {COMPONENTIZE_PY}` to build {}",
             agent.dir.display()
         );
-    }
+    };
     let out_dir = out.join(agent.game.name());
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let path = out_dir.join(format!("{}.wasm", agent.name));
     let made = scratch(&path);
-    let mut cmd = Command::new("componentize-py");
-    cmd.arg("-d")
-        .arg(wit_dir()?)
-        .args(["-w", agent.game.name(), "componentize", &agent.module, "-p"])
-        .arg(&agent.dir);
-    // The `croupier` module: the agent's own copy if it has one, else this binary's.
-    if !crate::scaffold::python::has_own_sdk(&agent.dir) {
-        let sdk = crate::scaffold::python::write_sdk(&out.join(".python-sdk"))?;
-        cmd.arg("-p").arg(sdk);
+    // The `croupier` module: the agent's own copy if it has one (inside its folder, so in
+    // the key), else this binary's.
+    let own_sdk = crate::scaffold::python::has_own_sdk(&agent.dir);
+    let tree = crate::build_cache::key_of_tree(&agent.dir, Some(out))?;
+    let mut inputs: Vec<&[u8]> = vec![
+        b"python",
+        version.as_bytes(),
+        agent.game.name().as_bytes(),
+        agent.module.as_bytes(),
+        tree.as_bytes(),
+        if own_sdk { b"own sdk" } else { b"this sdk" },
+    ];
+    if !own_sdk {
+        for (name, text) in crate::scaffold::python::SDK_FILES {
+            inputs.extend([name.as_bytes(), text.as_bytes()]);
+        }
     }
-    let status = cmd
-        .arg("-o")
-        .arg(&made)
-        .arg("--stub-wasi")
-        .status()
-        .context("cannot run componentize-py")?;
-    if !status.success() {
-        bail!(
-            "componentize-py failed for {} ({status})",
-            agent.dir.display()
-        );
-    }
+    inputs.extend(wit_parts());
+    let key = crate::build_cache::key(&inputs);
+    // This process's own folder for the SDK and the empty environment.
+    let work = out.join(format!(".python-build.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let env = work.join("env");
+    let site = env.join("lib/site-packages");
+    std::fs::create_dir_all(&site).with_context(|| format!("cannot create {}", site.display()))?;
+    let made_it = crate::build_cache::component(&key, &made, || {
+        let mut cmd = Command::new("componentize-py");
+        cmd.arg("-d")
+            .arg(wit_dir()?)
+            .args(["-w", agent.game.name(), "componentize", &agent.module, "-p"])
+            .arg(&agent.dir);
+        if !own_sdk {
+            let sdk = crate::scaffold::python::write_sdk(&work.join("sdk"))?;
+            cmd.arg("-p").arg(sdk);
+        }
+        let status = cmd
+            .arg("-o")
+            .arg(&made)
+            .arg("--stub-wasi")
+            .env("VIRTUAL_ENV", &env)
+            .status()
+            .context("cannot run componentize-py")?;
+        if !status.success() {
+            bail!(
+                "componentize-py failed for {} ({status})",
+                agent.dir.display()
+            );
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_dir_all(&work);
+    made_it?;
     with_language(&made, path, agent.game, &agent.name, "Python")
 }
 

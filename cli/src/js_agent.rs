@@ -20,7 +20,7 @@
 //! Every tool is an npm package pinned in [`NPM_PACKAGES`] (`scripts/setup.sh --all` and
 //! `scripts/test.sh` install them globally). A missing tool fails the build naming the
 //! package to install. Step 4 is kept per content (`crate::build_cache`): an unchanged
-//! bundle is not made into a component twice.
+//! bundle is not made into a component twice, in this folder or any other.
 
 use crate::componentize::{Built, Manifest, wit_dir};
 use anyhow::{Context, Result, bail};
@@ -326,7 +326,7 @@ pub fn build_js(agent: &JsAgent, out: &Path) -> Result<Built> {
     inputs.extend(crate::componentize::wit_parts());
     let key = crate::build_cache::key(&inputs);
     let made = build.join("made.wasm");
-    crate::build_cache::component(&build, &key, &made, || match agent.engine {
+    crate::build_cache::component(&key, &made, || match agent.engine {
         Engine::QuickJs => {
             let mut qjs = tool("componentize-qjs");
             qjs.arg("--wit")

@@ -26,10 +26,10 @@ use croupier_arena::db::Db;
 use postgres::Postgres;
 use std::time::Duration;
 
-/// Deals per ladder match. With `durak/ismcts` at a table a 2 v 2 game takes about a tenth
-/// of a second, so a match (every deal in both seat rotations: 100 games) takes seconds and
+/// Deals per ladder match. With `durak/fuzzy` at a table a 2 v 2 game takes a few
+/// milliseconds, so a match (every deal in both seat rotations: 500 games) takes seconds and
 /// its first batch of stored games (64) comes well before its end: room to kill it between.
-const DEALS: i64 = 50;
+const DEALS: i64 = 250;
 
 /// The lease of the crash test's matches: far longer than the test waits for the restarted
 /// server to finish the interrupted one.
@@ -49,7 +49,7 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
     let db = rt.block_on(observer(dir.path(), database));
     let mut server = dir.serve_teams(&CRASH_TEAMS, database);
     // Kill as soon as a match is part stored: its first batch is in, its last is not. A
-    // match without `durak/ismcts` plays in a blink, so it may finish between the look and
+    // match without `durak/fuzzy` plays in a blink, so it may finish between the look and
     // the kill; then the server is started again and the next match is tried.
     let mut attempts = 0;
     let (row, stored) = loop {

@@ -33,9 +33,9 @@ use croupier_arena::worker::Job;
 use postgres::Postgres;
 use std::time::Duration;
 
-/// As in arena_crash.rs: a match with `durak/ismcts` (100 games) takes seconds, and its
+/// As in arena_crash.rs: a match with `durak/fuzzy` (500 games) takes seconds, and its
 /// first report (64 games) comes well before its end.
-const DEALS: i64 = 50;
+const DEALS: i64 = 250;
 
 fn json(v: serde_json::Value) -> Vec<u8> {
     serde_json::to_vec(&v).expect("json")

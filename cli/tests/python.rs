@@ -10,7 +10,7 @@ mod common;
 
 use common::conformance::assert_twins;
 use common::{croupier, hostile, hostile_as, repo, test_agents_dir};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 /// The componentize-py that `scripts/setup.sh` installs (cli/src/componentize.rs pins it).
 const COMPONENTIZE_PY: &str = "componentize-py==0.25.1";
 
@@ -137,6 +137,21 @@ fn python_agents_play_the_same_games_as_their_rust_twins() {
     }
 }
 
+/// `croupier new GAME NAME --lang python` in `dir`: the project's folder.
+fn new_project(dir: &Path, game: &str, name: &str) -> PathBuf {
+    let out = croupier()
+        .args(["new", game, name, "--lang", "python"])
+        .current_dir(dir)
+        .output()
+        .expect("new");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir.join(name)
+}
+
 /// `croupier new GAME NAME --lang python` writes a project whose README's first command
 /// builds it, whose unit tests pass with plain Python, and whose agent plays legally.
 #[test]
@@ -147,17 +162,7 @@ fn new_python_project_tests_builds_and_plays() {
     let dir = tempfile::tempdir().expect("tempdir");
     for game in ["durak", "toepen", "uno"] {
         let name = format!("my-{game}");
-        let out = croupier()
-            .args(["new", game, &name, "--lang", "python"])
-            .current_dir(dir.path())
-            .output()
-            .expect("new");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let project = dir.path().join(&name);
+        let project = new_project(dir.path(), game, &name);
         let readme = std::fs::read_to_string(project.join("README.md")).expect("readme");
         let first = readme
             .lines()
@@ -202,4 +207,42 @@ fn new_python_project_tests_builds_and_plays() {
         assert_eq!(v["games"], 4);
         assert_eq!(v["agents"][0]["faults"], 0, "{game}: {text}");
     }
+}
+
+/// The build is hermetic (cli/src/componentize.rs): a module in the user's Python
+/// environment is not on the agent's module path, so the component, and the key it is kept
+/// under, depend on the agent's folder alone. Without it, componentize-py adds
+/// `$VIRTUAL_ENV`'s site-packages, the import below succeeds, and a kept component could
+/// outlive a change to that environment.
+#[test]
+fn the_python_build_sees_nothing_of_the_users_environment() {
+    if !can_run("the hermetic Python build test") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let site = dir.path().join("venv/lib/python3/site-packages");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::fs::write(site.join("croupier_leak.py"), "LEAK = 1\n").expect("write");
+    let project = new_project(dir.path(), "durak", "leaky");
+    let app = project.join("app.py");
+    let text = std::fs::read_to_string(&app).expect("app.py");
+    std::fs::write(&app, format!("import croupier_leak\n{text}")).expect("write");
+    let build = croupier()
+        .args(["build", ".", "--out", "agents"])
+        .current_dir(&project)
+        .env("VIRTUAL_ENV", dir.path().join("venv"))
+        // Its own cache: the build must really run, not find a component kept before.
+        .env("CROUPIER_CACHE", dir.path().join("cache"))
+        .output()
+        .expect("build");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&build.stdout),
+        String::from_utf8_lossy(&build.stderr)
+    );
+    assert!(
+        !build.status.success(),
+        "the build found croupier_leak: {said}"
+    );
+    assert!(said.contains("croupier_leak"), "{said}");
 }

@@ -222,27 +222,35 @@ impl Cache {
     /// Removes the least recently used entries (never `keep`) until the total size of the
     /// entries is at most the bound.
     fn evict(&self, keep: &Path) {
-        let Some(dir) = &self.dir else { return };
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.path().extension().is_some_and(|x| x == "cwasm"))
-            .filter_map(|e| {
-                let m = e.metadata().ok()?;
-                Some((m.modified().ok()?, m.len(), e.path()))
-            })
-            .collect();
-        let mut total: u64 = files.iter().map(|f| f.1).sum();
-        files.sort();
-        for (_, len, path) in files {
-            if total <= self.max_bytes {
-                break;
-            }
-            if path != keep && std::fs::remove_file(&path).is_ok() {
-                total = total.saturating_sub(len);
-            }
+        if let Some(dir) = &self.dir {
+            evict_least_recent(dir, "cwasm", self.max_bytes, keep);
+        }
+    }
+}
+
+/// Removes the least recently used files of `dir` with `extension` (by modification time,
+/// which a hit refreshes), never `keep`, until their total size is at most `max_bytes`.
+/// Shared with the CLI's folder of built components, which is bounded the same way.
+pub fn evict_least_recent(dir: &Path, extension: &str, max_bytes: u64, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == extension))
+        .filter_map(|e| {
+            let m = e.metadata().ok()?;
+            Some((m.modified().ok()?, m.len(), e.path()))
+        })
+        .collect();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    files.sort();
+    for (_, len, path) in files {
+        if total <= max_bytes {
+            break;
+        }
+        if path != keep && std::fs::remove_file(&path).is_ok() {
+            total = total.saturating_sub(len);
         }
     }
 }
