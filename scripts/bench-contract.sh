@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What each shape a decision call could take costs at wasmtime's component boundary: the
-# measurements behind contract 0.3.0's design (issue #19; BENCHMARKS.md, "Contract 0.3.0:
+# measurements behind contract 0.3.0's design (issue #19; docs/benchmarks-history.md, "Contract 0.3.0:
 # the candidates, measured"). Builds the probe's guest (bench/contract-probe/guest) as a
 # component and runs host/examples/contract_probe.rs on the engine agents run in. Prints ns
 # per call for each shape, medians of 7 rounds over 2000 Durak `teams` decision points.

@@ -473,7 +473,7 @@ impl Arena {
         let started = std::time::Instant::now();
         match self.write_checkpoint().await {
             Ok(upto) => saves.upto = upto,
-            Err(e) => eprintln!("arena: saving the ratings checkpoint: {e}"),
+            Err(e) => tracing::error!("arena: saving the ratings checkpoint: {e}"),
         }
         saves.took = started.elapsed();
         saves.at = Some(std::time::Instant::now());
@@ -531,7 +531,7 @@ impl Arena {
                             c.games, c.applied_upto
                         )
                     } else {
-                        eprintln!(
+                        tracing::info!(
                             "arena: ratings from the checkpoint at match {} ({} games, {} KiB); counting the {} matches since",
                             c.applied_upto,
                             c.games,
@@ -546,7 +546,9 @@ impl Arena {
                 }
             }
         };
-        eprintln!("arena: the ratings checkpoint is not used ({why_not}); counting every result");
+        tracing::info!(
+            "arena: the ratings checkpoint is not used ({why_not}); counting every result"
+        );
         Ok(())
     }
 

@@ -133,7 +133,7 @@ impl AppError {
     pub fn public_message(&self) -> String {
         match self {
             AppError::Internal(m) => {
-                eprintln!("arena: internal error: {m}");
+                tracing::error!("arena: internal error: {m}");
                 "internal error (logged on the server)".into()
             }
             e => e.to_string(),

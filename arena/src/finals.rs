@@ -154,7 +154,7 @@ async fn on_workers(
                 // sqlx failure mode) is asked again at the next poll instead of ending the
                 // final. Any other error ends it.
                 Err(crate::db::DbError::Query(sqlx::Error::PoolTimedOut)) => {
-                    eprintln!("final: the database did not answer in time; asking again");
+                    tracing::warn!("final: the database did not answer in time; asking again");
                     done = None;
                     break;
                 }
@@ -165,7 +165,7 @@ async fn on_workers(
             break;
         }
         if said.elapsed() >= std::time::Duration::from_secs(10) {
-            println!(
+            tracing::info!(
                 "final: {} of {} matches played by the workers after {} s (is `croupier arena serve` running, with workers?)",
                 done.map_or("?".to_string(), |d| d.to_string()),
                 ids.len(),

@@ -324,7 +324,7 @@ pub async fn lease(arena: &Arena, worker: &str, max: usize) -> Result<Vec<Job>, 
                 if jobs.is_empty() {
                     return Err(e);
                 }
-                eprintln!("arena: a batched lease stopped short: {e}");
+                tracing::warn!("arena: a batched lease stopped short: {e}");
                 break;
             }
         }
@@ -388,7 +388,7 @@ pub async fn accept(
 /// After matches ended: the ratings catch up and the ladder is woken, once for all of them.
 pub async fn caught_up(arena: &Arena, ended: &[i64]) {
     if let Err(e) = arena.update_board().await {
-        eprintln!("arena: updating the ratings after matches {ended:?}: {e}");
+        tracing::error!("arena: updating the ratings after matches {ended:?}: {e}");
     }
     arena.changed.notify_waiters();
 }
@@ -484,7 +484,7 @@ pub async fn store_reports(arena: &Arena, reports: &[Report]) -> Vec<Result<Stor
         Ok(all) if all.len() == batches.len() => all.into_iter().map(Ok).collect(),
         together => {
             if let Err(e) = together {
-                eprintln!(
+                tracing::warn!(
                     "arena: storing {} reports together: {e}; storing each alone",
                     batches.len()
                 );

@@ -225,7 +225,7 @@ pub async fn scheduler(arena: Arc<Arena>, stop: tokio::sync::watch::Receiver<boo
         tokio::pin!(woken);
         woken.as_mut().enable();
         if let Err(e) = queue_some(&arena, &mut rng, &mut last, &mut slow, &mut pace).await {
-            eprintln!("arena scheduler: {e}");
+            tracing::error!("arena scheduler: {e}");
         }
         let mut stop = stop.clone();
         tokio::select! {

@@ -272,7 +272,7 @@ pub async fn serve(
     }
     // The last results, counted and saved, so the next start need not count them again.
     if let Err(e) = arena.update_board().await {
-        eprintln!("arena: counting the last results: {e}");
+        tracing::error!("arena: counting the last results: {e}");
     }
     arena.checkpoint_board().await;
     arena.db.close().await;
@@ -308,12 +308,12 @@ async fn live_events(arena: Arc<Arena>, mut stop: tokio::sync::watch::Receiver<b
 async fn apply_storage_budget(arena: Arc<Arena>, mut stop: tokio::sync::watch::Receiver<bool>) {
     loop {
         match arena.apply_storage_budget().await {
-            Ok(p) if p.after.full => eprintln!(
+            Ok(p) if p.after.full => tracing::warn!(
                 "arena: the results alone fill storage.budget_mb ({} MiB): the ladder is paused until it is raised",
                 p.after.budget >> 20
             ),
             Ok(_) => {}
-            Err(e) => eprintln!("arena: applying the storage budget: {e}"),
+            Err(e) => tracing::error!("arena: applying the storage budget: {e}"),
         }
         tokio::select! {
             _ = tokio::time::sleep(std::time::Duration::from_secs(arena.cfg.storage.prune_seconds.into())) => {}

@@ -277,7 +277,7 @@ async fn lease_one<Q: Queue>(queue: Arc<Q>, name: String, batch: bool) -> Option
         }
         Ok(None) => None,
         Err(e) => {
-            eprintln!("arena worker {name}: {e}");
+            tracing::warn!("arena worker {name}: {e}");
             tokio::time::sleep(Duration::from_secs(1)).await;
             None
         }
@@ -519,7 +519,7 @@ pub async fn run<Q: Queue>(
     let player = match PlayThread::start(&name) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("arena worker {name}: cannot start its play thread: {e}");
+            tracing::error!("arena worker {name}: cannot start its play thread: {e}");
             return Ok(());
         }
     };
@@ -719,10 +719,10 @@ async fn settle_one<Q: Queue>(
 async fn give_back<Q: Queue>(queue: &Q, name: &str, job: &Job, e: PlayError) {
     match e {
         PlayError::LeaseLost(id) => {
-            eprintln!("arena worker {name}: match {id}: lease lost; another worker has it")
+            tracing::warn!("arena worker {name}: match {id}: lease lost; another worker has it")
         }
         e => {
-            eprintln!("arena worker {name}: {e}; the match goes back to the queue");
+            tracing::warn!("arena worker {name}: {e}; the match goes back to the queue");
             queue.release(job).await;
             tokio::time::sleep(Duration::from_secs(1)).await;
         }

@@ -10,7 +10,7 @@
 //! The key is the SHA-256 of everything the step reads (the bundle or the Python files, the
 //! SDK, the WIT, the engine and the tool's version), so a changed input always rebuilds; a
 //! stale hit would need a SHA-256 collision. That holds only if the step reads nothing else,
-//! which is why the Python build is hermetic (`crate::componentize::build_python`), and only
+//! which is why the Python build is hermetic (`build_python` in componentize.rs), and only
 //! if the step itself is the same: a change to how `croupier` runs it bumps [`RECIPE`]. (A bug
 //! planted in a step, to see a test fail, is not in the key: plant it with
 //! `CROUPIER_BUILD_CACHE_MAX_MIB=0`, or it is kept and served to the next runs.)
@@ -184,9 +184,7 @@ impl Store {
         }
         make()?;
         let bytes = std::fs::read(out).with_context(|| format!("cannot read {}", out.display()))?;
-        if bytes.len() as u64 <= self.max_bytes
-            && crate::componentize::write_whole(&entry, &bytes).is_ok()
-        {
+        if bytes.len() as u64 <= self.max_bytes && write_whole(&entry, &bytes).is_ok() {
             croupier_host::cache::evict_least_recent(&self.dir, "wasm", self.max_bytes, &entry);
         }
         Ok(false)
@@ -226,6 +224,24 @@ pub fn component(key: &str, out: &Path, make: impl FnOnce() -> Result<()>) -> Re
         Some(store) => store.component(key, out, make),
         None => make().map(|()| false),
     }
+}
+
+/// Writes `bytes` to `path` whole: into a file beside it, then renamed over it. A reader
+/// (a running match or arena loading the agent, a test in another process) sees the old
+/// component or the new one, never half of one; a hot swap can rebuild under a live match.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    let part = scratch(path);
+    std::fs::write(&part, bytes).with_context(|| format!("cannot write {}", part.display()))?;
+    std::fs::rename(&part, path).with_context(|| {
+        let _ = std::fs::remove_file(&part);
+        format!("cannot write {}", path.display())
+    })
+}
+
+/// A file beside `path` for this process to write before it becomes `path`.
+pub fn scratch(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
 }
 
 fn hex(bytes: &[u8]) -> String {

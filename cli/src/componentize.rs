@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::build_cache::{scratch, write_whole};
+
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 /// One agent crate to build.
@@ -440,24 +442,6 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
     with_language(&made, path, agent.game, &agent.name, "Python")
 }
 
-/// Writes `bytes` to `path` whole: into a file beside it, then renamed over it. A reader
-/// (a running match or arena loading the agent, a test in another process) sees the old
-/// component or the new one, never half of one; a hot swap can rebuild under a live match.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
-    let part = scratch(path);
-    std::fs::write(&part, bytes).with_context(|| format!("cannot write {}", part.display()))?;
-    std::fs::rename(&part, path).with_context(|| {
-        let _ = std::fs::remove_file(&part);
-        format!("cannot write {}", path.display())
-    })
-}
-
-/// A file beside `path` for this process to write before it becomes `path`.
-pub fn scratch(path: &Path) -> PathBuf {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
-}
-
 /// Records `language` in the component a tool wrote to `made` (where `croupier agents` and
 /// `validate` read it), writes the result to `path` whole, and describes it.
 pub fn with_language(
@@ -558,101 +542,6 @@ pub fn default_out() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("target/agents"))
 }
 
-/// Builds Rust crates and Python, C, JavaScript and TypeScript agents alike.
-pub fn build_any(
-    dirs: &[PathBuf],
-    out: Option<&Path>,
-    verbose: bool,
-    skip_python_if_missing: bool,
-) -> Result<Vec<Built>> {
-    let mut rust = Vec::new();
-    let mut built = Vec::new();
-    let mut python = Vec::new();
-    let mut c = Vec::new();
-    let mut js = Vec::new();
-    for d in dirs {
-        if let Some(a) = crate::c_agent::read_c(d)? {
-            c.push(a);
-            continue;
-        }
-        if let Some(a) = crate::js_agent::read_js(d)? {
-            js.push(a);
-            continue;
-        }
-        match read_python(d)? {
-            Some(p) => python.push(p),
-            None => rust.push(d.clone()),
-        }
-    }
-    if !rust.is_empty() {
-        built.extend(build(&rust, out, verbose)?);
-    }
-    let default = out.map(Path::to_path_buf).unwrap_or_else(default_out);
-    // As for Python: building every example tolerates missing C tools, naming one does not.
-    let c_missing = crate::c_agent::missing_tools();
-    if !c.is_empty() && skip_python_if_missing && !c_missing.is_empty() {
-        eprintln!(
-            "warning: skipping {} C agent(s): missing {} (install: {}; or scripts/setup.sh --all)",
-            c.len(),
-            c_missing.iter().map(|m| m.0).collect::<Vec<_>>().join(", "),
-            crate::c_agent::APT
-        );
-    } else {
-        for a in &c {
-            built.push(crate::c_agent::build_c(a, &default)?);
-        }
-    }
-    // One warning for every skipped JavaScript or TypeScript agent, naming what they lack.
-    let mut js_missing: Vec<&str> = Vec::new();
-    let mut js_skipped = 0;
-    for a in &js {
-        let missing = crate::js_agent::missing_for(a);
-        if skip_python_if_missing && !missing.is_empty() {
-            js_skipped += 1;
-            for m in missing {
-                if !js_missing.contains(&m) {
-                    js_missing.push(m);
-                }
-            }
-        } else {
-            built.push(crate::js_agent::build_js(a, &default)?);
-        }
-    }
-    if js_skipped > 0 {
-        eprintln!(
-            "warning: skipping {js_skipped} JavaScript/TypeScript agent(s): missing {} (install: npm install -g {}; or scripts/setup.sh --all)",
-            js_missing.join(", "),
-            crate::js_agent::NPM_PACKAGES
-        );
-    }
-    if !python.is_empty() && skip_python_if_missing && !have_componentize_py() {
-        eprintln!(
-            "warning: skipping {} Python agent(s): componentize-py is not installed (install: pip install {COMPONENTIZE_PY}; or scripts/setup.sh --all)",
-            python.len()
-        );
-        return Ok(built);
-    }
-    let out = out.map(Path::to_path_buf).unwrap_or_else(default_out);
-    for p in &python {
-        built.push(build_python(p, &out)?);
-    }
-    Ok(built)
-}
-
-/// Every crate directory under `example-agents/` of this source tree, then every Python
-/// agent under `python-agents/`, then every C agent under `c-agents/`, then every
-/// JavaScript and TypeScript agent under `js-agents/`.
-pub fn example_dirs() -> Vec<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut dirs = sorted_dirs(&here.join("../example-agents"), is_agent_crate);
-    dirs.extend(sorted_dirs(&here.join("../python-agents"), |p| {
-        p.join("agent.toml").is_file()
-    }));
-    dirs.extend(crate::c_agent::example_dirs());
-    dirs.extend(crate::js_agent::example_dirs());
-    dirs
-}
-
 /// The directories in `root` that `keep` accepts, sorted; none if `root` cannot be read.
 pub fn sorted_dirs(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
@@ -663,7 +552,7 @@ pub fn sorted_dirs(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
 }
 
 /// An agent crate builds a `cdylib` and is not marked `[package.metadata.croupier] library`.
-fn is_agent_crate(dir: &Path) -> bool {
+pub fn is_agent_crate(dir: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
         return false;
     };

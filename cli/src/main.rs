@@ -6,15 +6,17 @@
 
 mod bench;
 mod build_cache;
+mod build_route;
 mod c_agent;
 mod commands;
 mod componentize;
+mod events;
+mod human_seat;
 mod js_agent;
-mod ledger;
 mod native;
-mod play;
 mod render;
 mod scaffold;
+mod soak_ledger;
 
 use clap::{Parser, Subcommand};
 use commands::{
@@ -135,7 +137,13 @@ impl Command {
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    match Cli::parse().command.execute() {
+    let cli = Cli::parse();
+    // The compile child's stderr is a protocol with its parent (its last line); nothing else
+    // may write there.
+    if !matches!(cli.command, Command::CompileAgent(_)) {
+        events::show_on_stderr();
+    }
+    match cli.command.execute() {
         Ok(code) => code,
         Err(e) => {
             if e.downcast_ref::<UserError>().is_some() {

@@ -535,10 +535,6 @@ pub fn compiler_exe() -> Result<PathBuf, String> {
         })
 }
 
-/// Exit code of `croupier compile-agent` when wasmtime refuses the component (invalid, or
-/// over a per-component maximum): its message is the one line on stderr.
-const REFUSED: i32 = 3;
-
 /// Most bytes of the child's stderr kept: enough for wasmtime's message and a panic line.
 const STDERR_KEEP: usize = 16 * 1024;
 
@@ -831,48 +827,34 @@ fn explain_failure(
     )
 }
 
-/// `croupier compile-agent --memory MIB`: the child side of [`compile_in_child`]. Reads a
-/// component from stdin, validates and compiles it for an engine with that memory limit,
-/// and writes the serialized artifact to stdout. A refusal by wasmtime is one line on
-/// stderr and exit code 3; a limit hit ends the process by signal.
-pub fn compile_agent_main(memory_mib: u32) -> std::process::ExitCode {
+/// Exit code of `croupier compile-agent` when wasmtime refuses the component (invalid, or
+/// over a per-component maximum): its message is the one line on stderr.
+pub const REFUSED: i32 = 3;
+
+/// The child side of [`compile_in_child`] (`croupier compile-agent --memory MIB`, whose
+/// command does the I/O): validates and compiles `bytes` for an engine with that memory
+/// limit. `Ok` holds the serialized artifact and the line that reports what the compile
+/// cost (the last line of the child's stderr, which the parent reads); `Err` is wasmtime's
+/// refusal on one line (the parent shows the first line only).
+pub fn compile_for_parent(memory_mib: u32, bytes: &[u8]) -> Result<(Vec<u8>, String), String> {
     let limits = Limits {
         memory_mib,
         ..Limits::default()
     };
-    let mut bytes = Vec::new();
-    if let Err(e) = std::io::stdin()
-        .take(limits.max_file_bytes.max(1 << 30))
-        .read_to_end(&mut bytes)
-    {
-        eprintln!("cannot read the component: {e}");
-        return std::process::ExitCode::from(REFUSED as u8);
-    }
-    let result = crate::engine::compiler(&limits)
+    crate::engine::compiler(&limits)
         .map_err(|e| format!("{e:#}"))
         .and_then(|engine| {
             engine
-                .precompile_component(&bytes)
+                .precompile_component(bytes)
                 .map_err(|e| format!("{e:#}"))
-        });
-    match result {
-        Ok(artifact) => match std::io::stdout().lock().write_all(&artifact) {
-            Ok(()) => {
-                // The last line of stderr: what this compile cost, for the parent to report.
-                eprintln!("{}", ChildStats::of_this_process().line());
-                std::process::ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("cannot write the artifact: {e}");
-                std::process::ExitCode::from(REFUSED as u8)
-            }
-        },
-        Err(e) => {
-            // One line: the parent shows the first line only.
-            eprintln!("{}", e.replace('\n', "; "));
-            std::process::ExitCode::from(REFUSED as u8)
-        }
-    }
+        })
+        .map(|artifact| (artifact, ChildStats::of_this_process().line()))
+        .map_err(|e| e.replace('\n', "; "))
+}
+
+/// The most a compile child reads from its parent: the parent sends at most the file limit.
+pub fn child_input_cap() -> u64 {
+    Limits::default().max_file_bytes.max(1 << 30)
 }
 
 /// A name from the file, cut to 120 characters: a refusal quotes names, and a file may hold

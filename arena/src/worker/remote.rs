@@ -369,7 +369,7 @@ impl RemoteQueue {
             Ok((404 | 405, _)) => {
                 // A server older than this route: the reports go out alone, now and from
                 // now on. The route did not exist, so none of them was stored.
-                eprintln!(
+                tracing::warn!(
                     "arena worker: the server takes one report per call (an older croupier); reporting each match alone"
                 );
                 self.alone.store(true, Ordering::Relaxed);
@@ -427,7 +427,7 @@ impl RemoteQueue {
                 .await?;
             if status == 415 {
                 // A server older than the binary form: JSON from now on.
-                eprintln!(
+                tracing::warn!(
                     "arena worker: the server does not read binary reports (an older croupier); reporting in JSON"
                 );
                 self.json_reports.store(true, Ordering::Relaxed);

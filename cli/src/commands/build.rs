@@ -1,6 +1,6 @@
 //! `croupier build`: agent crates (and Python agents) into components.
 
-use crate::componentize;
+use crate::build_route;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -23,13 +23,13 @@ impl BuildCommand {
     pub fn execute(&self) -> Result<()> {
         let all = self.dirs.is_empty();
         let dirs = if all {
-            componentize::example_dirs()
+            build_route::example_dirs()
         } else {
             self.dirs.clone()
         };
         // Building every example tolerates a missing componentize-py (with a warning);
         // naming a Python agent explicitly does not.
-        let built = componentize::build_any(&dirs, self.out.as_deref(), self.verbose, all)?;
+        let built = build_route::build_any(&dirs, self.out.as_deref(), self.verbose, all)?;
         for b in built {
             println!(
                 "built {}/{} ({} KB): {}",

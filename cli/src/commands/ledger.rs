@@ -16,8 +16,8 @@ pub struct LedgerCommand {
 impl LedgerCommand {
     /// Prints the summary; exit code 1 when a recorded part found a violation.
     pub fn execute(&self) -> Result<ExitCode> {
-        let records = crate::ledger::read(&self.file)?;
-        print!("{}", crate::ledger::summary(&records));
+        let records = crate::soak_ledger::read(&self.file)?;
+        print!("{}", crate::soak_ledger::summary(&records));
         Ok(if records.iter().any(|r| r.violations > 0) {
             ExitCode::from(1)
         } else {

@@ -1,7 +1,7 @@
 //! `croupier play`: play a game yourself in the terminal against agents.
 
 use super::{RulesFlags, game, with_game};
-use crate::play::play;
+use crate::human_seat::play;
 use anyhow::Result;
 use clap::Args;
 use croupier_host::limits::Limits;

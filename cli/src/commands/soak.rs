@@ -1,8 +1,8 @@
 //! `croupier soak`: random games with every rules invariant checked in every state.
 
 use super::{RulesFlags, game, threads, with_game};
-use crate::ledger;
 use crate::render::games_bar;
+use crate::soak_ledger as ledger;
 use anyhow::Result;
 use clap::Args;
 use croupier_rules::{Checkable, Rules};

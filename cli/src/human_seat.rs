@@ -1,4 +1,4 @@
-//! `croupier play`: a person takes a seat in the terminal against agents.
+//! A person in a seat at the terminal, against agents (the work of `croupier play`).
 //!
 //! The person sees only what the seat may see: the events visible to that seat and its own
 //! observation. Input is a number from the list of legal actions or the action's text
