@@ -408,11 +408,13 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
     let key = crate::build_cache::key(&inputs);
     // This process's own folder for the SDK and the empty environment.
     let work = out.join(format!(".python-build.{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
-    let env = work.join("env");
-    let site = env.join("lib/site-packages");
-    std::fs::create_dir_all(&site).with_context(|| format!("cannot create {}", site.display()))?;
     let made_it = crate::build_cache::component(&key, &made, || {
+        // Made only when componentize-py runs: a kept component needs neither.
+        let _ = std::fs::remove_dir_all(&work);
+        let env = work.join("env");
+        let site = env.join("lib/site-packages");
+        std::fs::create_dir_all(&site)
+            .with_context(|| format!("cannot create {}", site.display()))?;
         let mut cmd = Command::new("componentize-py");
         cmd.arg("-d")
             .arg(wit_dir()?)
