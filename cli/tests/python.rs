@@ -9,8 +9,8 @@
 mod common;
 
 use common::conformance::assert_twins;
-use common::{croupier, hostile, hostile_as, repo, test_agents_dir};
-use std::path::{Path, PathBuf};
+use common::{croupier, hostile, hostile_as, new_project, repo, test_agents_dir};
+use std::path::PathBuf;
 /// The componentize-py that `scripts/setup.sh` installs (cli/src/componentize.rs pins it).
 const COMPONENTIZE_PY: &str = "componentize-py==0.25.1";
 
@@ -137,21 +137,6 @@ fn python_agents_play_the_same_games_as_their_rust_twins() {
     }
 }
 
-/// `croupier new GAME NAME --lang python` in `dir`: the project's folder.
-fn new_project(dir: &Path, game: &str, name: &str) -> PathBuf {
-    let out = croupier()
-        .args(["new", game, name, "--lang", "python"])
-        .current_dir(dir)
-        .output()
-        .expect("new");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    dir.join(name)
-}
-
 /// `croupier new GAME NAME --lang python` writes a project whose README's first command
 /// builds it, whose unit tests pass with plain Python, and whose agent plays legally.
 #[test]
@@ -162,7 +147,7 @@ fn new_python_project_tests_builds_and_plays() {
     let dir = tempfile::tempdir().expect("tempdir");
     for game in ["durak", "toepen", "uno"] {
         let name = format!("my-{game}");
-        let project = new_project(dir.path(), game, &name);
+        let project = new_project(dir.path(), game, &name, &["--lang", "python"]);
         let readme = std::fs::read_to_string(project.join("README.md")).expect("readme");
         let first = readme
             .lines()
@@ -223,7 +208,7 @@ fn the_python_build_sees_nothing_of_the_users_environment() {
     let site = dir.path().join("venv/lib/python3/site-packages");
     std::fs::create_dir_all(&site).expect("mkdir");
     std::fs::write(site.join("croupier_leak.py"), "LEAK = 1\n").expect("write");
-    let project = new_project(dir.path(), "durak", "leaky");
+    let project = new_project(dir.path(), "durak", "leaky", &["--lang", "python"]);
     let app = project.join("app.py");
     let text = std::fs::read_to_string(&app).expect("app.py");
     std::fs::write(&app, format!("import croupier_leak\n{text}")).expect("write");

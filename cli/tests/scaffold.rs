@@ -2,21 +2,11 @@
 
 mod common;
 
-use common::{croupier, hostile_as};
+use common::{croupier, hostile_as, new_project};
 
 fn new_agent_plays(game: &str, opponent: &[String]) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = croupier()
-        .args(["new", game, "my-bot"])
-        .current_dir(dir.path())
-        .output()
-        .expect("new");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let crate_dir = dir.path().join("my-bot");
+    let crate_dir = new_project(dir.path(), game, "my-bot", &[]);
     let readme = std::fs::read_to_string(crate_dir.join("README.md")).expect("readme");
     let first_code = readme
         .lines()

@@ -17,6 +17,22 @@ pub fn croupier() -> Command {
     Command::new(env!("CARGO_BIN_EXE_croupier"))
 }
 
+/// `croupier new GAME NAME` plus `extra` (`--lang python`), run in `dir`: the project's folder.
+pub fn new_project(dir: &Path, game: &str, name: &str, extra: &[&str]) -> PathBuf {
+    let out = croupier()
+        .args(["new", game, name])
+        .args(extra)
+        .current_dir(dir)
+        .output()
+        .expect("run croupier new");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir.join(name)
+}
+
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
