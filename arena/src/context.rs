@@ -3,8 +3,8 @@
 
 use crate::config::ArenaConfig;
 use crate::db::{Db, DbError};
-use crate::jobs::JobEntrant;
 use crate::linked::Linked;
+use crate::queue::JobEntrant;
 use crate::ratings::{self, Board};
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
@@ -53,7 +53,8 @@ pub struct Arena {
     /// The key of the browser forms' CSRF tokens ([`crate::session`]).
     pub csrf_key: [u8; 32],
     /// Serialises the upload-rate check with the count it makes, so parallel uploads are
-    /// counted one after the other ([`crate::manage::begin_upload`]).
+    /// counted one after the other ([`crate::manage::begin_upload`]), and with an upload's
+    /// move from being read to stored ([`crate::manage::store`]), so no count misses it.
     pub upload_gate: tokio::sync::Mutex<()>,
     /// Per team: uploads accepted for reading but not stored yet, and uploads not yet
     /// answered (read, stored or checked).
@@ -80,7 +81,7 @@ pub struct Arena {
     /// match's seed, deals and entrants never change once it is queued, so a report needs
     /// no read of the match; one that reaches another server (several on one PostgreSQL)
     /// reads it there.
-    leased: std::sync::Mutex<HashMap<i64, crate::jobs::MatchInfo>>,
+    leased: std::sync::Mutex<HashMap<i64, crate::queue::MatchInfo>>,
     /// When this server last wrote each worker's `seen_ms`.
     seen: std::sync::Mutex<HashMap<i64, i64>>,
     /// Team names by id. A name never changes once the team is added, so pages read it
@@ -264,7 +265,7 @@ impl Arena {
     }
 
     /// Keeps a match this server just leased, for its reports.
-    pub fn remember_leased(&self, info: &crate::jobs::MatchInfo) {
+    pub fn remember_leased(&self, info: &crate::queue::MatchInfo) {
         if let Ok(mut m) = self.leased.lock() {
             if m.len() >= MAX_REMEMBERED_LEASES {
                 m.clear();
@@ -274,7 +275,7 @@ impl Arena {
     }
 
     /// A match this server leased, if it still has it in memory.
-    pub fn leased_match(&self, id: i64) -> Option<crate::jobs::MatchInfo> {
+    pub fn leased_match(&self, id: i64) -> Option<crate::queue::MatchInfo> {
         self.leased.lock().ok()?.get(&id).cloned()
     }
 

@@ -11,6 +11,11 @@
 //! the same transaction that checks the writer still holds the match's lease; a match is
 //! done only when its holder says so; a worker that dies leaves a lease that expires and
 //! returns the match to the queue, where it is played again from its seed.
+//!
+//! A write with `RETURNING` is always read with `fetch_all`, never `fetch_one` or
+//! `fetch_optional`: sqlx's SQLite driver answers those after the first row, before the
+//! statement has finished and its implicit transaction has committed (sqlx issues 2099 and
+//! 3430), so the read-only connections (pages) could miss a write that had already returned.
 
 use serde::Serialize;
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -728,7 +733,7 @@ impl Db {
                  ON CONFLICT (name) DO NOTHING RETURNING id";
         let now = crate::now_ms();
         Ok(
-            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_optional(p).await?),
+            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_all(p).await?.into_iter().next()),
         )
     }
 
@@ -813,7 +818,7 @@ impl Db {
                  ON CONFLICT (name) DO NOTHING RETURNING id";
         let now = crate::now_ms();
         Ok(
-            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_optional(p).await?),
+            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_all(p).await?.into_iter().next()),
         )
     }
 
@@ -867,7 +872,7 @@ impl Db {
                  VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'queued')
                  RETURNING id, number";
         let now = crate::now_ms();
-        let row: (i64, i64) = on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_one(p).await?);
+        let row: (i64, i64) = on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_all(p).await?.into_iter().next().ok_or(sqlx::Error::RowNotFound)?);
         Ok(row)
     }
 
@@ -887,7 +892,7 @@ impl Db {
                  RETURNING id, number";
         let now = crate::now_ms();
         Ok(
-            on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_optional(p).await?),
+            on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_all(p).await?.into_iter().next()),
         )
     }
 
@@ -1079,8 +1084,10 @@ impl Db {
             .bind(team)
             .bind(since_ms)
             .bind(i64::from(cap))
-            .fetch_optional(p)
-            .await?))
+            .fetch_all(p)
+            .await?
+            .into_iter()
+            .next()))
     }
 
     /// When `team` asked for spar matches since `since_ms`, oldest first (the hourly cap).
@@ -1110,8 +1117,11 @@ impl Db {
             .bind(i64::from(duplicate))
             .bind(&entrants)
             .bind(now)
-            .fetch_one(p)
-            .await?))
+            .fetch_all(p)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or(sqlx::Error::RowNotFound)?))
     }
 
     /// Matches not yet done.

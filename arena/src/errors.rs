@@ -100,10 +100,10 @@ impl From<crate::db::DbError> for AppError {
     }
 }
 
-impl From<crate::jobs::JobError> for AppError {
-    fn from(e: crate::jobs::JobError) -> AppError {
+impl From<crate::queue::JobError> for AppError {
+    fn from(e: crate::queue::JobError) -> AppError {
         match e {
-            crate::jobs::JobError::Bad(m) => AppError::BadRequest(m),
+            crate::queue::JobError::Bad(m) => AppError::BadRequest(m),
             e => AppError::Internal(e.to_string()),
         }
     }

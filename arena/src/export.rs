@@ -9,7 +9,7 @@
 
 use crate::context::Arena;
 use crate::db::MatchRow;
-use crate::jobs::{JobError, MatchInfo};
+use crate::queue::JobError;
 use croupier_rules::Rules;
 use croupier_tournament::matches::LogHeader;
 use std::collections::HashMap;
@@ -119,7 +119,7 @@ pub async fn export(
         if kept.is_empty() {
             continue;
         }
-        let info = MatchInfo::of_stored(arena, &m).await?;
+        let info = crate::jobs::match_info_of(arena, &m).await?;
         let records = info.records(&arena.cfg, &kept)?;
         let agents = agent_names(arena, &m.entrant_ids()?, &mut names).await?;
         let h = header(arena, &m, agents)?;

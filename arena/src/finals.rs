@@ -183,7 +183,7 @@ async fn on_workers(
         let header = croupier_tournament::with_game!(arena.cfg.kind(), G => matches::log_header::<G>(&arena.runtime.limits, &m))?;
         let mut records = Vec::new();
         let rows = arena.db.games_of_match(*id).await?;
-        let info = crate::jobs::MatchInfo::load(arena, *id).await?;
+        let info = crate::jobs::match_info(arena, *id).await?;
         let stored = info.records(&arena.cfg, &rows)?;
         for (g, mut rec) in rows.iter().zip(stored) {
             if let Some(logs) = &g.logs {
@@ -321,7 +321,7 @@ pub async fn run(
             .map(|a| paths.iter().position(|p| p == a).map_or(-1, |i| i as i64))
             .collect();
         for rec in records {
-            for s in crate::ladder::seats_of(rec, &ids, &ids) {
+            for s in crate::queue::seats_of(rec, &ids, &ids) {
                 rows.push(crate::db::SeatRow {
                     match_id: match_no,
                     game_index: rec.index as i64,

@@ -19,9 +19,9 @@
 //! given back unscored: a failure of the platform never counts against an agent.
 
 use crate::context::Arena;
-use crate::db::{MatchRow, NewGame, NewSeat};
-use croupier_rules::{Game, GameRng, Rules, SeatResult};
-use croupier_tournament::runner::{GameRecord, Schedule};
+use crate::db::MatchRow;
+use croupier_rules::{Game, GameRng, Rules};
+use croupier_tournament::runner::Schedule;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,76 +41,6 @@ pub fn match_seed(master: u64, number: u64) -> u64 {
         z ^ (z >> 31)
     }
     mix(master ^ mix(number))
-}
-
-/// The result per seat, as stored.
-fn result_name(r: SeatResult) -> &'static str {
-    match r {
-        SeatResult::Win => "win",
-        SeatResult::Draw => "draw",
-        SeatResult::Loss => "loss",
-    }
-}
-
-/// A finished game as rows: the record without logs, the logs apart (they are private, and
-/// cut to `log_cap` bytes per agent, `storage.log_bytes_per_game`),
-/// and one row per seat with its dense place (0 best: wins, then draws, then losses).
-pub fn to_new_game(
-    rec: &GameRecord,
-    versions: &[i64],
-    teams: &[i64],
-    compact: Option<Vec<u8>>,
-    log_cap: u32,
-) -> NewGame {
-    let seats = seats_of(rec, versions, teams);
-    let logs = &crate::storage::keep_logs(&rec.logs, log_cap);
-    // With the compact form the JSON is not stored at all: it is what made a game cost
-    // 1.4 KB on disk.
-    let record = if compact.is_some() {
-        String::new()
-    } else {
-        let mut public = rec.clone();
-        public.logs.clear();
-        serde_json::to_string(&public).unwrap_or_default()
-    };
-    NewGame {
-        index: rec.index as i64,
-        record,
-        compact,
-        logs: (!logs.is_empty()).then(|| serde_json::to_string(logs).unwrap_or_default()),
-        seats,
-    }
-}
-
-/// The seat rows of a game: version, team, result, place and first fault per seat.
-pub fn seats_of(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> Vec<NewSeat> {
-    let order = |r: SeatResult| match r {
-        SeatResult::Win => 0,
-        SeatResult::Draw => 1,
-        SeatResult::Loss => 2,
-    };
-    let mut classes: Vec<i64> = rec.results.iter().map(|r| order(*r)).collect();
-    classes.sort_unstable();
-    classes.dedup();
-    rec.results
-        .iter()
-        .enumerate()
-        .map(|(s, r)| {
-            let entrant = rec.seats.get(s).copied().unwrap_or(0);
-            NewSeat {
-                seat: s as i64,
-                version_id: versions.get(entrant).copied().unwrap_or(0),
-                team_id: teams.get(entrant).copied().unwrap_or(0),
-                result: result_name(*r),
-                place: classes.iter().position(|c| *c == order(*r)).unwrap_or(0) as i64,
-                fault: rec
-                    .faults
-                    .iter()
-                    .find(|f| f.seat as usize == s)
-                    .map(|f| f.verdict.to_string()),
-            }
-        })
-        .collect()
 }
 
 /// The schedule of a stored match.
@@ -280,12 +210,12 @@ impl Slow {
 const WAITING_PER_THREAD: i64 = 4;
 
 /// Matches kept waiting for each remote worker: a whole batch for each lease it may have in
-/// flight ([`crate::worker::MAX_LEASES_AHEAD`] ahead of the one it plays, each asking for
-/// [`crate::worker_api::MAX_LEASE_BATCH`]). With four, one lease call took them all and
+/// flight ([`crate::queue::MAX_LEASES_AHEAD`] ahead of the one it plays, each asking for
+/// [`crate::queue::MAX_LEASE_BATCH`]). With four, one lease call took them all and
 /// the next found the queue empty until results came back; the worker stood idle 10 to 20%
 /// of the time with 8-deal matches.
 const WAITING_PER_REMOTE: i64 =
-    ((crate::worker::MAX_LEASES_AHEAD + 1) * crate::worker_api::MAX_LEASE_BATCH) as i64;
+    ((crate::queue::MAX_LEASES_AHEAD + 1) * crate::queue::MAX_LEASE_BATCH) as i64;
 
 /// The storage budget's pace ([`crate::storage::pace`]) as a bucket of games: it fills at
 /// the pace, up to a minute's worth, and each match queued takes its games from it.

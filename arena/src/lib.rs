@@ -59,6 +59,7 @@ pub mod ladder;
 pub mod linked;
 pub mod manage;
 pub mod pages;
+pub mod queue;
 pub mod ratings;
 pub mod report_wire;
 pub mod request_limits;

@@ -19,13 +19,13 @@
 //!
 //! Threat model: the body comes from a worker, which holds a worker token but is not trusted
 //! to be well-formed. Decoding is bounded by the body (capped by
-//! [`crate::worker_api::report_cap`] before it is read): postcard checks every length
+//! [`crate::queue::report_cap`] before it is read): postcard checks every length
 //! against the bytes left and serde pre-allocates at most a bounded amount, so a lying
 //! length is an error, never a large allocation. Bytes after the report are refused. What
 //! the games say is then checked against the match's schedule as for JSON
 //! ([`crate::jobs::accept`]).
 
-use crate::jobs::{Report, Reports};
+use crate::queue::{Report, Reports};
 use croupier_host::sandbox::{CallStats, LogLine};
 use croupier_host::verdict::Verdict;
 use croupier_rules::SeatResult;

@@ -304,8 +304,8 @@ pub struct MatchSeat {
 
 /// The games match `m` plays, by its schedule.
 async fn games_in(arena: &Arena, m: &crate::db::MatchRow) -> Result<i64, AppError> {
-    let info = crate::jobs::MatchInfo::of_stored(arena, m).await?;
-    Ok(info.schedule(arena)?.games() as i64)
+    let info = crate::jobs::match_info_of(arena, m).await?;
+    Ok(info.schedule(&arena.cfg)?.games() as i64)
 }
 
 /// Match `id`, with its games so far.
@@ -529,7 +529,7 @@ pub async fn game_doc(
             when(row.pruned_ms.unwrap_or(row.finished_ms))
         )));
     }
-    let info = crate::jobs::MatchInfo::of_stored(arena, &mrow).await?;
+    let info = crate::jobs::match_info_of(arena, &mrow).await?;
     let mut rec = info
         .records(&arena.cfg, std::slice::from_ref(&row))?
         .pop()

@@ -24,8 +24,8 @@
 use crate::config::ArenaConfig;
 use crate::context::Arena;
 use crate::db::Stored;
-pub use crate::jobs::{Job, JobEntrant};
 pub use crate::linked::Linked;
+pub use crate::queue::{Job, JobEntrant};
 use croupier_host::adapters::Adapter;
 use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
@@ -36,21 +36,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 mod remote;
+pub use crate::queue::{BATCH, MAX_GROUP, MAX_LEASES_AHEAD};
 pub use remote::{HELD, HOLD, MAX_AGENT_BYTES, Remote, RemoteError, RemoteQueue, TIMEOUT};
-
-/// Games reported per call: one call per game would cost more than the game.
-pub const BATCH: usize = 64;
-
-/// Jobs a worker leases ahead of the one it plays after a short match (see [`run`]).
-pub const MAX_LEASES_AHEAD: usize = 3;
 
 /// A match played faster than this is short: the next lease's round trip (milliseconds when
 /// the server is busy) is a real share of it.
 pub const SHORT_MATCH: Duration = Duration::from_millis(100);
-
-/// The most matches handed to the play thread at once after short ones (see [`run`]): a
-/// lease batch's worth.
-pub const MAX_GROUP: usize = crate::worker_api::MAX_LEASE_BATCH;
 
 /// Why a job was not finished.
 #[derive(Debug, thiserror::Error)]
@@ -771,7 +762,7 @@ impl Queue for Local {
         games: Vec<GameRecord>,
         done: bool,
     ) -> Result<Stored, String> {
-        let info = crate::jobs::MatchInfo::of_job(job);
+        let info = crate::queue::MatchInfo::of_job(job);
         crate::jobs::accept(&self.arena, &info, &job.lease, &games, done)
             .await
             .map_err(|e| e.to_string())

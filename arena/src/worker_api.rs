@@ -11,7 +11,7 @@
 //! | `POST /api/worker/release` | gives a job back unscored (the worker's platform failed) |
 //! | `GET /api/worker/agents/{sha256}` | an agent's component, by content hash |
 //!
-//! Limits and why: a report carries at most [`crate::worker::BATCH`] games, so its body is
+//! Limits and why: a report carries at most [`crate::queue::BATCH`] games, so its body is
 //! capped at what that many games can weigh with every seat's log full ([`report_cap`]);
 //! several reports in one call at twice that, with at most [`MAX_GAMES_PER_CALL`] games in
 //! at most [`MAX_REPORTS_PER_CALL`] reports. A token that is not a worker's gets 401 or 403
@@ -20,8 +20,9 @@
 use crate::context::Arena;
 use crate::errors::AppError;
 use crate::identity::{self, Holder};
-use crate::jobs::{self, MatchInfo};
-use crate::jobs::{LeaseRef, Outcome, Outcomes, Report, Reports};
+use crate::jobs;
+use crate::queue::{LeaseRef, Outcome, Outcomes, Report, Reports};
+pub use crate::queue::{MAX_GAMES_PER_CALL, MAX_LEASE_BATCH, MAX_REPORTS_PER_CALL, report_cap};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
@@ -64,19 +65,8 @@ impl FromRequestParts<Arc<Arena>> for WorkerId {
     }
 }
 
-/// The most seats any game has (Durak's six).
-const MAX_SEATS: usize = 6;
-
 /// The body of every worker call but a report: a lease reference.
 const SMALL: usize = 16 << 10;
-
-/// The largest report body: a batch of games, every seat's log at its cap (each line costs
-/// 16 bytes more as JSON), plus a generous 1 MiB per game for the record itself.
-pub fn report_cap(arena: &Arena) -> usize {
-    let l = &arena.cfg.limits;
-    let log = l.log_bytes_per_game as usize + 16 * l.log_lines_per_game as usize;
-    crate::worker::BATCH * (MAX_SEATS * log + (1 << 20))
-}
 
 /// The worker API's routes.
 pub fn routes(arena: &Arena) -> Router<Arc<Arena>> {
@@ -89,11 +79,11 @@ pub fn routes(arena: &Arena) -> Router<Arc<Arena>> {
         .layer(DefaultBodyLimit::max(SMALL))
         .route(
             "/api/worker/report",
-            post(report).layer(DefaultBodyLimit::max(report_cap(arena))),
+            post(report).layer(DefaultBodyLimit::max(report_cap(&arena.cfg))),
         )
         .route(
             "/api/worker/reports",
-            post(reports).layer(DefaultBodyLimit::max(2 * report_cap(arena))),
+            post(reports).layer(DefaultBodyLimit::max(2 * report_cap(&arena.cfg))),
         )
 }
 
@@ -101,15 +91,9 @@ async fn config(State(arena): State<Arc<Arena>>, _w: WorkerId) -> Json<crate::co
     Json(arena.cfg.clone())
 }
 
-/// The most jobs one lease request hands out: a worker plays them one after the other, and
-/// each lease runs while it waits. Eight, not four: with 8-deal matches a batch of four
-/// cost the worker's loop 5.1 to 6.3 µs a game against 4.0 to 4.5 with eight (fewer lease
-/// calls, and the play thread takes a batch in one hand-off, [`crate::worker::MAX_GROUP`]).
-pub const MAX_LEASE_BATCH: usize = 8;
-
 /// A lease request's body: `{}` for one job, answered as the job itself (as workers before
 /// batches ask), or `{"max": n}` for up to `n` (at most [`MAX_LEASE_BATCH`]), answered as
-/// [`jobs::Leased`].
+/// [`crate::queue::Leased`].
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct LeaseAsk {
     /// How many jobs at most.
@@ -144,7 +128,7 @@ async fn lease(
             if ask.max.is_none() {
                 return Ok(Json(jobs.swap_remove(0)).into_response());
             }
-            return Ok(Json(jobs::Leased { jobs }).into_response());
+            return Ok(Json(crate::queue::Leased { jobs }).into_response());
         }
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -159,13 +143,6 @@ async fn lease(
         }
     }
 }
-
-/// The most reports one call to `POST /api/worker/reports` carries.
-pub const MAX_REPORTS_PER_CALL: usize = 8;
-
-/// The most games one call to `POST /api/worker/reports` carries: two reports' worth, so its
-/// body cap is twice a report's ([`report_cap`]).
-pub const MAX_GAMES_PER_CALL: usize = 2 * crate::worker::BATCH;
 
 /// Stores each report as `POST /api/worker/report` would, with one outcome each (one refused
 /// report costs the others nothing), all in one transaction unless that fails
@@ -301,7 +278,7 @@ async fn report(
     _w: WorkerId,
     Wire(r): Wire<Report>,
 ) -> Result<Response, AppError> {
-    let info = MatchInfo::load(&arena, r.match_id).await?;
+    let info = jobs::match_info(&arena, r.match_id).await?;
     match jobs::accept(&arena, &info, &r.lease, &r.games, r.done).await? {
         crate::db::Stored::LeaseLost => Err(lost(r.match_id)),
         stored => Ok(Json(stored).into_response()),

@@ -506,6 +506,7 @@ fn without_own_producers(bytes: &[u8]) -> Result<(Vec<u8>, Option<wasm_metadata:
                 let old = wasm_metadata::Producers::from_bytes(c.data(), c.data_offset())?;
                 // The section is its id (0), its size as LEB128, then `range`.
                 let range = c.range();
+                let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
                 let mut size = Vec::new();
                 leb128_u32(range.len() as u32, &mut size);
                 let start = range.start.checked_sub(1 + size.len());

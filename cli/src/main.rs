@@ -4,7 +4,6 @@
 //! `src/commands/`), each parsing its flags and calling the libraries. The sandbox runtime,
 //! matches and statistics live in `croupier-host`.
 
-mod bench;
 mod build_cache;
 mod build_route;
 mod c_agent;
@@ -13,17 +12,15 @@ mod componentize;
 mod events;
 mod human_seat;
 mod js_agent;
-mod native;
 mod render;
 mod scaffold;
 mod soak_ledger;
 
 use clap::{Parser, Subcommand};
 use commands::{
-    MatchCmd, agents::execute as agents, bench::BenchCommand, build::BuildCommand,
-    compile_agent::CompileAgentCommand, ledger::LedgerCommand, merge::MergeCommand,
-    new::NewCommand, play::PlayCommand, replay::ReplayCommand, soak::SoakCommand,
-    validate::ValidateCommand,
+    MatchCmd, agents::execute as agents, build::BuildCommand, compile_agent::CompileAgentCommand,
+    ledger::LedgerCommand, merge::MergeCommand, new::NewCommand, play::PlayCommand,
+    replay::ReplayCommand, soak::SoakCommand, validate::ValidateCommand,
 };
 use croupier_tournament::matches::UserError;
 use std::process::ExitCode;
@@ -67,9 +64,6 @@ enum Command {
     /// Sum up a soak ledger (`soak --record`): which games of each soak its parts checked,
     /// and what they found.
     Ledger(LedgerCommand),
-    /// Print speed figures: sandbox vs native per decision, instantiation, cold start,
-    /// whole matches on 1 and 2 threads, rules engines alone, wall time per unit of fuel.
-    Bench(BenchCommand),
     /// Play a game yourself in the terminal against agents.
     Play(PlayCommand),
     /// Create a ready agent project in ./NAME (Rust, or Python with --lang python).
@@ -120,7 +114,6 @@ impl Command {
             Command::Replay(c) => done(c.execute()),
             Command::Soak(c) => c.execute(),
             Command::Ledger(c) => c.execute(),
-            Command::Bench(c) => done(c.execute()),
             Command::Play(c) => done(c.execute()),
             Command::New(c) => done(c.execute()),
             Command::CompileAgent(c) => Ok(c.execute()),

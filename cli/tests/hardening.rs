@@ -386,6 +386,7 @@ fn f03_the_cache_is_bounded() {
     let entry_size: u64 = std::fs::read_dir(dir.path().join("probe"))
         .expect("dir")
         .filter_map(Result::ok)
+        .filter(|e| e.path().is_file())
         .map(|e| e.metadata().map_or(0, |m| m.len()))
         .sum();
     let cache = Cache::at(dir.path().join("bounded"))
@@ -399,6 +400,7 @@ fn f03_the_cache_is_bounded() {
     let entries: Vec<_> = std::fs::read_dir(dir.path().join("bounded"))
         .expect("dir")
         .filter_map(Result::ok)
+        .filter(|e| e.path().is_file())
         .collect();
     let total: u64 = entries
         .iter()
@@ -814,6 +816,7 @@ fn dummy_agent(edit: impl Fn(String) -> String, start_export: bool) -> Vec<u8> {
         &resolve,
         world,
         wit_component::StringEncoding::UTF8,
+        false,
     )
     .expect("embed");
     wit_component::ComponentEncoder::default()
@@ -843,13 +846,14 @@ fn with_start_section(module: &[u8], export: &str) -> Vec<u8> {
             Payload::DataCountSection { range, .. } => {
                 insert_at = insert_at.or(Some(range.start - 1))
             }
-            Payload::CodeSectionStart { range, .. } => {
-                insert_at = insert_at.or(Some(range.start - 1))
-            }
+            Payload::CodeSectionStart {
+                unchecked_range, ..
+            } => insert_at = insert_at.or(Some(unchecked_range.start - 1)),
             _ => {}
         }
     }
     let (func, at) = (func.expect("export"), insert_at.expect("code section"));
+    let at = usize::try_from(at).expect("an offset in memory");
     // `range.start` is the section body; back up over the size LEB to the section id.
     let mut id_at = at;
     while module[id_at] & 0x80 != 0 || !matches!(module[id_at], 9 | 10 | 12) {

@@ -518,38 +518,3 @@ fn one_thread_plays_on_the_callers_thread() {
         "two threads: {two:?}, caller {me:?}"
     );
 }
-
-/// `croupier bench --only search`: each search agent, sandboxed and linked natively, makes the
-/// same choices from the same seed at every decision point (the bench refuses to time them
-/// otherwise, since the two would be doing different work), and every figure docs quote is
-/// there. Run with `--quick`: the timings themselves are the benchmark's business.
-#[test]
-fn search_agents_choose_as_they_do_natively() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let json = dir.path().join("search.json");
-    let out = common::croupier()
-        .args(["bench", "--only", "search", "--quick", "--json"])
-        .arg(&json)
-        .output()
-        .expect("run croupier bench");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let figures: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(&json).expect("bench JSON")).expect("JSON");
-    let value = |name: &str| {
-        figures
-            .iter()
-            .find(|f| f["name"] == name)
-            .and_then(|f| f["value"].as_f64())
-            .unwrap_or_else(|| panic!("no figure `{name}` in {figures:?}"))
-    };
-    for spec in ["durak/ismcts", "toepen/search", "uno/search"] {
-        assert!(value(&format!("{spec}: playouts/s native")) > 0.0);
-        assert!(value(&format!("{spec}: sandboxed speed / native")) > 0.0);
-    }
-    assert!(value("levers: none of the three") > 0.0);
-}

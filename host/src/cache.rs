@@ -20,6 +20,12 @@
 //! same 12–20 MB interpreter beside it, which on a 2-core machine would double each
 //! compile's wall time. The lock file is removed after the entry is stored; a process that
 //! races that removal at worst compiles once more, which the lock only saves, never needs.
+//!
+//! Beside the components, the `functions/` folder keeps compiled functions
+//! ([`crate::functions`]), so that a changed agent compiles only what changed and not its
+//! whole interpreter again. It is bounded apart, at a quarter of the components' bound
+//! ([`Cache::functions_max_bytes`]): the whole cache holds at most 1.25 ×
+//! `$CROUPIER_CACHE_MAX_MIB`.
 
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
@@ -138,6 +144,20 @@ impl Cache {
     /// The cache directory, or `None` when caching is disabled.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// The folder of compiled functions ([`crate::functions`]), created inside the private
+    /// cache directory; `None` when caching is off or it cannot be made.
+    pub fn functions_dir(&self) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?.join("functions");
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(dir)
+    }
+
+    /// The bound on the compiled functions' total size: a quarter of the components' bound.
+    /// One interpreter's functions take 40–90 MB, so the default keeps those of several.
+    pub fn functions_max_bytes(&self) -> u64 {
+        self.max_bytes / 4
     }
 
     fn entry_path(&self, engine: &Engine, bytes: &[u8]) -> Option<PathBuf> {

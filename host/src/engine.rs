@@ -93,10 +93,18 @@ fn config(limits: &Limits) -> Config {
 
 /// The engine of a compiling child process: the same code generation as [`build`], but no
 /// pool (it never instantiates) and no epoch ticker, so that it fits in a small address
-/// space limit.
-pub fn compiler(limits: &Limits) -> anyhow::Result<Engine> {
+/// space limit. With `functions`, each function's machine code is taken from that store
+/// when an earlier compile made it, and kept there otherwise (the code is the same either
+/// way; [`crate::functions`]).
+pub fn compiler(
+    limits: &Limits,
+    functions: Option<std::sync::Arc<crate::functions::FunctionStore>>,
+) -> anyhow::Result<Engine> {
     let mut config = config(limits);
     config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
+    if let Some(store) = functions {
+        config.enable_incremental_compilation(store)?;
+    }
     Ok(Engine::new(&config)?)
 }
 
@@ -137,7 +145,7 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
     Ok(engine)
 }
 
-/// The code-generation switches that `croupier bench --only search` turns off one at a time
+/// The code-generation switches that `croupier-bench --only search` turns off one at a time
 /// to price each (issue #19): fuel metering, epoch checks and explicit bounds checks (and
 /// Cranelift's inliner, turned on). Agents
 /// always run with [`Levers::PLAY`]; the others exist only to be measured. Without fuel there

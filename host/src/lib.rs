@@ -23,6 +23,7 @@ pub mod adapters;
 pub mod cache;
 pub mod contract;
 pub mod engine;
+pub mod functions;
 pub mod kind;
 pub mod limits;
 pub mod loader;

@@ -3,7 +3,7 @@
 //! Threat model: an agent file and the code in it are hostile. Every resource such a file can
 //! make the host spend, at load time or at play time, has a limit here, and every limit says
 //! why it has the value it has. Figures quoted were measured on the 2-core development
-//! machine (`croupier bench`, section "fuel against wall time").
+//! machine (`croupier-bench`, section "fuel against wall time").
 //!
 //! Play time, per agent instance:
 //! - `fuel_per_decision` (200 M): fuel is the deterministic budget, so a search agent that
@@ -69,7 +69,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The worst wall time per unit of fuel measured on a machine of the project's kind
-/// (`croupier bench --only fuel`, pointer chase: 40–45 ns on the development machines, 61 ns
+/// (`croupier-bench --only fuel`, pointer chase: 40–45 ns on the development machines, 61 ns
 /// on the slowest one seen, a fresh machine where the deadline's margin was down to 1.22×).
 /// The default deadline is checked against it, with a margin of 3×, in a test.
 pub const WORST_NS_PER_FUEL: f64 = 61.0;

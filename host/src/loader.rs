@@ -236,6 +236,11 @@ pub struct CompileReport {
     pub peak_resident: u64,
     /// The child's address-space limit, in bytes.
     pub memory_limit: u64,
+    /// Functions whose machine code an earlier compile had kept ([`crate::functions`]): a
+    /// compile that reused many cost less than the same file's first compile.
+    pub reused_functions: u64,
+    /// Functions compiled afresh (0 when the compile kept no functions).
+    pub compiled_functions: u64,
 }
 
 impl CompileReport {
@@ -272,6 +277,14 @@ impl std::fmt::Display for CompileReport {
                 mib(self.peak_address_space),
                 pct(self.peak_address_space as f64, self.memory_limit as f64),
                 mib(self.memory_limit),
+            )?;
+        }
+        if self.reused_functions > 0 {
+            write!(
+                f,
+                "; {} of {} functions reused from earlier compiles",
+                self.reused_functions,
+                self.reused_functions + self.compiled_functions
             )?;
         }
         write!(f, ")")
@@ -407,13 +420,17 @@ pub fn check_and_compile(
     let (component, cache_outcome, compile) = match hit {
         Some(c) => (c, CacheOutcome::Hit, None),
         None => {
+            let functions = cache.functions_dir();
             let (artifact, report) =
-                compile_in_child(limits, bytes, outline.code_bytes).map_err(|reason| {
-                    LoadError::Compile {
+                compile_in_child(limits, bytes, outline.code_bytes, functions.as_deref()).map_err(
+                    |reason| LoadError::Compile {
                         path: p(),
                         reason: escape(&reason),
-                    }
-                })?;
+                    },
+                )?;
+            if let Some(dir) = functions {
+                crate::functions::FunctionStore::at(dir).evict_to(cache.functions_max_bytes());
+            }
             // SAFETY: the artifact was written by this very executable (the child runs
             // `croupier compile-agent`) for an engine of the same configuration, and
             // wasmtime checks its header against this engine.
@@ -545,11 +562,14 @@ pub const MAX_ARTIFACT_BYTES: u64 = 512 << 20;
 
 /// Validates and compiles `bytes` in a child process under `limits`' compile limits for a
 /// file with `code_bytes` bytes of code, and returns the serialized component with what the
-/// compile cost, or a one-line reason naming the limit hit.
+/// compile cost, or a one-line reason naming the limit hit. With `functions` (a private
+/// folder, [`crate::functions`]), the child reuses the functions earlier compiles kept there
+/// and keeps its own.
 pub fn compile_in_child(
     limits: &Limits,
     bytes: &[u8],
     code_bytes: u64,
+    functions: Option<&Path>,
 ) -> Result<(Vec<u8>, CompileReport), String> {
     use std::process::{Command, Stdio};
     let exe = compiler_exe()?;
@@ -565,6 +585,12 @@ pub fn compile_in_child(
     cmd.arg("compile-agent")
         .arg("--memory")
         .arg(limits.memory_mib.to_string())
+        .args(
+            functions
+                .map(|d| [std::ffi::OsStr::new("--functions"), d.as_os_str()])
+                .into_iter()
+                .flatten(),
+        )
         .stdin(Stdio::from(input))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -672,6 +698,8 @@ pub fn compile_in_child(
             peak_address_space: stats.vm_peak,
             peak_resident: stats.vm_hwm,
             memory_limit: address_space,
+            reused_functions: stats.reused,
+            compiled_functions: stats.compiled,
         };
         return Ok((out, report));
     }
@@ -688,6 +716,9 @@ struct ChildStats {
     cpu: Duration,
     vm_peak: u64,
     vm_hwm: u64,
+    /// Functions taken from the function store, and functions compiled (0 and 0 without it).
+    reused: u64,
+    compiled: u64,
 }
 
 impl ChildStats {
@@ -723,10 +754,12 @@ impl ChildStats {
 
     fn line(&self) -> String {
         format!(
-            "{STATS_PREFIX} cpu_us={} vm_peak={} vm_hwm={}",
+            "{STATS_PREFIX} cpu_us={} vm_peak={} vm_hwm={} reused={} compiled={}",
             self.cpu.as_micros(),
             self.vm_peak,
-            self.vm_hwm
+            self.vm_hwm,
+            self.reused,
+            self.compiled
         )
     }
 
@@ -749,6 +782,8 @@ impl ChildStats {
                 "cpu_us" => stats.cpu = Duration::from_micros(v),
                 "vm_peak" => stats.vm_peak = v,
                 "vm_hwm" => stats.vm_hwm = v,
+                "reused" => stats.reused = v,
+                "compiled" => stats.compiled = v,
                 _ => {}
             }
         }
@@ -831,25 +866,33 @@ fn explain_failure(
 /// over a per-component maximum): its message is the one line on stderr.
 pub const REFUSED: i32 = 3;
 
-/// The child side of [`compile_in_child`] (`croupier compile-agent --memory MIB`, whose
-/// command does the I/O): validates and compiles `bytes` for an engine with that memory
-/// limit. `Ok` holds the serialized artifact and the line that reports what the compile
-/// cost (the last line of the child's stderr, which the parent reads); `Err` is wasmtime's
-/// refusal on one line (the parent shows the first line only).
-pub fn compile_for_parent(memory_mib: u32, bytes: &[u8]) -> Result<(Vec<u8>, String), String> {
+/// The child side of [`compile_in_child`] (`croupier compile-agent --memory MIB
+/// [--functions DIR]`, whose command does the I/O): validates and compiles `bytes` for an
+/// engine with that memory limit, reusing and keeping compiled functions in `functions`.
+/// `Ok` holds the serialized artifact and the line that reports what the compile cost (the
+/// last line of the child's stderr, which the parent reads); `Err` is wasmtime's refusal on
+/// one line (the parent shows the first line only).
+pub fn compile_for_parent(
+    memory_mib: u32,
+    functions: Option<&Path>,
+    bytes: &[u8],
+) -> Result<(Vec<u8>, String), String> {
     let limits = Limits {
         memory_mib,
         ..Limits::default()
     };
-    crate::engine::compiler(&limits)
-        .map_err(|e| format!("{e:#}"))
-        .and_then(|engine| {
-            engine
-                .precompile_component(bytes)
-                .map_err(|e| format!("{e:#}"))
-        })
-        .map(|artifact| (artifact, ChildStats::of_this_process().line()))
-        .map_err(|e| e.replace('\n', "; "))
+    let store = functions.map(|d| std::sync::Arc::new(crate::functions::FunctionStore::at(d)));
+    let one_line = |e: String| e.replace('\n', "; ");
+    let engine =
+        crate::engine::compiler(&limits, store.clone()).map_err(|e| one_line(format!("{e:#}")))?;
+    let artifact = engine
+        .precompile_component(bytes)
+        .map_err(|e| one_line(format!("{e:#}")))?;
+    let mut stats = ChildStats::of_this_process();
+    if let Some(store) = store {
+        (stats.reused, stats.compiled) = store.hits_and_misses();
+    }
+    Ok((artifact, stats.line()))
 }
 
 /// The most a compile child reads from its parent: the parent sends at most the file limit.
@@ -1014,6 +1057,8 @@ mod tests {
             cpu: Duration::from_micros(1_234_567),
             vm_peak: 3 << 30,
             vm_hwm: 700 << 20,
+            reused: 9_812,
+            compiled: 208,
         };
         let err = format!("some warning\n{}\n", stats.line());
         assert_eq!(ChildStats::parse(&err), stats);

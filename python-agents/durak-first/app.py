@@ -1,5 +1,5 @@
 """durak/python-first: the first legal action, through the SDK. The trivial agent whose
-decisions per second and instantiation time `croupier bench` reports for Python."""
+decisions per second and instantiation time `croupier-bench` reports for Python."""
 
 from croupier import durak
 

@@ -17,7 +17,7 @@
 use super::{BATCH, Job, Queue};
 use crate::config::ArenaConfig;
 use crate::db::Stored;
-use crate::jobs::Report;
+use crate::queue::Report;
 use axum::body::Bytes;
 use axum::http::{HeaderValue, Method, Request, Uri, header};
 use croupier_tournament::runner::GameRecord;
@@ -236,7 +236,7 @@ fn error_text(body: &[u8]) -> String {
 pub const HOLD: Duration = Duration::from_millis(200);
 
 /// Finished matches whose last reports a remote worker sends together (a lease batch's
-/// worth; 16-game ladder matches fill a call's [`crate::worker_api::MAX_GAMES_PER_CALL`]
+/// worth; 16-game ladder matches fill a call's [`crate::queue::MAX_GAMES_PER_CALL`]
 /// at five).
 pub const HELD: usize = 8;
 
@@ -263,7 +263,7 @@ fn refuse_all(answers: Vec<tokio::sync::oneshot::Sender<Result<Stored, String>>>
 /// match, and those calls were the largest part of what it spent off its play thread. When matches end
 /// less than [`HOLD`] apart, a finished match's report waits, at most [`HOLD`], for company
 /// ([`HELD`] reports, or enough games that one more report could pass
-/// [`crate::worker_api::MAX_GAMES_PER_CALL`]) or for the worker to stop, and they go out in
+/// [`crate::queue::MAX_GAMES_PER_CALL`]) or for the worker to stop, and they go out in
 /// one call of `POST /api/worker/reports`. A long match's report, and those made while a
 /// match plays (every [`BATCH`] games), go out at once.
 ///
@@ -323,7 +323,7 @@ impl RemoteQueue {
             while let Some(p) = pending.next_if(|p| {
                 chunk.is_empty()
                     || (chunk.len() < crate::worker_api::MAX_REPORTS_PER_CALL
-                        && games + p.report.games.len() <= crate::worker_api::MAX_GAMES_PER_CALL)
+                        && games + p.report.games.len() <= crate::queue::MAX_GAMES_PER_CALL)
             }) {
                 games += p.report.games.len();
                 chunk.push(p);
@@ -339,11 +339,11 @@ impl RemoteQueue {
         }
         let (reports, answers): (Vec<Report>, Vec<_>) =
             held.into_iter().map(|p| (p.report, p.answer)).unzip();
-        let body: Bytes = match crate::report_wire::encode_reports(crate::jobs::Reports { reports })
-        {
-            Ok(b) => b.into(),
-            Err(e) => return refuse_all(answers, &e.to_string()),
-        };
+        let body: Bytes =
+            match crate::report_wire::encode_reports(crate::queue::Reports { reports }) {
+                Ok(b) => b.into(),
+                Err(e) => return refuse_all(answers, &e.to_string()),
+            };
         let sent = self
             .remote
             .post(
@@ -353,7 +353,7 @@ impl RemoteQueue {
             )
             .await;
         let answered = match sent {
-            Ok((200, body)) => serde_json::from_slice::<crate::jobs::Outcomes>(&body)
+            Ok((200, body)) => serde_json::from_slice::<crate::queue::Outcomes>(&body)
                 .map_err(|e| format!("reports: the answer does not decode: {e}"))
                 .and_then(|x| {
                     if x.outcomes.len() == answers.len() {
@@ -390,8 +390,8 @@ impl RemoteQueue {
             Ok(outcomes) => {
                 for (a, o) in answers.into_iter().zip(outcomes) {
                     let _ = a.send(match o {
-                        crate::jobs::Outcome::Stored(s) => Ok(s),
-                        crate::jobs::Outcome::Refused(why) => Err(format!("report: {why}")),
+                        crate::queue::Outcome::Stored(s) => Ok(s),
+                        crate::queue::Outcome::Refused(why) => Err(format!("report: {why}")),
                     });
                 }
             }
@@ -477,7 +477,7 @@ impl RemoteQueue {
 
 impl Queue for RemoteQueue {
     /// One job, from the spares if there are any. Otherwise, with `batch`, the server is
-    /// asked for [`crate::worker_api::MAX_LEASE_BATCH`] at once: with 16-game matches a lease
+    /// asked for [`crate::queue::MAX_LEASE_BATCH`] at once: with 16-game matches a lease
     /// call per match was a good part of what a remote worker spent besides playing. A spare
     /// gets no heartbeat until the loop takes it, so one kept past a third of its lease is
     /// beaten first, and dropped if it was lost (the server hands it to another worker).
@@ -498,7 +498,7 @@ impl Queue for RemoteQueue {
             }
         }
         let max = if batch {
-            crate::worker_api::MAX_LEASE_BATCH
+            crate::queue::MAX_LEASE_BATCH
         } else {
             1
         };
@@ -510,7 +510,7 @@ impl Queue for RemoteQueue {
         match status {
             200 => {
                 // One job, not a batch, from a server older than batches.
-                let jobs = match serde_json::from_slice::<crate::jobs::Leased>(&body) {
+                let jobs = match serde_json::from_slice::<crate::queue::Leased>(&body) {
                     Ok(leased) => leased.jobs,
                     Err(_) => vec![
                         serde_json::from_slice::<Job>(&body)
@@ -586,7 +586,7 @@ impl Queue for RemoteQueue {
             pending.push(Pending { report, answer });
             let games: usize = pending.iter().map(|p| p.report.games.len()).sum();
             // Enough for one call: no point in waiting.
-            pending.len() >= HELD || games + BATCH > crate::worker_api::MAX_GAMES_PER_CALL
+            pending.len() >= HELD || games + BATCH > crate::queue::MAX_GAMES_PER_CALL
         };
         if full {
             self.flush().await;

@@ -6,6 +6,7 @@
 use clap::Args;
 use croupier_host::loader::{REFUSED, child_input_cap, compile_for_parent};
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Validate and compile a component read from stdin, under the limits the parent set.
@@ -14,6 +15,9 @@ pub struct CompileAgentCommand {
     /// The memory limit (MiB) of the engine the artifact is for.
     #[arg(long)]
     memory: u32,
+    /// The private folder of compiled functions to reuse and add to (the compile cache's).
+    #[arg(long, value_name = "DIR")]
+    functions: Option<PathBuf>,
 }
 
 impl CompileAgentCommand {
@@ -28,7 +32,7 @@ impl CompileAgentCommand {
             eprintln!("cannot read the component: {e}");
             return refused;
         }
-        match compile_for_parent(self.memory, &bytes) {
+        match compile_for_parent(self.memory, self.functions.as_deref(), &bytes) {
             Ok((artifact, cost)) => match std::io::stdout().lock().write_all(&artifact) {
                 Ok(()) => {
                     // The last line of stderr, which the parent reads.

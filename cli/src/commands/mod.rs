@@ -13,7 +13,6 @@ pub mod arena_import;
 pub mod arena_prune;
 #[cfg(feature = "arena")]
 pub mod arena_worker;
-pub mod bench;
 pub mod build;
 pub mod compile_agent;
 pub mod ledger;

@@ -15,8 +15,9 @@ use croupier_tournament::matches;
 pub struct ValidateCommand {
     /// A .wasm file or an example agent name.
     agent: String,
-    /// Compile even if the compile cache holds the file, to measure what compiling it costs
-    /// against the compile limits (the new artifact replaces the cached one).
+    /// Compile even if the compile cache holds the file, and reuse none of the functions it
+    /// keeps, to measure what compiling it from nothing costs against the compile limits
+    /// (the new artifact replaces the cached one).
     #[arg(long)]
     recompile: bool,
 }
@@ -28,8 +29,8 @@ impl ValidateCommand {
     pub fn execute(&self) -> Result<()> {
         let host = super::runtime(Limits::default(), true)?;
         let spec = registry::resolve(&self.agent).map_err(|e| matches::user(e.to_string()))?;
-        // With --recompile the file is compiled as if the cache were empty; what it compiled
-        // is then stored for the next load.
+        // With --recompile the file is compiled as if the cache were empty (no compiled
+        // functions either); what it compiled is then stored for the next load.
         let read_cache = if self.recompile {
             Cache::disabled()
         } else {

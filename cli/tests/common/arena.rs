@@ -1188,7 +1188,7 @@ pub fn replay<G: Adapter>(
     games
         .iter()
         .map(|rec| {
-            let g = croupier_arena::ladder::to_new_game(rec, &ids, &teams, None, u32::MAX);
+            let g = croupier_arena::queue::to_new_game(rec, &ids, &teams, None, u32::MAX);
             let mut public = rec.clone();
             public.logs.clear();
             (public, g.logs)

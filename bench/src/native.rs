@@ -1,5 +1,5 @@
 //! SDK agents linked natively, behind the same `Player` trait as sandboxed ones: the limit
-//! the sandbox is measured against (`croupier bench`). They get the same seeded random
+//! the sandbox is measured against (`croupier-bench`). They get the same seeded random
 //! stream and the same bounded, escaped log as the sandbox's imports.
 
 use croupier_host::limits::Limits;

@@ -1,4 +1,4 @@
-//! `croupier bench`: the speed figures, side by side, in one run.
+//! The speed figures, side by side, in one run (`croupier-bench`).
 //!
 //! Timed loops live here, not in tests: the machines are shared and noisy, so figures are
 //! medians of several rounds and ratios are taken within one run.
@@ -206,7 +206,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         });
     };
     println!(
-        "croupier bench · {} cores · medians of {rounds} rounds",
+        "croupier-bench · {} cores · medians of {rounds} rounds",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     if only == Some("fuel") {
@@ -215,12 +215,12 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         return Ok(figs);
     }
     if only == Some("match") {
-        let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
+        let host = crate::runtime()?;
         match_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
     if only == Some("search") {
-        let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
+        let host = crate::runtime()?;
         search_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
@@ -229,7 +229,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     println!(
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
-    let host = crate::commands::runtime(croupier_host::limits::Limits::default(), true)?;
+    let host = crate::runtime()?;
     let (_, classic) = matches::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);
