@@ -263,7 +263,7 @@ pub async fn store(
     // Under the upload gate, like the count in `begin_upload`: the version's row and the end
     // of its "being read" count change together. Without it, a count could read the database
     // just before this row and the in-memory count just after, and miss this upload in both:
-    // twenty uploads sent at once under a cap of twelve stored thirteen, about one run in ten.
+    // twenty uploads sent at once under a cap of twelve stored thirteen, about one run in seven.
     let gate = arena.upload_gate.lock().await;
     let Some((vid, number)) = arena.db.add_version_unless_frozen(team, &sha, len).await? else {
         arena

@@ -155,7 +155,8 @@ impl Cache {
     }
 
     /// The bound on the compiled functions' total size: a quarter of the components' bound.
-    /// One interpreter's functions take 40–90 MB, so the default keeps those of several.
+    /// CPython's and SpiderMonkey's functions together took 224 MB, so the default (512 MiB)
+    /// keeps both and the agents' own.
     pub fn functions_max_bytes(&self) -> u64 {
         self.max_bytes / 4
     }

@@ -70,9 +70,24 @@ impl FunctionStore {
         )
     }
 
-    /// Removes the least recently used entries until the store holds at most `max_bytes`.
+    /// Removes the least recently used entries until the store holds at most `max_bytes`,
+    /// and the temporary files of compiles that were killed while writing (a compile bomb
+    /// stopped at its CPU limit) once they are an hour old, so that those add up to nothing.
     pub fn evict_to(&self, max_bytes: u64) {
         crate::cache::evict_least_recent(&self.dir, EXTENSION, max_bytes, Path::new(""));
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let hour = std::time::Duration::from_secs(3600);
+        for e in entries.flatten() {
+            let stale = e.path().extension().is_some_and(|x| x == "tmp")
+                && e.metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > hour));
+            if stale {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 }
 
@@ -153,5 +168,38 @@ mod tests {
         // A key that is not a digest names no file.
         assert!(!store.insert(&[], b"x".to_vec()));
         assert!(!store.insert(&[1u8; 65], b"x".to_vec()));
+    }
+
+    #[test]
+    fn eviction_keeps_the_newest_entries_and_drops_old_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FunctionStore::at(dir.path());
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        for k in 0..4u8 {
+            assert!(store.insert(&[k; 32], vec![k; 100]));
+            let f = std::fs::File::options()
+                .append(true)
+                .open(store.path(&[k; 32]).unwrap());
+            // Oldest first: entry 0 is the least recently used.
+            f.unwrap()
+                .set_modified(old + std::time::Duration::from_secs(u64::from(k)))
+                .unwrap();
+        }
+        let left_behind = dir.path().join(".1-0.tmp");
+        std::fs::write(&left_behind, b"half an entry").unwrap();
+        let fresh = dir.path().join(".2-0.tmp");
+        std::fs::write(&fresh, b"being written").unwrap();
+        std::fs::File::options()
+            .append(true)
+            .open(&left_behind)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        // Each entry is its 32-byte digest and 100 bytes: room for two.
+        store.evict_to(2 * 132);
+        assert!(store.get(&[0; 32]).is_none() && store.get(&[1; 32]).is_none());
+        assert!(store.get(&[2; 32]).is_some() && store.get(&[3; 32]).is_some());
+        assert!(!left_behind.exists());
+        assert!(fresh.exists(), "a temporary file being written now stays");
     }
 }
