@@ -585,15 +585,12 @@ pub fn compile_in_child(
     cmd.arg("compile-agent")
         .arg("--memory")
         .arg(limits.memory_mib.to_string())
-        .args(
-            functions
-                .map(|d| [std::ffi::OsStr::new("--functions"), d.as_os_str()])
-                .into_iter()
-                .flatten(),
-        )
         .stdin(Stdio::from(input))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if let Some(dir) = functions {
+        cmd.arg("--functions").arg(dir);
+    }
     let cpu_limit = limits.compile_cpu_limit(code_bytes);
     let wall_limit = limits.compile_wall(code_bytes);
     let cpu = cpu_limit.as_secs().max(1);
