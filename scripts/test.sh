@@ -4,7 +4,8 @@
 # every test build in release mode (the sandbox tests play real games through real
 # components, which debug-mode wasmtime would make slow), builds every example agent, then
 # runs the tests with cargo-nextest (cargo test where it is missing), with the SLURM test
-# beside them, then the wheel test.
+# beside them, then the wheel test. First it checks that no file of a crate imports a file
+# that imports it back (scripts/import-cycles.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/tools.sh
@@ -19,6 +20,12 @@ fi
 ( install_python || true; install_c || true; install_js || true; install_test_only ) \
   >"$target/test-tools.log" 2>&1 &
 tools=$!
+
+# No file may import a file that imports it back, and the arena's wings import one way
+# (docs/layout.md): seconds, so before anything is built. The self-test plants each kind of
+# import the check must see, or must not.
+python3 scripts/import-cycles.py --self-test
+python3 scripts/import-cycles.py
 
 # The set-up's build, the arena's and the tests' must share every crate below croupier-cli
 # (cli/Cargo.toml pins the features that would differ): checked before building.

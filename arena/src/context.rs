@@ -2,10 +2,10 @@
 //! database, sandbox runtime, the board computed from results, and the compiled agents.
 
 use crate::config::ArenaConfig;
-use crate::db::{Db, DbError};
 use crate::linked::Linked;
 use crate::queue::JobEntrant;
 use crate::ratings::{self, Board};
+use crate::store::db::{Db, DbError};
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::PlayerFactory;
@@ -44,17 +44,17 @@ pub struct Arena {
     /// The house agents a team may spar against (`ladder.reference`, then `spar.house`).
     pub house: Vec<House>,
     /// Tokens refused per client address in the current minute (see
-    /// [`crate::identity::FAILED_TOKENS_PER_MINUTE`]).
+    /// [`crate::web::identity::FAILED_TOKENS_PER_MINUTE`]).
     pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
     /// Every valid token's SHA-256 and when the set was read (ms): what an address past
     /// its refused-token limit is checked against, so that a valid token is never refused
-    /// for another client's junk (see [`crate::identity`]).
+    /// for another client's junk (see [`crate::web::identity`]).
     pub known_tokens: tokio::sync::Mutex<(i64, std::collections::HashSet<Vec<u8>>)>,
-    /// The key of the browser forms' CSRF tokens ([`crate::session`]).
+    /// The key of the browser forms' CSRF tokens ([`crate::web::session`]).
     pub csrf_key: [u8; 32],
     /// Serialises the upload-rate check with the count it makes, so parallel uploads are
-    /// counted one after the other ([`crate::manage::begin_upload`]), and with an upload's
-    /// move from being read to stored ([`crate::manage::store`]), so no count misses it.
+    /// counted one after the other ([`crate::web::manage::begin_upload`]), and with an upload's
+    /// move from being read to stored ([`crate::web::manage::store`]), so no count misses it.
     pub upload_gate: tokio::sync::Mutex<()>,
     /// Per team: uploads accepted for reading but not stored yet, and uploads not yet
     /// answered (read, stored or checked).
@@ -62,7 +62,7 @@ pub struct Arena {
     /// Set by `arena final`: no more uploads and no more ladder matches.
     pub frozen: AtomicBool,
     /// The last application of the storage budget (shown on the admin page).
-    pub storage: std::sync::Mutex<Option<crate::storage::Pruned>>,
+    pub storage: std::sync::Mutex<Option<crate::store::storage::Pruned>>,
     /// The ladder's pace as f64 bits, `u64::MAX` for none ([`Arena::pace`]).
     pace: std::sync::atomic::AtomicU64,
     /// Verdicts on uploads this server has stored: the scheduler reads the versions again
@@ -183,7 +183,7 @@ impl Arena {
             .map_err(|e| OpenError::Runtime(format!("ladder.reference: {e}")))?;
         let bytes = std::fs::read(&reference.path)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", reference.path.display())))?;
-        let reference = crate::agents::store_agent(&agents, &bytes)
+        let reference = crate::store::agents::store_agent(&agents, &bytes)
             .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
         // The agents a team may spar against: the reference first, each stored like an
         // upload and recorded with its build, so a spar's entrant names one build for ever.
@@ -197,7 +197,7 @@ impl Arena {
                 .map_err(|e| OpenError::Runtime(format!("spar.house: {e}")))?;
             let bytes = std::fs::read(&agent.path)
                 .map_err(|e| OpenError::Runtime(format!("{}: {e}", agent.path.display())))?;
-            let sha256 = crate::agents::store_agent(&agents, &bytes)
+            let sha256 = crate::store::agents::store_agent(&agents, &bytes)
                 .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
             let id = db.house_agent(name, &sha256).await?;
             house.push(House {
@@ -342,10 +342,10 @@ impl Arena {
         Ok(fresh)
     }
 
-    /// Applies the storage budget now ([`crate::storage::prune`]), keeps what it did for
+    /// Applies the storage budget now ([`crate::store::storage::prune`]), keeps what it did for
     /// the admin page, and pauses or resumes the ladder with it.
-    pub async fn apply_storage_budget(&self) -> Result<crate::storage::Pruned, DbError> {
-        let done = crate::storage::prune(
+    pub async fn apply_storage_budget(&self) -> Result<crate::store::storage::Pruned, DbError> {
+        let done = crate::store::storage::prune(
             &self.db,
             &self.cfg.storage,
             self.cfg.final_.deadline_ms(),
@@ -371,7 +371,7 @@ impl Arena {
             .is_ok_and(|l| l.is_some_and(|p| p.after.full))
     }
 
-    /// Sets the ladder's pace ([`crate::storage::pace`]): rated games a second, or none.
+    /// Sets the ladder's pace ([`crate::store::storage::pace`]): rated games a second, or none.
     pub fn set_pace(&self, pace: Option<f64>) {
         let bits = pace.map_or(u64::MAX, |p| p.max(0.0).to_bits());
         self.pace.store(bits, Ordering::Relaxed);
@@ -487,7 +487,7 @@ impl Arena {
                 .board
                 .read()
                 .map_err(|_| "the board's lock is poisoned".to_string())?;
-            crate::db::CheckpointRow {
+            crate::store::db::CheckpointRow {
                 applied_upto: b.applied_upto,
                 games: b.games as i64,
                 body: b.save(self.rating_rules()).map_err(|e| e.to_string())?,

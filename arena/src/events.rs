@@ -7,7 +7,7 @@
 //! - `version`: an upload's state as it changes ([`VersionEvent`]: queued, compiling, smoke,
 //!   then valid or refused);
 //! - `board`: the leaderboard, as `GET /api/leaderboard` gives it, when it changed;
-//! - `live`: the matches being played now ([`crate::views::LiveJson`]), when the list changed;
+//! - `live`: the matches being played now ([`crate::web::views::LiveJson`]), when the list changed;
 //! - `resync`: this stream missed events (it read too slowly); a page fetches again.
 //!
 //! Threat model and limits. The stream is public and carries only what the public pages

@@ -153,7 +153,7 @@ async fn on_workers(
                 // out a connection in time (seen on a loaded 2-core machine, and a known
                 // sqlx failure mode) is asked again at the next poll instead of ending the
                 // final. Any other error ends it.
-                Err(crate::db::DbError::Query(sqlx::Error::PoolTimedOut)) => {
+                Err(crate::store::db::DbError::Query(sqlx::Error::PoolTimedOut)) => {
                     tracing::warn!("final: the database did not answer in time; asking again");
                     done = None;
                     break;
@@ -183,7 +183,7 @@ async fn on_workers(
         let header = croupier_tournament::with_game!(arena.cfg.kind(), G => matches::log_header::<G>(&arena.runtime.limits, &m))?;
         let mut records = Vec::new();
         let rows = arena.db.games_of_match(*id).await?;
-        let info = crate::jobs::match_info(arena, *id).await?;
+        let info = crate::queue::jobs::match_info(arena, *id).await?;
         let stored = info.records(&arena.cfg, &rows)?;
         for (g, mut rec) in rows.iter().zip(stored) {
             if let Some(logs) = &g.logs {
@@ -322,7 +322,7 @@ pub async fn run(
             .collect();
         for rec in records {
             for s in crate::queue::seats_of(rec, &ids, &ids) {
-                rows.push(crate::db::SeatRow {
+                rows.push(crate::store::db::SeatRow {
                     match_id: match_no,
                     game_index: rec.index as i64,
                     seat: s.seat,

@@ -28,10 +28,10 @@
 //!   with a strict Content-Security-Policy.
 //! - *A browser's sign-in works only for its own pages.* Every state-changing request that
 //!   rides on the sign-in cookie, and the sign-in form itself, must come from the arena's own
-//!   origin and carry a CSRF token ([`session`]); a cookie that no longer works is dropped,
+//!   origin and carry a CSRF token ([`web::session`]); a cookie that no longer works is dropped,
 //!   never turned into a lock-out.
 //! - *An agent cannot fill the disk.* What the database keeps of games is bounded by the
-//!   organiser's budget ([`storage`]): logs are cut as games are stored, old replays are
+//!   organiser's budget ([`store::storage`]): logs are cut as games are stored, old replays are
 //!   sampled, the oldest logs and replays go first, and the ladder pauses before the
 //!   results alone outgrow it.
 //! - *A crash loses nothing.* Each finished game is written once, keyed by (match, game
@@ -39,37 +39,21 @@
 //!   from the same seeds, so it gives the same results. A failure of the platform is never
 //!   scored against an agent.
 //! - *A machine that plays matches holds no keys to the arena.* Workers on other machines
-//!   ([`worker`]) pull jobs over HTTP with a worker token that opens only the worker API; the
+//!   ([`queue::worker`]) pull jobs over HTTP with a worker token that opens only the worker API; the
 //!   server checks every game they report against the match's schedule and refuses a report
 //!   made under a lost lease (409), so a late or repeated result is never counted twice.
 
-pub mod agents;
-pub mod api;
 pub mod auth;
 pub mod config;
 pub mod context;
-pub mod db;
-pub mod errors;
 pub mod events;
-pub mod export;
 pub mod finals;
-pub mod identity;
-pub mod jobs;
-pub mod ladder;
 pub mod linked;
-pub mod manage;
-pub mod pages;
 pub mod queue;
 pub mod ratings;
-pub mod report_wire;
-pub mod request_limits;
-pub mod server;
-pub mod session;
-pub mod storage;
+pub mod store;
 pub mod validate;
-pub mod views;
-pub mod worker;
-pub mod worker_api;
+pub mod web;
 
 /// Milliseconds since the Unix epoch: how every time is stored.
 pub fn now_ms() -> i64 {

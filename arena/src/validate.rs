@@ -13,7 +13,7 @@ use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
 use serde::{Deserialize, Serialize};
 
-pub use crate::agents::{is_sha256, sha256_hex, store_agent};
+pub use crate::store::agents::{is_sha256, sha256_hex, store_agent};
 
 /// What the smoke match showed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

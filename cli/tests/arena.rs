@@ -249,7 +249,7 @@ fn refused_tokens_from_one_address_get_429_then_nothing_is_read() {
     let t = two(|_| {});
     let url = &t.server.url;
     let forged = forged(&t.a);
-    let limit = croupier_arena::identity::FAILED_TOKENS_PER_MINUTE;
+    let limit = croupier_arena::web::identity::FAILED_TOKENS_PER_MINUTE;
     for i in 0..limit {
         let r = get(&format!("{url}/api/teams/1"), Some(&forged));
         assert_eq!(r.status, 401, "refusal {i}: {}", r.body);

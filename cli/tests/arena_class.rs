@@ -226,7 +226,7 @@ fn a_stale_cookie_signs_the_browser_out_and_every_page_says_who_is_signed_in() {
     let fresh = r.json()["token"].as_str().unwrap_or("").to_string();
     // More reloads than the refused-token limit: each page is a visitor's, with a notice,
     // and the response drops the cookie.
-    let limit = croupier_arena::identity::FAILED_TOKENS_PER_MINUTE as usize;
+    let limit = croupier_arena::web::identity::FAILED_TOKENS_PER_MINUTE as usize;
     for i in 0..limit + 5 {
         let path = if i % 2 == 0 { "/" } else { "/login" };
         let (page, set) = browser("GET", &format!("{url}{path}"), &[("Cookie", &cookie)], None);
@@ -621,7 +621,7 @@ fn an_unplayed_version_is_in_placement_and_every_match_seed_is_the_master_seeds(
     for m in &matches {
         assert_eq!(
             m.seed as u64,
-            croupier_arena::ladder::match_seed(cfg.ladder.seed, m.id as u64),
+            croupier_arena::queue::ladder::match_seed(cfg.ladder.seed, m.id as u64),
             "match {}",
             m.id
         );
@@ -897,7 +897,7 @@ fn stored_logs(dir: &std::path::Path) -> Vec<(i64, i64, Option<String>, Option<i
     let rt = arena_common::runtime();
     rt.block_on(async {
         let db = arena_common::observer(dir, None).await;
-        let croupier_arena::db::Db::Sqlite { pool, .. } = &db else {
+        let croupier_arena::store::db::Db::Sqlite { pool, .. } = &db else {
             panic!("SQLite here")
         };
         let rows = sqlx::query_as(

@@ -22,7 +22,7 @@ use arena_common::{
     late_lease_stores_nothing, observer, runtime, snapshot, wait_until,
 };
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::db::Db;
+use croupier_arena::store::db::Db;
 use postgres::Postgres;
 use std::time::Duration;
 

@@ -18,7 +18,7 @@ mod postgres;
 use arena_common::{
     ArenaDir, arena_final, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder,
 };
-use croupier_arena::db::Db;
+use croupier_arena::store::db::Db;
 use postgres::Postgres;
 
 #[test]

@@ -29,7 +29,7 @@ use arena_common::{
 };
 use common::example_agent;
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::worker::Job;
+use croupier_arena::queue::worker::Job;
 use postgres::Postgres;
 use std::time::Duration;
 
@@ -134,7 +134,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     assert_eq!(wrong_seats.status, 400, "{}", wrong_seats.body);
     assert!(wrong_seats.body.contains("seating"), "{}", wrong_seats.body);
     // The same game in the binary encoding the workers send: read, then checked alike.
-    let binary = croupier_arena::report_wire::encode(croupier_arena::jobs::Report {
+    let binary = croupier_arena::queue::report_wire::encode(croupier_arena::queue::jobs::Report {
         match_id: job.match_id,
         lease: job.lease.clone(),
         done: false,
@@ -143,7 +143,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         ],
     })
     .expect("encodes");
-    let wire = croupier_arena::report_wire::CONTENT_TYPE;
+    let wire = croupier_arena::queue::report_wire::CONTENT_TYPE;
     let url_report = format!("{url}/api/worker/report");
     let r = post(&url_report, Some(worker), wire, &binary);
     assert_eq!(r.status, 400, "{}", r.body);
@@ -211,7 +211,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     // Several at once, as `croupier arena worker` asks: distinct matches, no more than the
     // cap whatever is asked, each under its own lease; given back for the workers.
     let lease_url = format!("{url}/api/worker/lease");
-    let lease_max = |max: usize| -> croupier_arena::jobs::Leased {
+    let lease_max = |max: usize| -> croupier_arena::queue::jobs::Leased {
         let ask = json(serde_json::json!({ "max": max }));
         let r = post(&lease_url, Some(worker), "application/json", &ask);
         assert_eq!(r.status, 200, "{}", r.body);
@@ -220,7 +220,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     let leased = lease_max(99);
     let n = leased.jobs.len();
     assert!(
-        (1..=croupier_arena::worker_api::MAX_LEASE_BATCH).contains(&n),
+        (1..=croupier_arena::web::worker_api::MAX_LEASE_BATCH).contains(&n),
         "{n} jobs"
     );
     let mut ids: Vec<i64> = leased.jobs.iter().map(|j| j.match_id).collect();
@@ -259,9 +259,9 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         })),
     );
     assert_eq!(x.status, 200, "{}", x.body);
-    let x: croupier_arena::jobs::Outcomes = serde_json::from_str(&x.body).expect("outcomes");
-    use croupier_arena::db::Stored;
-    use croupier_arena::jobs::Outcome;
+    let x: croupier_arena::queue::jobs::Outcomes = serde_json::from_str(&x.body).expect("outcomes");
+    use croupier_arena::queue::jobs::Outcome;
+    use croupier_arena::store::db::Stored;
     assert_eq!(x.outcomes.len(), 3, "{x:?}");
     assert_eq!(x.outcomes[0], Outcome::Stored(Stored::LeaseLost));
     assert!(
@@ -279,19 +279,20 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     // report's would be.
     let bad_game: croupier_tournament::runner::GameRecord =
         serde_json::from_value(game(0, serde_json::json!([1, 0, 1, 0]))).expect("a record");
-    let binary = croupier_arena::report_wire::encode_reports(croupier_arena::jobs::Reports {
-        reports: vec![croupier_arena::jobs::Report {
-            match_id: job.match_id,
-            lease: job.lease.clone(),
-            done: false,
-            games: vec![bad_game],
-        }],
-    })
-    .expect("encodes");
-    let xwire = croupier_arena::report_wire::REPORTS_CONTENT_TYPE;
+    let binary =
+        croupier_arena::queue::report_wire::encode_reports(croupier_arena::queue::jobs::Reports {
+            reports: vec![croupier_arena::queue::jobs::Report {
+                match_id: job.match_id,
+                lease: job.lease.clone(),
+                done: false,
+                games: vec![bad_game],
+            }],
+        })
+        .expect("encodes");
+    let xwire = croupier_arena::queue::report_wire::REPORTS_CONTENT_TYPE;
     let r = post(&reports_url, Some(worker), xwire, &binary);
     assert_eq!(r.status, 200, "{}", r.body);
-    let r: croupier_arena::jobs::Outcomes = serde_json::from_str(&r.body).expect("outcomes");
+    let r: croupier_arena::queue::jobs::Outcomes = serde_json::from_str(&r.body).expect("outcomes");
     assert!(
         matches!(&r.outcomes[..], [Outcome::Refused(why)] if why.contains("seating")),
         "{r:?}"
@@ -307,7 +308,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     let r = post(&reports_url, Some(worker), wire, &binary);
     assert_eq!(r.status, 415, "a lone report's type: {}", r.body);
     // Past the cap: refused whole, nothing stored.
-    let many: Vec<_> = (0..=croupier_arena::worker_api::MAX_REPORTS_PER_CALL)
+    let many: Vec<_> = (0..=croupier_arena::web::worker_api::MAX_REPORTS_PER_CALL)
         .map(|_| serde_json::json!({"match_id": b.match_id, "lease": b.lease, "done": false, "games": []}))
         .collect();
     let r = post(
@@ -529,7 +530,9 @@ fn three_workers_one_killed_on_sqlite() {
 /// is made up as soon as the scheduler is woken.
 #[test]
 fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
-    use croupier_arena::{context::Arena, jobs, ladder, worker, worker_api};
+    use croupier_arena::context::Arena;
+    use croupier_arena::queue::{jobs, ladder, worker};
+    use croupier_arena::web::worker_api;
     let dir = ArenaDir::init("durak", "teams", |cfg| {
         if let Some(l) = cfg.get_mut("ladder").and_then(|l| l.as_table_mut()) {
             l.insert("threads".into(), toml::Value::Integer(0));
@@ -728,7 +731,7 @@ fn a_remote_worker_stores_games_while_junk_tokens_arrive_from_its_address() {
     let w = dir.add_worker("w", None);
     let junk = forged(&w);
     let config = format!("{url}/api/worker/config");
-    for _ in 0..croupier_arena::identity::FAILED_TOKENS_PER_MINUTE {
+    for _ in 0..croupier_arena::web::identity::FAILED_TOKENS_PER_MINUTE {
         assert_eq!(get(&config, Some(&junk)).status, 401);
     }
     assert_eq!(get(&config, Some(&junk)).status, 429);

@@ -150,7 +150,7 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
 /// Cranelift's inliner, turned on). Agents
 /// always run with [`Levers::PLAY`]; the others exist only to be measured. Without fuel there
 /// is no deterministic budget, without epochs no wall-clock backstop, and guard pages bring
-/// back the mprotect per memory growth that serialised the threads (see [`config`]).
+/// back the mprotect per memory growth that serialised the threads (see `config`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Levers {
     /// Fuel metering (the deterministic budget).

@@ -5,7 +5,8 @@
 
 #![allow(unused_imports, dead_code)]
 
-use crate::{Agent, Budget, GameInfo, Level, Rules, Services, agent_rng};
+use crate::agent::{Agent, Budget, GameInfo, Level, Services, agent_rng};
+use croupier_rules::Rules;
 use croupier_rules::wire::Item;
 use croupier_rules::{Game, GameRng};
 
@@ -69,7 +70,7 @@ where
         self.legal.clear();
         self.legal
             .extend(legal.iter().filter_map(|c| G::decode_action(*c)));
-        let mut ctx = crate::Ctx::new(budget, &mut self.rng, services);
+        let mut ctx = crate::agent::Ctx::new(budget, &mut self.rng, services);
         let action = self.agent.decide(&self.obs, &self.legal, &mut ctx);
         G::encode_action(action)
     }

@@ -5,9 +5,10 @@
 use super::{LimitFlags, RulesFlags, game};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
+use croupier_arena::auth;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::context::Arena;
-use croupier_arena::{auth, manage, server};
+use croupier_arena::web::{manage, server};
 use croupier_host::registry;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -388,7 +389,7 @@ impl ArenaCommand {
             }) => tokio()?.block_on(async {
                 let arena = Arena::open(dir, database.as_deref()).await?;
                 let in_dir =
-                    |e: croupier_arena::errors::AppError| anyhow::anyhow!("{}: {e}", dir.display());
+                    |e: croupier_arena::web::errors::AppError| anyhow::anyhow!("{}: {e}", dir.display());
                 let id = manage::worker_named(&arena, name).await.map_err(in_dir)?;
                 manage::remove_worker(&arena, id).await.map_err(in_dir)?;
                 println!(

@@ -18,7 +18,7 @@ pub async fn export(dir: &Path, database: Option<&str>, out: &Path, logs: bool) 
         let file = std::fs::File::create(&tmp)
             .with_context(|| format!("{}: cannot create", tmp.display()))?;
         let mut w = std::io::BufWriter::new(file);
-        let done = croupier_arena::export::export(&arena, &mut w, logs)
+        let done = croupier_arena::web::export::export(&arena, &mut w, logs)
             .await
             .with_context(|| format!("{}: exporting the games", dir.display()))?;
         w.flush()?;

@@ -10,7 +10,7 @@
 
 use anyhow::{Context, Result, bail};
 use croupier_arena::context::Arena;
-use croupier_arena::manage;
+use croupier_arena::web::manage;
 use std::collections::HashMap;
 use std::path::Path;
 

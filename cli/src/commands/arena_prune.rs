@@ -5,8 +5,8 @@
 
 use anyhow::{Context, Result};
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::db::Db;
-use croupier_arena::errors::mib;
+use croupier_arena::store::db::Db;
+use croupier_arena::web::errors::mib;
 use std::path::Path;
 
 /// Applies the budget to the arena in `dir` and says what it dropped and what is left.
@@ -16,10 +16,14 @@ pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
         .await
         .with_context(|| format!("{}: cannot open the arena's database", dir.display()))?;
     let deadline = cfg.final_.deadline_ms();
-    let done =
-        croupier_arena::storage::prune(&db, &cfg.storage, deadline, croupier_arena::now_ms())
-            .await
-            .with_context(|| format!("{}: applying the storage budget", dir.display()));
+    let done = croupier_arena::store::storage::prune(
+        &db,
+        &cfg.storage,
+        deadline,
+        croupier_arena::now_ms(),
+    )
+    .await
+    .with_context(|| format!("{}: applying the storage budget", dir.display()));
     db.close().await;
     let done = done?;
     let u = &done.after;

@@ -5,7 +5,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_arena::worker::{Linked, Remote, RemoteQueue, Worker};
+use croupier_arena::queue::worker::{Linked, Remote, RemoteQueue, Worker};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -72,10 +72,10 @@ pub fn run(a: &WorkerArgs) -> Result<()> {
     rt.block_on(async {
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
-            croupier_arena::server::stop_signal().await;
+            croupier_arena::web::server::stop_signal().await;
             let _ = stop_tx.send(true);
         });
-        croupier_arena::worker::run(worker, queue, stop_rx).await
+        croupier_arena::queue::worker::run(worker, queue, stop_rx).await
     })
     .with_context(|| format!("worker {} stopped", a.name))
 }

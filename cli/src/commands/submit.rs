@@ -220,7 +220,7 @@ fn follow(
     file: &str,
 ) -> Option<std::sync::Arc<std::sync::Mutex<bool>>> {
     use std::io::BufRead;
-    let sha = croupier_arena::agents::sha256_hex(bytes);
+    let sha = croupier_arena::store::agents::sha256_hex(bytes);
     let url = format!("{base}/api/events");
     let done = std::sync::Arc::new(std::sync::Mutex::new(false));
     let (opened, open) = std::sync::mpsc::channel();

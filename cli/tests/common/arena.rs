@@ -6,7 +6,7 @@
 
 use crate::common::croupier;
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::db::{Db, MatchRow, NewGame, NewSeat, Stored};
+use croupier_arena::store::db::{Db, MatchRow, NewGame, NewSeat, Stored};
 use croupier_host::adapters::Adapter;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan};
 use std::collections::BTreeMap;
@@ -1098,7 +1098,7 @@ pub fn games_of(cfg: &ArenaConfig, row: &MatchRow) -> i64 {
     let n = row.entrant_ids().expect("entrants").len();
     croupier_tournament::with_game!(cfg.kind(), G => {
         let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
-        croupier_arena::ladder::schedule::<G>(&opts, row, n).games() as i64
+        croupier_arena::queue::ladder::schedule::<G>(&opts, row, n).games() as i64
     })
 }
 
@@ -1166,7 +1166,7 @@ pub fn replay<G: Adapter>(
             }
         })
         .collect();
-    let schedule = croupier_arena::ladder::schedule::<G>(&opts, row, entrants.len());
+    let schedule = croupier_arena::queue::ladder::schedule::<G>(&opts, row, entrants.len());
     let plan = Plan {
         options: &opts,
         entrants: &entrants,
@@ -1293,18 +1293,20 @@ pub fn assert_nothing_lost(
         croupier_tournament::with_game!(cfg.kind(), G => replay::<G>(dir, cfg, row, &versions));
     assert_eq!(fresh.len() as i64, n);
     let rows = rt.block_on(db.games_of_match(row.id)).expect("games");
-    let info = croupier_arena::jobs::MatchInfo {
+    let info = croupier_arena::queue::jobs::MatchInfo {
         id: row.id,
         seed: row.seed as u64,
         deals: row.deals as u64,
         duplicate: row.duplicate != 0,
         entrants: versions
             .iter()
-            .map(|(id, sha256, team)| croupier_arena::jobs::JobEntrant {
-                version: *id,
-                team: *team,
-                sha256: sha256.clone(),
-            })
+            .map(
+                |(id, sha256, team)| croupier_arena::queue::jobs::JobEntrant {
+                    version: *id,
+                    team: *team,
+                    sha256: sha256.clone(),
+                },
+            )
             .collect(),
     };
     let stored = info.records(cfg, &rows).expect("stored records decode");

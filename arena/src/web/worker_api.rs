@@ -6,7 +6,7 @@
 //! | `GET /api/worker/config` | the arena's config: game, rules, limits (what every game is played under) |
 //! | `POST /api/worker/lease` | the next job, waiting up to [`LONG_POLL`] for one; 204 if none; with `{"max": n}`, up to n jobs at once |
 //! | `POST /api/worker/heartbeat` | extends a lease; 409 once it is lost |
-//! | `POST /api/worker/report` | stores games of a job, and with `done` ends it; 409 under a lost lease; the body is JSON or [`crate::report_wire`]'s binary |
+//! | `POST /api/worker/report` | stores games of a job, and with `done` ends it; 409 under a lost lease; the body is JSON or [`crate::queue::report_wire`]'s binary |
 //! | `POST /api/worker/reports` | several reports in one call, each stored as a lone one would be: one outcome per report |
 //! | `POST /api/worker/release` | gives a job back unscored (the worker's platform failed) |
 //! | `GET /api/worker/agents/{sha256}` | an agent's component, by content hash |
@@ -18,11 +18,11 @@
 //! here, and a worker's token gets 403 everywhere else.
 
 use crate::context::Arena;
-use crate::errors::AppError;
-use crate::identity::{self, Holder};
-use crate::jobs;
+use crate::queue::jobs;
 use crate::queue::{LeaseRef, Outcome, Outcomes, Report, Reports};
 pub use crate::queue::{MAX_GAMES_PER_CALL, MAX_LEASE_BATCH, MAX_REPORTS_PER_CALL, report_cap};
+use crate::web::errors::AppError;
+use crate::web::identity::{self, Holder};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
@@ -171,7 +171,7 @@ async fn reports(
     for (r, stored) in x.reports.iter().zip(stored) {
         outcomes.push(match stored {
             Ok(s) => {
-                if r.done && s == crate::db::Stored::Ok {
+                if r.done && s == crate::store::db::Stored::Ok {
                     ended.push(r.match_id);
                 }
                 Outcome::Stored(s)
@@ -209,29 +209,29 @@ fn lost(id: i64) -> AppError {
     ))
 }
 
-/// A body the worker API takes in JSON or in [`crate::report_wire`]'s binary.
+/// A body the worker API takes in JSON or in [`crate::queue::report_wire`]'s binary.
 pub trait WireBody: Sized + serde::de::DeserializeOwned {
     /// Its binary content type.
     const CONTENT_TYPE: &'static str;
     /// What it is, for errors.
     const WHAT: &'static str;
     /// Reads the binary form.
-    fn decode(bytes: &[u8]) -> Result<Self, crate::report_wire::WireError>;
+    fn decode(bytes: &[u8]) -> Result<Self, crate::queue::report_wire::WireError>;
 }
 
 impl WireBody for Report {
-    const CONTENT_TYPE: &'static str = crate::report_wire::CONTENT_TYPE;
+    const CONTENT_TYPE: &'static str = crate::queue::report_wire::CONTENT_TYPE;
     const WHAT: &'static str = "report";
-    fn decode(bytes: &[u8]) -> Result<Report, crate::report_wire::WireError> {
-        crate::report_wire::decode(bytes)
+    fn decode(bytes: &[u8]) -> Result<Report, crate::queue::report_wire::WireError> {
+        crate::queue::report_wire::decode(bytes)
     }
 }
 
 impl WireBody for Reports {
-    const CONTENT_TYPE: &'static str = crate::report_wire::REPORTS_CONTENT_TYPE;
+    const CONTENT_TYPE: &'static str = crate::queue::report_wire::REPORTS_CONTENT_TYPE;
     const WHAT: &'static str = "list of reports";
-    fn decode(bytes: &[u8]) -> Result<Reports, crate::report_wire::WireError> {
-        crate::report_wire::decode_reports(bytes)
+    fn decode(bytes: &[u8]) -> Result<Reports, crate::queue::report_wire::WireError> {
+        crate::queue::report_wire::decode_reports(bytes)
     }
 }
 
@@ -280,7 +280,7 @@ async fn report(
 ) -> Result<Response, AppError> {
     let info = jobs::match_info(&arena, r.match_id).await?;
     match jobs::accept(&arena, &info, &r.lease, &r.games, r.done).await? {
-        crate::db::Stored::LeaseLost => Err(lost(r.match_id)),
+        crate::store::db::Stored::LeaseLost => Err(lost(r.match_id)),
         stored => Ok(Json(stored).into_response()),
     }
 }

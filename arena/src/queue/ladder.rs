@@ -10,16 +10,16 @@
 //! rules), so every stored match replays bit for bit. Which versions meet and when is not
 //! reproducible: it follows upload times, how fast workers play and the order results arrive.
 //!
-//! A match is (versions, seed, deals). Workers ([`crate::worker`]) lease it with an expiry
+//! A match is (versions, seed, deals). Workers ([`crate::queue::worker`]) lease it with an expiry
 //! they keep extending while they play, store each game as it finishes (once, keyed by match
 //! and game index), and end the match in the transaction that stores its last games
-//! ([`crate::jobs`]). A worker that dies stops extending its lease; the match returns to the
+//! ([`crate::queue::jobs`]). A worker that dies stops extending its lease; the match returns to the
 //! queue and the next worker plays only the games that are missing, from the same seeds, so
 //! the results are the same. If the host fails (no instance slot, no memory), the match is
 //! given back unscored: a failure of the platform never counts against an agent.
 
 use crate::context::Arena;
-use crate::db::MatchRow;
+use crate::store::db::MatchRow;
 use croupier_rules::{Game, GameRng, Rules};
 use croupier_tournament::runner::Schedule;
 use std::sync::Arc;
@@ -187,7 +187,7 @@ struct Slow {
 const SLOW_FOR: Duration = Duration::from_secs(1);
 
 impl Slow {
-    async fn refresh(&mut self, arena: &Arena) -> Result<(), crate::db::DbError> {
+    async fn refresh(&mut self, arena: &Arena) -> Result<(), crate::store::db::DbError> {
         let verdicts = arena.verdicts.load(std::sync::atomic::Ordering::Relaxed);
         if self.verdicts == verdicts && self.at.is_some_and(|t| t.elapsed() < SLOW_FOR) {
             return Ok(());
@@ -217,7 +217,7 @@ const WAITING_PER_THREAD: i64 = 4;
 const WAITING_PER_REMOTE: i64 =
     ((crate::queue::MAX_LEASES_AHEAD + 1) * crate::queue::MAX_LEASE_BATCH) as i64;
 
-/// The storage budget's pace ([`crate::storage::pace`]) as a bucket of games: it fills at
+/// The storage budget's pace ([`crate::store::storage::pace`]) as a bucket of games: it fills at
 /// the pace, up to a minute's worth, and each match queued takes its games from it.
 #[derive(Default)]
 struct Pace {
@@ -251,7 +251,7 @@ async fn queue_some(
     last: &mut std::collections::HashMap<i64, i64>,
     slow: &mut Slow,
     pace: &mut Pace,
-) -> Result<(), crate::db::DbError> {
+) -> Result<(), crate::store::db::DbError> {
     // `arena final` may run in another process: the freeze is read from the database.
     if arena.frozen_now().await? {
         return Ok(());
@@ -333,7 +333,7 @@ async fn queue_some(
             c.games += games_per_match;
             c.matches += 1;
         }
-        fresh.push(crate::db::NewMatch {
+        fresh.push(crate::store::db::NewMatch {
             kind: if placement { "placement" } else { "ladder" },
             seed: match_seed(arena.cfg.ladder.seed, last_id + 1 + fresh.len() as u64),
             deals: arena.cfg.ladder.deals,

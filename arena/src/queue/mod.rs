@@ -3,12 +3,17 @@
 //! sizes every side of the queue agrees on.
 //!
 //! A leaf: it knows the configuration, the database's rows and the tournament's records, and
-//! nothing of the [`crate::context::Arena`] or of who leases ([`crate::jobs`]), plays
-//! ([`crate::worker`]) or serves ([`crate::worker_api`]), so those import it and not each
+//! nothing of the [`crate::context::Arena`] or of who leases ([`crate::queue::jobs`]), plays
+//! ([`crate::queue::worker`]) or serves ([`crate::web::worker_api`]), so those import it and not each
 //! other.
 
+pub mod jobs;
+pub mod ladder;
+pub mod report_wire;
+pub mod worker;
+
 use crate::config::ArenaConfig;
-use crate::db::{DbError, GameRow, MatchRow, NewGame, NewSeat, Stored};
+use crate::store::db::{DbError, GameRow, MatchRow, NewGame, NewSeat, Stored};
 use croupier_rules::{Game, Rules, SeatResult};
 use croupier_tournament::compact::{self, Frame};
 use croupier_tournament::runner::{GameRecord, Schedule};
@@ -18,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub const BATCH: usize = 64;
 
 /// Jobs a worker leases ahead of the one it plays after a short match
-/// ([`crate::worker::run`]).
+/// ([`crate::queue::worker::run`]).
 pub const MAX_LEASES_AHEAD: usize = 3;
 
 /// The most jobs one lease request hands out: a worker plays them one after the other, and
@@ -28,7 +33,7 @@ pub const MAX_LEASES_AHEAD: usize = 3;
 pub const MAX_LEASE_BATCH: usize = 8;
 
 /// The most matches handed to the play thread at once after short ones
-/// ([`crate::worker::run`]): a lease batch's worth.
+/// ([`crate::queue::worker::run`]): a lease batch's worth.
 pub const MAX_GROUP: usize = MAX_LEASE_BATCH;
 
 /// The most reports one call to `POST /api/worker/reports` carries.
@@ -310,7 +315,7 @@ pub fn to_new_game(
     log_cap: u32,
 ) -> NewGame {
     let seats = seats_of(rec, versions, teams);
-    let logs = &crate::storage::keep_logs(&rec.logs, log_cap);
+    let logs = &crate::store::storage::keep_logs(&rec.logs, log_cap);
     // With the compact form the JSON is not stored at all: it is what made a game cost
     // 1.4 KB on disk.
     let record = if compact.is_some() {

@@ -1,9 +1,9 @@
 //! The server's side of the match queue: leasing a job, extending its lease, and accepting
 //! the games a worker reports (the embedded worker and remote workers alike; see
-//! [`crate::worker`]).
+//! [`crate::queue::worker`]).
 //!
 //! A report is accepted only under the lease that holds the match, in the transaction that
-//! stores it ([`crate::db::Db::store_games`]); a game already stored stays as it was; and a
+//! stores it ([`crate::store::db::Db::store_games`]); a game already stored stays as it was; and a
 //! match is done only when every game of its schedule is stored. Every reported game is
 //! checked against the schedule the server derives from the match itself (index, deal,
 //! rotation, seed, seating, one result per seat) and replayed through the rules (every action
@@ -12,11 +12,11 @@
 //! from the worker.
 
 use crate::context::Arena;
-use crate::db::{DbError, MatchRow, Stored};
 use crate::queue::to_new_game;
 pub use crate::queue::{
     Job, JobEntrant, JobError, LeaseRef, Leased, MatchInfo, Outcome, Outcomes, Report, Reports,
 };
+use crate::store::db::{DbError, MatchRow, Stored};
 use croupier_tournament::runner::GameRecord;
 
 /// What the server knows of match `id`: from the leased matches it remembers, else from the
@@ -53,7 +53,7 @@ pub fn lease_ms(arena: &Arena) -> u64 {
 }
 
 /// The common part of one claim's lease names: unique across workers and restarts (each
-/// match's lease adds its id, [`crate::db::Db::claim`]).
+/// match's lease adds its id, [`crate::store::db::Db::claim`]).
 fn lease_prefix(worker: &str) -> String {
     let r = crate::auth::random_u64().unwrap_or_else(|_| crate::now_ms() as u64);
     format!("{worker}-{r:016x}")
@@ -174,7 +174,7 @@ pub async fn store(
 
 /// A report checked and made into rows, ready to store.
 struct Prepared {
-    rows: Vec<crate::db::NewGame>,
+    rows: Vec<crate::store::db::NewGame>,
     /// With `done`, the games the schedule holds.
     expected: Option<i64>,
 }
@@ -212,7 +212,7 @@ fn prepare(
 
 /// Stores several reports, each as [`store`] would and with one result each, without
 /// catching up: a worker's reports call. The reports that pass their checks go in one
-/// transaction ([`crate::db::Db::store_many`]); if it fails they are stored one at a time,
+/// transaction ([`crate::store::db::Db::store_many`]); if it fails they are stored one at a time,
 /// so that one report the database refuses costs the others nothing.
 pub async fn store_reports(arena: &Arena, reports: &[Report]) -> Vec<Result<Stored, JobError>> {
     // `None` for a report that passed its checks, until the database has answered.
@@ -231,9 +231,9 @@ pub async fn store_reports(arena: &Arena, reports: &[Report]) -> Vec<Result<Stor
             Err(e) => results.push(Some(Err(e))),
         }
     }
-    let batches: Vec<crate::db::GameBatch<'_>> = ready
+    let batches: Vec<crate::store::db::GameBatch<'_>> = ready
         .iter()
-        .map(|(i, p)| crate::db::GameBatch {
+        .map(|(i, p)| crate::store::db::GameBatch {
             match_id: reports[*i].match_id,
             lease: &reports[*i].lease,
             games: &p.rows,

@@ -94,8 +94,8 @@ pub fn stalled_upload(idle_seconds: u32) -> AppError {
     ))
 }
 
-impl From<crate::db::DbError> for AppError {
-    fn from(e: crate::db::DbError) -> AppError {
+impl From<crate::store::db::DbError> for AppError {
+    fn from(e: crate::store::db::DbError) -> AppError {
         AppError::Internal(e.to_string())
     }
 }
@@ -250,7 +250,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
                 JsonRejection::MissingJsonContentType(e) => AppError::Unsupported(e.body_text()),
                 JsonRejection::JsonSyntaxError(e) => AppError::BadRequest(e.body_text()),
                 e if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                    AppError::TooLarge(crate::request_limits::SMALL_BODY as u64)
+                    AppError::TooLarge(crate::web::request_limits::SMALL_BODY as u64)
                 }
                 e => AppError::Unprocessable(e.body_text()),
             })?;

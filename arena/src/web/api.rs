@@ -1,12 +1,12 @@
-//! The JSON API's handlers (`/api/...`), thin over [`crate::views`] and [`crate::manage`];
+//! The JSON API's handlers (`/api/...`), thin over [`crate::web::views`] and [`crate::web::manage`];
 //! described in `assets/openapi.json`, served at `/api/openapi.json`.
 
 use crate::auth::Who;
 use crate::context::Arena;
-use crate::errors::{AppError, Object};
-use crate::identity::{require_admin, submitting_team};
-use crate::manage::{self, NewTeam, TeamToken, read_capped};
-use crate::views::{LeaderboardJson, SeatQuery, TeamJson, game_doc, team_json};
+use crate::web::errors::{AppError, Object};
+use crate::web::identity::{require_admin, submitting_team};
+use crate::web::manage::{self, NewTeam, TeamToken, read_capped};
+use crate::web::views::{LeaderboardJson, SeatQuery, TeamJson, game_doc, team_json};
 use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::http::{StatusCode, header};
@@ -51,7 +51,7 @@ pub async fn arena_info(State(arena): State<Arc<Arena>>) -> Result<Json<ArenaJso
 pub async fn leaderboard(
     State(arena): State<Arc<Arena>>,
 ) -> Result<Json<LeaderboardJson>, AppError> {
-    Ok(Json(crate::views::leaderboard_json(&arena).await?))
+    Ok(Json(crate::web::views::leaderboard_json(&arena).await?))
 }
 
 /// `GET /api/events`: the live events as server-sent events ([`crate::events`]); 503 when
@@ -80,8 +80,10 @@ pub async fn version(
     State(arena): State<Arc<Arena>>,
     who: Who,
     Path((id, n)): Path<(i64, i64)>,
-) -> Result<Json<crate::views::VersionJson>, AppError> {
-    Ok(Json(crate::views::version_json(&arena, id, n, &who).await?))
+) -> Result<Json<crate::web::views::VersionJson>, AppError> {
+    Ok(Json(
+        crate::web::views::version_json(&arena, id, n, &who).await?,
+    ))
 }
 
 /// `GET /api/teams/{id}`: one team, with what the asker may see of it.
@@ -147,9 +149,9 @@ pub async fn submit(
 pub async fn admin_teams(
     State(arena): State<Arc<Arena>>,
     who: Who,
-) -> Result<Json<crate::views::AdminJson>, AppError> {
+) -> Result<Json<crate::web::views::AdminJson>, AppError> {
     require_admin(&who)?;
-    Ok(Json(crate::views::admin_json(&arena).await?))
+    Ok(Json(crate::web::views::admin_json(&arena).await?))
 }
 
 /// `POST /api/admin/teams`: a new team and its token, shown once (the organiser only).
@@ -225,8 +227,8 @@ pub async fn spar(
 pub async fn match_(
     State(arena): State<Arc<Arena>>,
     Path(id): Path<i64>,
-) -> Result<Json<crate::views::MatchJson>, AppError> {
-    Ok(Json(crate::views::match_json(&arena, id).await?))
+) -> Result<Json<crate::web::views::MatchJson>, AppError> {
+    Ok(Json(crate::web::views::match_json(&arena, id).await?))
 }
 
 /// The body of `POST /api/team/entry`.
@@ -292,7 +294,7 @@ pub async fn remove_worker(
 }
 
 /// The API described (OpenAPI 3.1): every `/api/` route and what it answers.
-pub const OPENAPI: &str = include_str!("../assets/openapi.json");
+pub const OPENAPI: &str = include_str!("../../assets/openapi.json");
 
 /// `GET /api/openapi.json`: this API described.
 pub async fn openapi() -> Response {

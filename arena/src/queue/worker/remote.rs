@@ -16,8 +16,8 @@
 
 use super::{BATCH, Job, Queue};
 use crate::config::ArenaConfig;
-use crate::db::Stored;
 use crate::queue::Report;
+use crate::store::db::Stored;
 use axum::body::Bytes;
 use axum::http::{HeaderValue, Method, Request, Uri, header};
 use croupier_tournament::runner::GameRecord;
@@ -322,7 +322,7 @@ impl RemoteQueue {
             let mut games = 0;
             while let Some(p) = pending.next_if(|p| {
                 chunk.is_empty()
-                    || (chunk.len() < crate::worker_api::MAX_REPORTS_PER_CALL
+                    || (chunk.len() < crate::queue::MAX_REPORTS_PER_CALL
                         && games + p.report.games.len() <= crate::queue::MAX_GAMES_PER_CALL)
             }) {
                 games += p.report.games.len();
@@ -340,7 +340,7 @@ impl RemoteQueue {
         let (reports, answers): (Vec<Report>, Vec<_>) =
             held.into_iter().map(|p| (p.report, p.answer)).unzip();
         let body: Bytes =
-            match crate::report_wire::encode_reports(crate::queue::Reports { reports }) {
+            match crate::queue::report_wire::encode_reports(crate::queue::Reports { reports }) {
                 Ok(b) => b.into(),
                 Err(e) => return refuse_all(answers, &e.to_string()),
             };
@@ -349,7 +349,7 @@ impl RemoteQueue {
             .post(
                 "/api/worker/reports",
                 body.clone(),
-                crate::report_wire::REPORTS_CONTENT_TYPE,
+                crate::queue::report_wire::REPORTS_CONTENT_TYPE,
             )
             .await;
         let answered = match sent {
@@ -373,7 +373,7 @@ impl RemoteQueue {
                     "arena worker: the server takes one report per call (an older croupier); reporting each match alone"
                 );
                 self.alone.store(true, Ordering::Relaxed);
-                match crate::report_wire::decode_reports(&body) {
+                match crate::queue::report_wire::decode_reports(&body) {
                     Ok(x) => {
                         let again = x.reports.into_iter().zip(answers);
                         let again = again.map(|(report, answer)| Pending { report, answer });
@@ -414,7 +414,7 @@ impl RemoteQueue {
         let (status, body) = if self.json_reports.load(Ordering::Relaxed) {
             self.report_json(&report).await?
         } else {
-            let binary: Bytes = crate::report_wire::encode(report)
+            let binary: Bytes = crate::queue::report_wire::encode(report)
                 .map_err(|e| e.to_string())?
                 .into();
             let (status, answer) = self
@@ -422,7 +422,7 @@ impl RemoteQueue {
                 .post(
                     "/api/worker/report",
                     binary.clone(),
-                    crate::report_wire::CONTENT_TYPE,
+                    crate::queue::report_wire::CONTENT_TYPE,
                 )
                 .await?;
             if status == 415 {
@@ -431,7 +431,8 @@ impl RemoteQueue {
                     "arena worker: the server does not read binary reports (an older croupier); reporting in JSON"
                 );
                 self.json_reports.store(true, Ordering::Relaxed);
-                let report = crate::report_wire::decode(&binary).map_err(|e| e.to_string())?;
+                let report =
+                    crate::queue::report_wire::decode(&binary).map_err(|e| e.to_string())?;
                 self.report_json(&report).await?
             } else {
                 (status, answer)
@@ -612,7 +613,7 @@ impl Queue for RemoteQueue {
     /// Downloads the agent unless the cache has it. Called by the loop before it hands a
     /// match to the play thread, so a download overlaps the match in play.
     async fn agent_path(&self, sha256: &str) -> Result<PathBuf, String> {
-        if !crate::agents::is_sha256(sha256) {
+        if !crate::store::agents::is_sha256(sha256) {
             return Err(format!("`{sha256}` is not a content hash"));
         }
         let path = self.remote.agents.join(format!("{sha256}.wasm"));
@@ -636,7 +637,7 @@ impl Queue for RemoteQueue {
             return Err(format!("agent {sha256}: {status}: {}", error_text(&bytes)));
         }
         // Stored only if it is what was asked for: the cache is keyed by content.
-        let stored = crate::agents::store_agent(&self.remote.agents, &bytes)
+        let stored = crate::store::agents::store_agent(&self.remote.agents, &bytes)
             .map_err(|e| format!("{}: {e}", self.remote.agents.display()))?;
         if stored != sha256 {
             return Err(format!(

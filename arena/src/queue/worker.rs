@@ -5,7 +5,7 @@
 //! the server over HTTP with a worker token ([`Remote`]), as Halite's and aiarena's workers
 //! do, so a machine that plays matches never holds database credentials and works from
 //! behind NAT. Both go through the same [`Queue`] calls, and the server accepts their games
-//! through the same function ([`crate::jobs::accept`]).
+//! through the same function ([`crate::queue::jobs::accept`]).
 //!
 //! A job is a match: the agents' content hashes, the seed, the deals and the games still
 //! missing. Game `i` depends only on the seed and `i`, so a job that is lost (a worker killed,
@@ -23,9 +23,9 @@
 
 use crate::config::ArenaConfig;
 use crate::context::Arena;
-use crate::db::Stored;
 pub use crate::linked::Linked;
 pub use crate::queue::{Job, JobEntrant};
+use crate::store::db::Stored;
 use croupier_host::adapters::Adapter;
 use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};
@@ -127,7 +127,7 @@ pub fn schedule<G: croupier_rules::Game>(opts: &G::Options, job: &Job) -> Schedu
 }
 
 /// Plays the missing games of a job on this thread (a blocking call, made on the worker
-/// loop's play thread: see [`PlayThread`]), reporting them through `queue` as they finish;
+/// loop's play thread: see `PlayThread`), reporting them through `queue` as they finish;
 /// [`finish`] reports the rest and ends the job. `agents` are the files of the job's
 /// entrants, in order ([`Queue::agent_path`]).
 pub fn play<G: Adapter, Q: Queue>(
@@ -481,7 +481,7 @@ async fn queue_job<Q: Queue>(
 /// plays, the next leased one is already queued on the thread, so it starts the moment the
 /// first ends. Handing each match over only after the previous one's outcome had come back
 /// cost two thread wake-ups per match, about 0.1 ms, which was 4% of a 16-game ladder match.
-/// After short matches a group is a lease batch ([`group`]), so the loop wakes once a batch
+/// After short matches a group is a lease batch (`group`), so the loop wakes once a batch
 /// rather than once a match.
 pub async fn run<Q: Queue>(
     worker: Arc<Worker>,
@@ -736,7 +736,7 @@ impl Queue for Local {
         let queued = self.arena.queued.notified();
         tokio::pin!(queued);
         queued.as_mut().enable();
-        let job = crate::jobs::lease(&self.arena, &self.name, 1)
+        let job = crate::queue::jobs::lease(&self.arena, &self.name, 1)
             .await
             .map_err(|e| e.to_string())?
             .pop();
@@ -751,7 +751,7 @@ impl Queue for Local {
     }
 
     async fn heartbeat(&self, job: &Job) -> Result<bool, String> {
-        crate::jobs::heartbeat(&self.arena, job.match_id, &job.lease)
+        crate::queue::jobs::heartbeat(&self.arena, job.match_id, &job.lease)
             .await
             .map_err(|e| e.to_string())
     }
@@ -763,7 +763,7 @@ impl Queue for Local {
         done: bool,
     ) -> Result<Stored, String> {
         let info = crate::queue::MatchInfo::of_job(job);
-        crate::jobs::accept(&self.arena, &info, &job.lease, &games, done)
+        crate::queue::jobs::accept(&self.arena, &info, &job.lease, &games, done)
             .await
             .map_err(|e| e.to_string())
     }

@@ -2,8 +2,8 @@
 //!
 //! One type, [`Db`], holds one of two concrete pools. sqlx's `Any` driver rewrites
 //! placeholders wrongly for PostgreSQL, so every query here is written once, with `$N`
-//! placeholders that both drivers take, and run on whichever pool is open ([`on_pool!`]).
-//! The one exception is storing a batch of games ([`InsertGames`]), the ladder's hottest
+//! placeholders that both drivers take, and run on whichever pool is open (`on_pool!`).
+//! The one exception is storing a batch of games (`InsertGames`), the ladder's hottest
 //! write, which each database does its own fastest way.
 //! Each database has its own migrations folder, embedded in the binary.
 //!
@@ -53,7 +53,7 @@ pub enum Db {
         /// The one connection every write (and every read that decides a write) goes
         /// through: two writers on two connections make SQLite's busy handler sleep.
         pool: SqlitePool,
-        /// Read-only connections for the pages and the API ([`on_read_pool!`]). In WAL mode
+        /// Read-only connections for the pages and the API (`on_read_pool!`). In WAL mode
         /// a reader neither waits for the writer nor holds it up; behind the one writing
         /// connection, a team page's five queries queued behind the ladder's batch inserts
         /// (p99 65 ms with 10⁶ stored games and the ladder playing).

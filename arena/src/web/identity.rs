@@ -15,7 +15,7 @@
 
 use crate::auth::{self, Claim, Who, hex_decode};
 use crate::context::Arena;
-use crate::errors::AppError;
+use crate::web::errors::AppError;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 

@@ -31,8 +31,8 @@
 
 use crate::auth::{self, Who};
 use crate::context::Arena;
-use crate::errors::{AppError, PageError};
-use crate::identity::{self, Holder};
+use crate::web::errors::{AppError, PageError};
+use crate::web::identity::{self, Holder};
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, header, request::Parts};
 use axum::middleware::Next;
@@ -49,7 +49,7 @@ pub const CSRF_HEADER: &str = "x-csrf-token";
 pub const LOGIN_COOKIE: &str = "croupier_login";
 
 /// The largest form body the check reads: the same cap as every small route's body.
-const FORM_CAP: usize = crate::request_limits::SMALL_BODY;
+const FORM_CAP: usize = crate::web::request_limits::SMALL_BODY;
 
 /// A signed-in browser, found from its cookie.
 #[derive(Clone, Debug)]
@@ -252,7 +252,7 @@ async fn check_token(mut req: Request, expected: String) -> Result<Request, AppE
     let (parts, body) = req.into_parts();
     // Bounded in size and in time, like every small request's body.
     let read = axum::body::to_bytes(body, FORM_CAP);
-    let bytes = tokio::time::timeout(crate::request_limits::REQUEST_TIMEOUT, read)
+    let bytes = tokio::time::timeout(crate::web::request_limits::REQUEST_TIMEOUT, read)
         .await
         .map_err(|_| AppError::Timeout("the form was not sent in time".into()))?
         .map_err(|_| AppError::BadRequest(format!("a form is at most {} KiB", FORM_CAP >> 10)))?;
@@ -316,7 +316,7 @@ fn expected_token(arena: &Arena, req: &Request) -> Result<Option<String>, AppErr
 
 /// The middleware: the session and the CSRF checks of every request (see the module docs).
 pub async fn layer(State(arena): State<Arc<Arena>>, mut req: Request, next: Next) -> Response {
-    let api = crate::errors::is_api(req.uri().path());
+    let api = crate::web::errors::is_api(req.uri().path());
     let checked = async {
         let dropped = guard(&arena, &mut req).await?;
         if let Some(expected) = expected_token(&arena, &req)? {

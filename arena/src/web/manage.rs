@@ -6,7 +6,7 @@
 //! token or a removed worker locks the old token out at the next request, with no cache to
 //! wait out. The pages ask for a tick before doing either (a misplaced click would lock a
 //! team out until the organiser hands it the new token); a page elsewhere, even on the same
-//! site, cannot do it at all ([`crate::session`]: this origin and the session's CSRF token).
+//! site, cannot do it at all ([`crate::web::session`]: this origin and the session's CSRF token).
 //!
 //! A withdrawn team (a student who left the course, a team disqualified) plays no new match,
 //! leaves the ranking and cannot upload; its games stay, since other teams' ratings were
@@ -24,8 +24,8 @@
 
 use crate::auth::{self, hex};
 use crate::context::Arena;
-use crate::errors::AppError;
 use crate::validate;
+use crate::web::errors::AppError;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -200,8 +200,8 @@ pub struct Checking {
     pub sha256: String,
 }
 
-impl From<&crate::db::VersionRow> for Checking {
-    fn from(v: &crate::db::VersionRow) -> Checking {
+impl From<&crate::store::db::VersionRow> for Checking {
+    fn from(v: &crate::store::db::VersionRow) -> Checking {
         Checking {
             id: v.id,
             team: v.team_id,
@@ -339,7 +339,7 @@ impl SubmitJson {
 }
 
 /// The answer to an upload identical to the team's version `v`: that version's verdict.
-fn same_as(team: i64, v: crate::db::VersionRow) -> Result<SubmitJson, AppError> {
+fn same_as(team: i64, v: crate::store::db::VersionRow) -> Result<SubmitJson, AppError> {
     let valid = match v.status.as_str() {
         "valid" => true,
         "refused" => false,
@@ -425,7 +425,9 @@ pub async fn read_capped(
 ) -> Result<Vec<u8>, AppError> {
     match axum::body::to_bytes(body, cap as usize).await {
         Ok(b) => Ok(b.to_vec()),
-        Err(e) if crate::errors::stalled(&e) => Err(crate::errors::stalled_upload(idle_seconds)),
+        Err(e) if crate::web::errors::stalled(&e) => {
+            Err(crate::web::errors::stalled_upload(idle_seconds))
+        }
         Err(e) => {
             let too_large = std::error::Error::source(&e)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
@@ -521,7 +523,7 @@ async fn issue(arena: &Arena, holder: Holder, id: i64, name: &str) -> Result<Tea
         Holder::Team => arena.db.set_team_token(id, &hash).await?,
         Holder::Worker => arena.db.set_worker_token(id, &hash).await?,
     };
-    crate::identity::forget_known_tokens(arena).await;
+    crate::web::identity::forget_known_tokens(arena).await;
     Ok(TeamToken {
         id,
         name: name.to_string(),
@@ -760,8 +762,9 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
         return Err(AppError::Conflict(NO_SPAR_IN_FINAL.into()));
     }
     check_active(arena, team).await?;
-    let latest_valid =
-        |versions: Vec<crate::db::VersionRow>| versions.into_iter().find(|v| v.status == "valid");
+    let latest_valid = |versions: Vec<crate::store::db::VersionRow>| {
+        versions.into_iter().find(|v| v.status == "valid")
+    };
     let Some(mine) = latest_valid(arena.db.versions_of(team).await?) else {
         return Err(AppError::Conflict(
             "your team has no valid version to spar with yet: upload one first".into(),
@@ -810,11 +813,11 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
     // One request at a time past the count: on PostgreSQL two statements at once could both
     // read the count below the cap.
     let _gate = arena.upload_gate.lock().await;
-    let m = crate::db::NewMatch {
+    let m = crate::store::db::NewMatch {
         kind: "spar",
         // From the master seed and the moment it was asked; the seed is stored with the
         // match, so its games replay exactly.
-        seed: crate::ladder::match_seed(arena.cfg.ladder.seed ^ SPAR_SALT, now as u64),
+        seed: crate::queue::ladder::match_seed(arena.cfg.ladder.seed ^ SPAR_SALT, now as u64),
         deals: arena.cfg.spar.deals,
         duplicate: true,
         entrants: vec![mine.id, them],

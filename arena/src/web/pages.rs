@@ -7,10 +7,10 @@
 
 use crate::auth::Who;
 use crate::context::Arena;
-use crate::errors::{AppError, PageError};
-use crate::session::{self, CSRF_FIELD, Viewer};
-use crate::views::{self, SeatQuery, when};
-use crate::{identity, manage};
+use crate::web::errors::{AppError, PageError};
+use crate::web::session::{self, CSRF_FIELD, Viewer};
+use crate::web::views::{self, SeatQuery, when};
+use crate::web::{identity, manage};
 use axum::extract::{Form, FromRequest, Multipart, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -340,7 +340,7 @@ pub async fn final_page(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResul
 }
 
 /// `/login`: the sign-in form, with its CSRF token bound to a nonce cookie (see
-/// [`crate::session`]).
+/// [`crate::web::session`]).
 pub async fn login_form(
     State(arena): State<Arc<Arena>>,
     v: Viewer,
@@ -539,8 +539,8 @@ pub struct VersionQuery {
 }
 
 fn upload_error(e: axum::extract::multipart::MultipartError, cap: u64, idle: u32) -> AppError {
-    if crate::errors::stalled(&e) {
-        crate::errors::stalled_upload(idle)
+    if crate::web::errors::stalled(&e) {
+        crate::web::errors::stalled_upload(idle)
     } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         AppError::TooLarge(cap)
     } else {
@@ -582,14 +582,14 @@ async fn admin_markup(
     v: &Viewer,
     notice: Option<Notice>,
 ) -> Result<Markup, AppError> {
-    let crate::views::AdminJson {
+    let crate::web::views::AdminJson {
         teams,
         workers,
         games: stored,
         pending,
         frozen,
         storage,
-    } = crate::views::admin_json(arena).await?;
+    } = crate::web::views::admin_json(arena).await?;
     let now = crate::now_ms();
     // An action that locks someone out asks for a tick first (no script needed).
     let confirm =
@@ -663,7 +663,7 @@ async fn admin_markup(
 /// and whether the ladder is paused for want of room.
 fn storage_markup(s: &views::StorageJson) -> Markup {
     let c = &s.config;
-    let mib = |b: i64| crate::errors::mib(b.max(0) as u64);
+    let mib = |b: i64| crate::web::errors::mib(b.max(0) as u64);
     html! {
         div #storage {
             p.muted {

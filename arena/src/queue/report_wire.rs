@@ -23,7 +23,7 @@
 //! against the bytes left and serde pre-allocates at most a bounded amount, so a lying
 //! length is an error, never a large allocation. Bytes after the report are refused. What
 //! the games say is then checked against the match's schedule as for JSON
-//! ([`crate::jobs::accept`]).
+//! ([`crate::queue::jobs::accept`]).
 
 use crate::queue::{Report, Reports};
 use croupier_host::sandbox::{CallStats, LogLine};

@@ -8,8 +8,8 @@
 //! written only when asked for.
 
 use crate::context::Arena;
-use crate::db::MatchRow;
 use crate::queue::JobError;
+use crate::store::db::MatchRow;
 use croupier_rules::Rules;
 use croupier_tournament::matches::LogHeader;
 use std::collections::HashMap;
@@ -23,7 +23,7 @@ pub enum ExportError {
     Job(#[from] JobError),
     /// Reading the database.
     #[error(transparent)]
-    Db(#[from] crate::db::DbError),
+    Db(#[from] crate::store::db::DbError),
     /// Writing the log.
     #[error("writing the log: {0}")]
     Io(#[from] std::io::Error),
@@ -119,7 +119,7 @@ pub async fn export(
         if kept.is_empty() {
             continue;
         }
-        let info = crate::jobs::match_info_of(arena, &m).await?;
+        let info = crate::queue::jobs::match_info_of(arena, &m).await?;
         let records = info.records(&arena.cfg, &kept)?;
         let agents = agent_names(arena, &m.entrant_ids()?, &mut names).await?;
         let h = header(arena, &m, agents)?;
@@ -128,7 +128,7 @@ pub async fn export(
         for (row, mut rec) in kept.iter().zip(records) {
             if logs && let Some(l) = &row.logs {
                 rec.logs = serde_json::from_str(l).map_err(|e| {
-                    JobError::Db(crate::db::DbError::Corrupt(format!(
+                    JobError::Db(crate::store::db::DbError::Corrupt(format!(
                         "match {} game {}: the stored logs: {e}",
                         m.id, row.game_index
                     )))

@@ -1,7 +1,7 @@
 //! The HTTP server: small handlers, typed extractors, one shared [`Arena`], and errors
 //! turned into responses in one place ([`AppError`]), as in axum's examples. This file holds
-//! only the router and `serve`: handlers are in [`crate::pages`], [`crate::api`] and
-//! [`crate::worker_api`], over [`crate::views`] and [`crate::manage`].
+//! only the router and `serve`: handlers are in [`crate::web::pages`], [`crate::web::api`] and
+//! [`crate::web::worker_api`], over [`crate::web::views`] and [`crate::web::manage`].
 //!
 //! Every response carries a strict Content-Security-Policy: scripts and styles only from
 //! `/static`, nothing inline, no framing. Pages escape every interpolated value (maud).
@@ -12,10 +12,10 @@
 //! Responses are gzipped for clients that ask.
 
 use crate::context::Arena;
-use crate::errors::AppError;
-use crate::manage::check_version;
-pub use crate::request_limits::{REQUEST_TIMEOUT, SMALL_BODY};
-use crate::{api, pages, worker_api};
+use crate::web::errors::AppError;
+use crate::web::manage::check_version;
+pub use crate::web::request_limits::{REQUEST_TIMEOUT, SMALL_BODY};
+use crate::web::{api, pages, worker_api};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -112,13 +112,13 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .layer(timeout())
         .merge(uploads)
         .merge(worker_api::routes(&arena).layer(timeout()))
-        .fallback(crate::errors::no_route)
+        .fallback(crate::web::errors::no_route)
         // Every error in the API's or the pages' own form, whatever answered it.
-        .layer(axum::middleware::from_fn(crate::errors::uniform))
+        .layer(axum::middleware::from_fn(crate::web::errors::uniform))
         // Sessions and CSRF, before any handler (session.rs).
         .layer(axum::middleware::from_fn_with_state(
             arena.clone(),
-            crate::session::layer,
+            crate::web::session::layer,
         ))
         // Pages, JSON and replays for browsers that ask (`Accept-Encoding: gzip`); a worker
         // asks for none, so its binary reports and agents go as they are.
@@ -151,10 +151,10 @@ async fn announced_length(
         .and_then(|v| v.parse::<u64>().ok());
     if announced.is_some_and(|n| n > cap + MULTIPART_SLACK as u64) {
         let e = AppError::TooLarge(cap);
-        return if crate::errors::is_api(req.uri().path()) {
+        return if crate::web::errors::is_api(req.uri().path()) {
             e.into_response()
         } else {
-            crate::errors::PageError(e).into_response()
+            crate::web::errors::PageError(e).into_response()
         };
     }
     next.run(req).await
@@ -163,11 +163,11 @@ async fn announced_length(
 async fn static_file(Path(file): Path<String>) -> Result<Response, AppError> {
     let (body, ty): (&'static str, &str) = match file.as_str() {
         "style.css" => (
-            include_str!("../assets/style.css"),
+            include_str!("../../assets/style.css"),
             "text/css; charset=utf-8",
         ),
         "app.js" => (
-            include_str!("../assets/app.js"),
+            include_str!("../../assets/app.js"),
             "text/javascript; charset=utf-8",
         ),
         "viewer.js" => (
@@ -212,7 +212,7 @@ pub async fn serve(
         arena.db.set_version_stage(v.id, "queued").await?;
         let a = arena.clone();
         tokio::spawn(async move {
-            let _ = check_version(&a, crate::manage::Checking::from(&v)).await;
+            let _ = check_version(&a, crate::web::manage::Checking::from(&v)).await;
         });
     }
     // The embedded worker of a server that died held its matches under leases that nobody
@@ -223,7 +223,7 @@ pub async fn serve(
     // The ladder's pace before its first match, so a fast ladder does not run unpaced while
     // the first pass of the storage budget works through a backlog.
     arena.set_pace(
-        crate::storage::pace_now(
+        crate::store::storage::pace_now(
             &arena.db,
             &arena.cfg.storage,
             arena.cfg.final_.deadline_ms(),
@@ -232,23 +232,26 @@ pub async fn serve(
         .await?,
     );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let sched = tokio::spawn(crate::ladder::scheduler(arena.clone(), stop_rx.clone()));
+    let sched = tokio::spawn(crate::queue::ladder::scheduler(
+        arena.clone(),
+        stop_rx.clone(),
+    ));
     let pruner = tokio::spawn(apply_storage_budget(arena.clone(), stop_rx.clone()));
     let ticker = tokio::spawn(live_events(arena.clone(), stop_rx.clone()));
     // The embedded worker: the same loop as `croupier arena worker`, on the database.
     // `ladder.threads = 0` leaves the playing to workers on other machines.
     let worker = (arena.cfg.ladder.threads > 0).then(|| {
-        let worker = Arc::new(crate::worker::Worker {
+        let worker = Arc::new(crate::queue::worker::Worker {
             cfg: arena.cfg.clone(),
             linked: arena.linked.clone(),
             threads: arena.cfg.ladder.threads,
             name: EMBEDDED.into(),
         });
-        let queue = Arc::new(crate::worker::Local {
+        let queue = Arc::new(crate::queue::worker::Local {
             arena: arena.clone(),
             name: EMBEDDED.into(),
         });
-        tokio::spawn(crate::worker::run(worker, queue, stop_rx))
+        tokio::spawn(crate::queue::worker::run(worker, queue, stop_rx))
     });
     ready(local);
     let app = router(arena.clone());
@@ -284,14 +287,14 @@ async fn live_events(arena: Arc<Arena>, mut stop: tokio::sync::watch::Receiver<b
     let mut names = std::collections::HashMap::new();
     loop {
         if arena.events.listening() {
-            if let Ok(board) = crate::views::leaderboard_json(&arena).await {
+            if let Ok(board) = crate::web::views::leaderboard_json(&arena).await {
                 arena.events.send_if_changed("board", &board);
             }
             // A course's versions are a few thousand names; past that the cache starts again.
             if names.len() > 1 << 14 {
                 names.clear();
             }
-            if let Ok(live) = crate::views::live_json(&arena, &mut names).await {
+            if let Ok(live) = crate::web::views::live_json(&arena, &mut names).await {
                 arena.events.send_if_changed("live", &live);
             }
         } else {
@@ -358,7 +361,8 @@ mod tests {
 
     #[test]
     fn every_api_route_is_in_the_openapi_document_and_back() {
-        let doc: serde_json::Value = serde_json::from_str(crate::api::OPENAPI).expect("valid JSON");
+        let doc: serde_json::Value =
+            serde_json::from_str(crate::web::api::OPENAPI).expect("valid JSON");
         let mut documented: Vec<String> = doc["paths"]
             .as_object()
             .expect("paths")

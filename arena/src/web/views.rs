@@ -4,8 +4,8 @@
 
 use crate::auth::Who;
 use crate::context::Arena;
-use crate::errors::AppError;
 use crate::validate;
+use crate::web::errors::AppError;
 use serde::{Deserialize, Serialize};
 
 /// One row of the leaderboard.
@@ -156,7 +156,7 @@ pub struct VersionJson {
 }
 
 fn version_view(
-    v: &crate::db::VersionRow,
+    v: &crate::store::db::VersionRow,
     private: bool,
     board: &crate::ratings::Board,
 ) -> VersionJson {
@@ -222,7 +222,7 @@ pub async fn live_json(
     let mut matches = Vec::with_capacity(rows.len());
     for m in rows {
         let ids = m.entrant_ids()?;
-        let agents = crate::export::agent_names(arena, &ids, known).await?;
+        let agents = crate::web::export::agent_names(arena, &ids, known).await?;
         let of = games_in(arena, &m).await?;
         matches.push(LiveMatch {
             id: m.id,
@@ -241,7 +241,7 @@ pub async fn live_json(
 /// The matches being played now.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiveJson {
-    /// The oldest first, at most [`crate::db::LIVE_SHOWN`].
+    /// The oldest first, at most [`crate::store::db::LIVE_SHOWN`].
     pub matches: Vec<LiveMatch>,
     /// How many are being played (more than are listed when the list is cut).
     pub playing: u64,
@@ -303,8 +303,8 @@ pub struct MatchSeat {
 }
 
 /// The games match `m` plays, by its schedule.
-async fn games_in(arena: &Arena, m: &crate::db::MatchRow) -> Result<i64, AppError> {
-    let info = crate::jobs::match_info_of(arena, m).await?;
+async fn games_in(arena: &Arena, m: &crate::store::db::MatchRow) -> Result<i64, AppError> {
+    let info = crate::queue::jobs::match_info_of(arena, m).await?;
     Ok(info.schedule(&arena.cfg)?.games() as i64)
 }
 
@@ -316,7 +316,7 @@ pub async fn match_json(arena: &Arena, id: i64) -> Result<MatchJson, AppError> {
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no match {id}")))?;
     let ids = m.entrant_ids()?;
-    let agents = crate::export::agent_names(arena, &ids, &mut Default::default()).await?;
+    let agents = crate::web::export::agent_names(arena, &ids, &mut Default::default()).await?;
     let of = games_in(arena, &m).await?;
     let mut totals = vec![[0u64; 3]; ids.len()];
     let mut games: Vec<MatchGame> = Vec::new();
@@ -529,7 +529,7 @@ pub async fn game_doc(
             when(row.pruned_ms.unwrap_or(row.finished_ms))
         )));
     }
-    let info = crate::jobs::match_info_of(arena, &mrow).await?;
+    let info = crate::queue::jobs::match_info_of(arena, &mrow).await?;
     let mut rec = info
         .records(&arena.cfg, std::slice::from_ref(&row))?
         .pop()
@@ -553,8 +553,9 @@ pub async fn game_doc(
         }
     }
     let agents =
-        crate::export::agent_names(arena, &mrow.entrant_ids()?, &mut Default::default()).await?;
-    let header = crate::export::header(arena, &mrow, agents)?;
+        crate::web::export::agent_names(arena, &mrow.entrant_ids()?, &mut Default::default())
+            .await?;
+    let header = crate::web::export::header(arena, &mrow, agents)?;
     let doc = croupier_tournament::with_game!(arena.cfg.kind(), G => {
         croupier_tournament::replay::replay_doc::<G>(&header, &rec, seat)
             .map_err(|e| AppError::Internal(format!("match {m} game {g}: {e:#}")))
@@ -567,9 +568,9 @@ pub async fn game_doc(
 #[derive(Debug, Serialize)]
 pub struct AdminJson {
     /// Every team, by id (no token hashes).
-    pub teams: Vec<crate::db::TeamRow>,
+    pub teams: Vec<crate::store::db::TeamRow>,
     /// Every worker, by id, with when it was last heard from (no token hashes).
-    pub workers: Vec<crate::db::WorkerRow>,
+    pub workers: Vec<crate::store::db::WorkerRow>,
     /// Games stored.
     pub games: i64,
     /// Ladder matches waiting to be played.
@@ -586,7 +587,7 @@ pub struct StorageJson {
     /// `[storage]` from arena.toml.
     pub config: crate::config::Storage,
     /// The last pass (at start, then every `prune_seconds`); none yet while the first runs.
-    pub last: Option<crate::storage::Pruned>,
+    pub last: Option<crate::store::storage::Pruned>,
 }
 
 /// A time as people read it: `2026-11-28 16:41:16 UTC`, or `never` for none.
