@@ -7,6 +7,7 @@ mod common;
 use common::{croupier, hostile};
 use croupier_host::Runtime as Host;
 use croupier_host::cache::{Cache, CacheOutcome};
+use croupier_host::compile;
 use croupier_host::limits::Limits;
 use croupier_host::loader::{self, GameKind, LoadError};
 use croupier_rules::durak::Durak;
@@ -214,7 +215,7 @@ fn a_changed_component_reuses_the_functions_already_compiled() {
     assert!(h.factory_default::<Durak>(&second).is_ok());
     // The same artifact as a compile that reuses nothing.
     let (cold, _) =
-        loader::compile_in_child(&h.limits, &changed, second.code_bytes, None).expect("compiles");
+        compile::compile_in_child(&h.limits, &changed, second.code_bytes, None).expect("compiles");
     let warm = std::fs::read_dir(dir.path())
         .expect("list")
         .flatten()

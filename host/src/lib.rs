@@ -21,6 +21,7 @@
 
 pub mod adapters;
 pub mod cache;
+pub mod compile;
 pub mod contract;
 pub mod engine;
 pub mod functions;

@@ -4,7 +4,7 @@
 //! stdout, and on stderr one line, a refusal or what the compile cost.
 
 use clap::Args;
-use croupier_host::loader::{REFUSED, child_input_cap, compile_for_parent};
+use croupier_host::compile::{REFUSED, child_input_cap, compile_for_parent};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
