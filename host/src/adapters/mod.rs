@@ -31,7 +31,7 @@ pub trait Adapter: Game {
     type Bindings: Send;
     /// The pre-linked world, ready to instantiate in microseconds.
     type Pre: Clone + Send + Sync + 'static;
-    /// The last observation record sent, whose vectors the next one reuses.
+    /// What the host reuses between one seat's decisions (each version's buffer or record).
     type Scratch: Default + Send;
 
     /// Adds to `linker` the host interfaces and types this game's worlds import, in every version.
@@ -67,7 +67,7 @@ pub trait Adapter: Game {
 /// (one variant per version, dispatching to `crate::contract::<version>::$module`), so a
 /// game added in a later version lists only the versions that have it.
 macro_rules! adapter {
-    ($game:ty, $kind:expr, $module:ident, $pre:ident, $bindings:ident,
+    ($game:ty, $kind:expr, $module:ident, $pre:ident, $bindings:ident, $scratch:ident,
      [$($variant:ident => $v:ident),+ $(,)?]) => {
         /// The game's pre-linked world, in the contract version of the component.
         #[derive(Clone)]
@@ -86,12 +86,22 @@ macro_rules! adapter {
             )+
         }
 
+        /// What the host reuses from one decision to the next for one seat: each version's
+        /// own scratch (its buffer or its last record), whichever version the seat's agent is.
+        #[derive(Default)]
+        pub struct $scratch {
+            $(
+                #[allow(missing_docs)]
+                pub $v: $crate::contract::$v::$module::Scratch,
+            )+
+        }
+
         impl $crate::adapters::Adapter for $game {
             const KIND: $crate::kind::GameKind = $kind;
             const VERSIONS: &'static [&'static str] = &[$($crate::contract::$v::VERSION.number),+];
             type Bindings = $bindings;
             type Pre = $pre;
-            type Scratch = $crate::contract::latest::$module::Scratch;
+            type Scratch = $scratch;
 
             fn add_to_linker(
                 linker: &mut wasmtime::component::Linker<$crate::store::StoreData>,
@@ -148,7 +158,7 @@ macro_rules! adapter {
             ) -> wasmtime::Result<u32> {
                 match b {
                     $($bindings::$variant(b) => {
-                        $crate::contract::$v::$module::decide(b, store, obs, legal, budget, scratch)
+                        $crate::contract::$v::$module::decide(b, store, obs, legal, budget, &mut scratch.$v)
                     })+
                 }
             }

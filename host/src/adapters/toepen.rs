@@ -9,5 +9,6 @@ super::adapter!(
     toepen,
     ToepenPre,
     ToepenBindings,
+    ToepenScratch,
     [V0_1 => v0_1, V0_2 => v0_2, V0_3 => v0_3]
 );

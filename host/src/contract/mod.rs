@@ -200,6 +200,26 @@ macro_rules! glue_common {
 }
 pub(crate) use glue_common;
 
+/// `game-info` as 0.2.0 made it and later versions kept: the closest preset and the options
+/// that differ from it. Expanded in each version's `mod.rs`, where `GameInfo` names that
+/// version's record (the records are distinct types, one per version, with the same fields).
+macro_rules! preset_game_info {
+    () => {
+        /// `game-info`: the closest preset and the options that differ from it.
+        fn game_info(info: &crate::start::StartInfo) -> GameInfo {
+            GameInfo {
+                seat: info.seat,
+                players: info.players,
+                preset: info.rules.preset.to_string(),
+                rules: info.rules.overrides.to_vec(),
+                seed: info.seed,
+                args: info.args.clone(),
+            }
+        }
+    };
+}
+pub(crate) use preset_game_info;
+
 // The enum conversions of each game, the same in every version; expanded inside each
 // version's game module, where `wit` names that version's types.
 macro_rules! durak_enums {
@@ -259,3 +279,61 @@ macro_rules! uno_enums {
 pub(crate) use durak_enums;
 pub(crate) use toepen_enums;
 pub(crate) use uno_enums;
+
+#[cfg(test)]
+mod tests {
+    /// Each version's files, as compiled.
+    const SOURCES: &[(&str, &[&str])] = &[
+        (
+            "v0_1",
+            &[
+                include_str!("v0_1/mod.rs"),
+                include_str!("v0_1/durak.rs"),
+                include_str!("v0_1/toepen.rs"),
+                include_str!("v0_1/uno.rs"),
+            ],
+        ),
+        (
+            "v0_2",
+            &[
+                include_str!("v0_2/mod.rs"),
+                include_str!("v0_2/durak.rs"),
+                include_str!("v0_2/toepen.rs"),
+                include_str!("v0_2/uno.rs"),
+            ],
+        ),
+        (
+            "v0_3",
+            &[
+                include_str!("v0_3/mod.rs"),
+                include_str!("v0_3/durak.rs"),
+                include_str!("v0_3/toepen.rs"),
+                include_str!("v0_3/uno.rs"),
+            ],
+        ),
+    ];
+
+    /// A frozen version's module names neither `latest` nor another version: publishing the
+    /// next version must not mean editing it (docs/versioning.md).
+    #[test]
+    fn frozen_versions_name_no_other_version() {
+        assert_eq!(
+            SOURCES.len(),
+            super::VERSIONS.len(),
+            "list every version's files here"
+        );
+        for (own, files) in SOURCES {
+            for text in *files {
+                let code: String = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                assert!(!code.contains("latest"), "{own} names `latest`");
+                for (other, _) in SOURCES.iter().filter(|(v, _)| v != own) {
+                    assert!(!code.contains(other), "{own} names {other}");
+                }
+            }
+        }
+    }
+}

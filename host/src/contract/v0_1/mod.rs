@@ -34,14 +34,16 @@ macro_rules! glue {
     ($module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
         crate::contract::glue_common!($module, $types, $world, $pre, $getter);
 
-        /// The newest version's scratch record is not used: 0.1.0 builds its record anew.
+        /// What this version reuses between decisions: nothing, it builds its record anew.
+        pub type Scratch = ();
+
         pub(crate) fn decide(
             b: &Bindings,
             store: &mut wasmtime::Store<crate::store::StoreData>,
             obs: Observation,
             legal: &[u32],
             budget: crate::contract::Budget,
-            _scratch: &mut crate::contract::latest::$module::Scratch,
+            _scratch: &mut Scratch,
         ) -> wasmtime::Result<u32> {
             b.$getter()
                 .call_decide(store, &to_wit(obs), legal, super::budget(budget))

@@ -1,7 +1,6 @@
 //! Contract 0.2.0 (`wit/v0.2/`), frozen: per-seat fields travel in one list of records, and `game-info` carries the closest preset and what differs from it.
 
 use crate::kind::GameKind;
-use crate::start::StartInfo;
 
 /// This version and its games.
 pub const VERSION: super::Version = super::Version {
@@ -15,27 +14,17 @@ pub mod durak;
 pub mod toepen;
 pub mod uno;
 
-/// `game-info`: the closest preset and the options that differ from it.
-fn game_info(info: &StartInfo) -> GameInfo {
-    GameInfo {
-        seat: info.seat,
-        players: info.players,
-        preset: info.rules.preset.to_string(),
-        rules: info.rules.overrides.to_vec(),
-        seed: info.seed,
-        args: info.args.clone(),
-    }
-}
+super::preset_game_info!();
 
 /// What every game module of this version provides (only the names differ).
 macro_rules! glue {
     ($module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
         crate::contract::glue_common!($module, $types, $world, $pre, $getter);
 
-        /// The last observation record sent, whose vectors the next one reuses (a host
-        /// allocation and free per list per decision showed in the profile). It lives in the
-        /// newest version's scratch, which the adapter keeps.
-        pub type Record = Option<wit::Observation>;
+        /// What this version reuses between decisions: the last observation record sent,
+        /// whose vectors the next one reuses (a host allocation and free per list per
+        /// decision showed in the profile). The adapter keeps one per seat.
+        pub type Scratch = Option<wit::Observation>;
 
         pub(crate) fn decide(
             b: &Bindings,
@@ -43,13 +32,13 @@ macro_rules! glue {
             obs: Observation,
             legal: &[u32],
             budget: crate::contract::Budget,
-            scratch: &mut crate::contract::latest::$module::Scratch,
+            scratch: &mut Scratch,
         ) -> wasmtime::Result<u32> {
-            let record = to_wit(obs, scratch.record.take());
+            let record = to_wit(obs, scratch.take());
             let r = b
                 .$getter()
                 .call_decide(store, &record, legal, super::budget(budget));
-            scratch.record = Some(record);
+            *scratch = Some(record);
             r
         }
     };

@@ -6,7 +6,6 @@
 //! actions and the host interface are 0.2.0's.
 
 use crate::kind::GameKind;
-use crate::start::StartInfo;
 
 /// This version and its games.
 pub const VERSION: super::Version = super::Version {
@@ -20,17 +19,7 @@ pub mod durak;
 pub mod toepen;
 pub mod uno;
 
-/// `game-info`: the closest preset and the options that differ from it (as in 0.2.0).
-fn game_info(info: &StartInfo) -> GameInfo {
-    GameInfo {
-        seat: info.seat,
-        players: info.players,
-        preset: info.rules.preset.to_string(),
-        rules: info.rules.overrides.to_vec(),
-        seed: info.seed,
-        args: info.args.clone(),
-    }
-}
+super::preset_game_info!();
 
 /// What every game module of this version provides (only the names differ).
 macro_rules! glue {
@@ -39,15 +28,9 @@ macro_rules! glue {
 
         impl super::bindings::$module::croupier::agent::$types::Host for crate::store::StoreData {}
 
-        /// What the host reuses from one decision to the next, for the agents of every version
-        /// (the adapter keeps one per seat): this version's bytes and 0.2.0's record.
-        #[derive(Default)]
-        pub struct Scratch {
-            /// The previous observation's encoding, whose buffer the next one reuses.
-            pub bytes: Vec<u8>,
-            /// 0.2.0's previous record (see `v0_2`).
-            pub record: crate::contract::v0_2::$module::Record,
-        }
+        /// What this version reuses between decisions: the previous observation's encoding,
+        /// whose buffer the next one reuses. The adapter keeps one per seat.
+        pub type Scratch = Vec<u8>;
 
         pub(crate) fn decide(
             b: &Bindings,
@@ -57,9 +40,9 @@ macro_rules! glue {
             budget: crate::contract::Budget,
             scratch: &mut Scratch,
         ) -> wasmtime::Result<u32> {
-            croupier_rules::wire::encode(&obs, &mut scratch.bytes);
+            croupier_rules::wire::encode(&obs, scratch);
             b.$getter()
-                .call_decide(store, &scratch.bytes, legal, super::budget(budget))
+                .call_decide(store, scratch, legal, super::budget(budget))
         }
     };
 }
