@@ -622,21 +622,33 @@ fn illegal_input_never_panics_and_changes_nothing() {
         // Codes that decode to nothing.
         assert_eq!(Uno::decode_action(code), None);
     }
-    for a in [
-        Action::Play {
-            card: UnoCard(200),
-            declare: None,
-            uno: false,
-        },
-        Action::Stack {
-            card: UnoCard(99),
-            declare: Some(Color::Red),
-            uno: true,
-        },
-        Action::Challenge,
-        Action::Keep,
+    // Seed 5 deals a number card: a `Turn`, which names the reason for each refusal.
+    assert_eq!(g.decision(), Decision::Turn);
+    let turn = Why::WrongDecision {
+        seat: g.to_act().unwrap(),
+        expected: Expected::Turn,
+    };
+    for (a, why) in [
+        (
+            Action::Play {
+                card: UnoCard(200),
+                declare: None,
+                uno: false,
+            },
+            Why::NotACard(200),
+        ),
+        (
+            Action::Stack {
+                card: UnoCard(99),
+                declare: Some(Color::Red),
+                uno: true,
+            },
+            turn,
+        ),
+        (Action::Challenge, turn),
+        (Action::Keep, turn),
     ] {
-        assert!(g.apply(a).is_err());
+        assert_eq!(g.apply(a).unwrap_err().why, why, "{a}");
         assert_eq!(g, before);
     }
     let _ = g.observe(9);
