@@ -4,6 +4,7 @@
 use croupier_rules::cards::{Card, CardSet, Seat, Suit};
 use croupier_rules::durak::*;
 use croupier_rules::game::{Checkable, Game, SeatResult, Visibility};
+use croupier_rules::rng::GameRng;
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
@@ -57,6 +58,19 @@ fn play(g: &mut Durak, seat: Seat, action: &str) {
     g.apply(a(action))
         .unwrap_or_else(|e| panic!("`{action}` refused: {e}"));
     g.check_invariants().unwrap();
+}
+
+/// Applies `action` to a copy of `g` and returns why it was refused, checking on the way that
+/// `legal_actions` does not list it and that the refusal changed nothing.
+fn refusal(g: &Durak, action: Action) -> Why {
+    assert!(!legal(g).contains(&action), "`{action}` is listed as legal");
+    let mut h = g.clone();
+    let err = h
+        .apply(action)
+        .expect_err(&format!("`{action}` must be refused"));
+    assert_eq!(err.action, action);
+    assert_eq!(&h, g, "the refused `{action}` changed the state");
+    err.why
 }
 
 /// Public events logged from index `from` on.
@@ -198,6 +212,8 @@ fn d03_no_trump_dealt() {
     }
 }
 
+/// RULES.md §1.8.2: "A card may be added to a running bout (throw-in) only if its rank equals
+/// the rank of some card already on the table"; 8D is refused with `RankNotOnTable`.
 #[test]
 fn d04_throw_in_priority_and_rank_rule() {
     let o = Options::classic(3);
@@ -208,7 +224,7 @@ fn d04_throw_in_priority_and_rank_rule() {
     assert_eq!(g.phase(), Phase::ThrowIn);
     assert_eq!(g.to_act(), Some(0));
     assert_eq!(legal(&g), acts("throw 7D, throw 9H, pass"));
-    assert!(g.clone().apply(a("throw 8D")).is_err());
+    assert_eq!(refusal(&g, a("throw 8D")), Why::RankNotOnTable(c("8D")));
     play(&mut g, 0, "pass");
     assert_eq!(g.to_act(), Some(2));
     assert_eq!(legal(&g), acts("throw 9S, pass"));
@@ -504,6 +520,8 @@ fn d11_state(p2: &str) -> Durak {
     g
 }
 
+/// RULES.md §1.8.5 rule 5: "the transfer target T (1.6) holds at least `attack_count + 1`
+/// cards" (§1.11.7); a target holding one card is refused with `TargetTooShort`.
 #[test]
 fn d11_transfer_needs_a_long_enough_target() {
     let mut g = d11_state("6C 6D 6S 8D 9D");
@@ -522,12 +540,21 @@ fn d11_transfer_needs_a_long_enough_target() {
 
     let g = d11_state("6C");
     assert!(!legal(&g).contains(&a("transfer 7D")));
-    assert!(g.clone().apply(a("transfer 7D")).is_err());
+    assert_eq!(
+        refusal(&g, a("transfer 7D")),
+        Why::TargetTooShort {
+            seat: 2,
+            holds: 1,
+            attack_cards: 2
+        }
+    );
 
     let g = d11_state("6C 6D");
     assert_eq!(legal(&g), acts("transfer 7D, take"));
 }
 
+/// RULES.md §1.8.5 rule 2: "no attack card has been covered yet in this bout" — "transfer
+/// only on the first move of the defence"; refused with `TransferAfterBeat`.
 #[test]
 fn d12_no_transfer_after_a_beat() {
     let o = Options::perevodnoy(2);
@@ -814,6 +841,11 @@ fn d22_forced_pass_is_an_ordinary_pass() {
     assert_eq!(forced.len(), 1, "nothing else is logged for a pass");
 }
 
+/// The reasons players meet most, each the rule it enforces: `WrongPhase`, the transitions
+/// of RULES.md §1.7 (each phase takes only its own actions); `NotInHand`, §1.7.1 ("any card
+/// from hand"); `MultiLeadOff`, §1.7.1 ("With `multi_card_lead` [VAR]"); `NoSlot`, §1.7.2
+/// ("`slot` is an uncovered pair"); `DoesNotBeat`, the beat relation of §1.2 and §1.8.1;
+/// `ShowTrumpOff`, §1.8.5 (`ShowTrumpTransfer` [VAR]); `NotAttackRank`, §1.8.5 rule 3.
 #[test]
 fn illegal_actions_leave_the_state_unchanged() {
     let o = Options::perevodnoy(2);
@@ -888,9 +920,10 @@ fn event_text() {
     );
 }
 
-/// The bout's cap bounds a transfer too: one that brings the table to exactly the cap is
-/// legal, one past it is refused with `TransferOverCap` even when the target could take it.
-/// (Mutation testing found no test on either side of the line.)
+/// The bout's cap bounds a transfer too (RULES.md §1.8.5 rule 4: "`attack_count + 1 <= cap`"):
+/// one that brings the table to exactly the cap is legal, one past it is refused with
+/// `TransferOverCap` even when the target could take it. (Mutation testing found no test on
+/// either side of the line.)
 #[test]
 fn d13_transfer_up_to_the_bout_cap_and_not_past_it() {
     let o = Options {
@@ -918,4 +951,363 @@ fn d13_transfer_up_to_the_bout_cap_and_not_past_it() {
     let err = g.apply(a("transfer 9H")).unwrap_err();
     assert_eq!(err.why, Why::TransferOverCap { cap: 3 }, "{err}");
     assert_eq!(g, before);
+}
+
+// ---- Refusal reasons (issue #41): every `Why` a player can be shown, each by name. -------
+
+/// RULES.md §1.10: once at most one player is active "the game ends"; nothing is taken after
+/// that, whatever it is.
+#[test]
+fn why_game_over() {
+    let o = Options::classic(2);
+    let mut g = Durak::from_setup(&o, setup(&["KS", "AS 7D"], vec![], "6H", Some(0))).unwrap();
+    play(&mut g, 0, "lead KS");
+    play(&mut g, 1, "beat 0 AS");
+    play(&mut g, 0, "pass");
+    assert_eq!(g.phase(), Phase::Over);
+    for bad in ["lead 7D", "take", "pass", "throw 7D"] {
+        assert_eq!(refusal(&g, a(bad)), Why::GameOver, "{bad}");
+    }
+}
+
+fn multi_lead(defender: &str) -> Durak {
+    let o = Options {
+        multi_card_lead: true,
+        ..Options::classic(2)
+    };
+    let s = setup(&["7S 7C 7D 9D", defender], vec![], "6H", Some(0));
+    Durak::from_setup(&o, s).unwrap()
+}
+
+/// RULES.md §1.7.1 [VAR]: "`Lead { cards }`, 1..k cards of one rank" — from the leader's
+/// hand ("any card from hand"); the cards he lacks are named in `NotAllInHand`.
+#[test]
+fn why_not_all_in_hand() {
+    let g = multi_lead("8S 9S 10S JS");
+    assert!(legal(&g).contains(&a("lead 7S 7C 7D")));
+    assert_eq!(
+        refusal(&g, a("lead 7S 7C 7H")),
+        Why::NotAllInHand {
+            seat: 0,
+            missing: cs("7H")
+        }
+    );
+    assert_eq!(
+        refusal(&g, a("lead 7H 7C")),
+        Why::NotAllInHand {
+            seat: 0,
+            missing: cs("7H")
+        }
+    );
+}
+
+/// RULES.md §1.7.1 [VAR]: a multiple lead is `Lead { cards }` of one rank, at most the four
+/// cards a rank has; the engine leads one card with `Lead` and 2..=4 with `LeadMany`, so a
+/// `LeadMany` of one card is refused with `MultiLeadSize`. (Neither the text form nor the
+/// action code can say it; an agent building the action in Rust can.)
+#[test]
+fn why_multi_lead_size() {
+    let g = multi_lead("8S 9S 10S JS");
+    assert_eq!(refusal(&g, Action::LeadMany(cs("7S"))), Why::MultiLeadSize);
+    assert_eq!(
+        refusal(&g, Action::LeadMany(CardSet::EMPTY)),
+        Why::MultiLeadSize
+    );
+}
+
+/// RULES.md §1.7.1 [VAR]: "`Lead { cards }`, 1..k cards of **one rank**"; 7S with 9D is
+/// refused with `MultiLeadMixedRanks`. (The text form refuses to parse it; the enum can
+/// carry it.)
+#[test]
+fn why_multi_lead_mixed_ranks() {
+    let g = multi_lead("8S 9S 10S JS");
+    assert_eq!(
+        refusal(&g, Action::LeadMany(cs("7S 9D"))),
+        Why::MultiLeadMixedRanks
+    );
+}
+
+/// RULES.md §1.7.1 [VAR] with §1.8.3: "`k <= min(current cap, h0)`". Against a defender
+/// holding two cards three sevens are too many; with `bout_cap=2` so are three against four.
+#[test]
+fn why_multi_lead_over_limit() {
+    let g = multi_lead("8S 9S");
+    assert!(legal(&g).contains(&a("lead 7S 7C")));
+    assert_eq!(
+        refusal(&g, a("lead 7S 7C 7D")),
+        Why::MultiLeadOverLimit {
+            cap: 6,
+            defender_holds: 2
+        }
+    );
+    let o = Options {
+        multi_card_lead: true,
+        bout_cap: 2,
+        ..Options::classic(2)
+    };
+    let s = setup(&["7S 7C 7D 9D", "8S 9S 10S JS"], vec![], "6H", Some(0));
+    let g = Durak::from_setup(&o, s).unwrap();
+    assert_eq!(
+        refusal(&g, a("lead 7S 7C 7D")),
+        Why::MultiLeadOverLimit {
+            cap: 2,
+            defender_holds: 4
+        }
+    );
+}
+
+/// RULES.md §1.7.2: "`Beat { slot, card }` — `slot` is an uncovered pair"; after 7S is
+/// covered and 7C thrown in, covering slot 0 again is refused with `SlotCovered`.
+#[test]
+fn why_slot_covered() {
+    let o = Options::classic(2);
+    let s = setup(&["7S 7C 9D", "9S 10S 8C JC"], vec![], "6H", Some(0));
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 7S");
+    play(&mut g, 1, "beat 0 9S");
+    play(&mut g, 0, "throw 7C");
+    assert_eq!(g.phase(), Phase::Defend);
+    assert_eq!(
+        refusal(&g, a("beat 0 10S")),
+        Why::SlotCovered {
+            slot: 0,
+            attack: c("7S")
+        }
+    );
+}
+
+/// RULES.md §1.8.5 rule 1: a transfer needs "`transfer == true`" (Perevodnoy only); in
+/// Podkidnoy both kinds of transfer are refused with `TransferOff`.
+#[test]
+fn why_transfer_off() {
+    let o = Options::classic(2);
+    let s = setup(&["7S 8C", "7D 7H 9C 10C"], vec![], "6H", Some(0));
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 7S");
+    assert_eq!(refusal(&g, a("transfer 7D")), Why::TransferOff);
+    assert_eq!(refusal(&g, a("show 7H")), Why::TransferOff);
+}
+
+/// RULES.md §1.8.5 rule 6: "not (`no_transfer_in_first_bout` and this is the first bout of
+/// the game)"; refused with `TransferInFirstBout`, and legal from the second bout on.
+#[test]
+fn why_transfer_in_first_bout() {
+    let o = Options {
+        no_transfer_in_first_bout: true,
+        ..Options::perevodnoy(2)
+    };
+    let mut s = setup(&["7S 8C 9C", "7D 10C JC"], vec![], "6H", Some(0));
+    let mut g = Durak::from_setup(&o, s.clone()).unwrap();
+    play(&mut g, 0, "lead 7S");
+    assert_eq!(refusal(&g, a("transfer 7D")), Why::TransferInFirstBout);
+    s.bouts_played = 1;
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 7S");
+    play(&mut g, 1, "transfer 7D");
+}
+
+fn show_trump() -> Durak {
+    let o = Options {
+        transfer_by_showing_trump: true,
+        ..Options::perevodnoy(2)
+    };
+    let s = setup(&["7S 7C 9C 10C", "7H 7D 8D 9D"], vec![], "6H", Some(0));
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 7S");
+    g
+}
+
+/// RULES.md §1.8.5 [VAR]: "`ShowTrumpTransfer { card }`: like Transfer, but `card` must be a
+/// **trump** of the attack rank"; showing 7D under hearts is refused with `NotTrump`.
+#[test]
+fn why_not_trump() {
+    let g = show_trump();
+    assert!(legal(&g).contains(&a("show 7H")));
+    assert_eq!(refusal(&g, a("show 7D")), Why::NotTrump(c("7D")));
+}
+
+/// RULES.md §1.8.5 [VAR]: "A given card may be shown at most once per bout." P1 shows 7H,
+/// P0 transfers back with 7C, and P1's second showing of 7H is refused with `AlreadyShown`.
+#[test]
+fn why_already_shown() {
+    let mut g = show_trump();
+    play(&mut g, 1, "show 7H");
+    play(&mut g, 0, "transfer 7C");
+    assert_eq!((g.defender(), g.to_act()), (1, Some(1)));
+    assert!(g.hand(1).contains(c("7H")));
+    assert_eq!(refusal(&g, a("show 7H")), Why::AlreadyShown(c("7H")));
+}
+
+/// RULES.md §1.8.3: "invariant: attack_count <= limit at all times", and §1.7.3: "If
+/// `room == 0` ... the bout ends". A throw-in into a full bout is refused with `BoutFull`,
+/// but no legal game reaches that check: the engine ends the bout the moment `room` is 0,
+/// and `room` shrinks only by a throw-in (`h0`, the cap and the discard are fixed during the
+/// throw-in phase). The refusal guards states built from a forged observation, so this
+/// scenario forges one through the public `determinize`: `h0` lowered to the table's count.
+#[test]
+fn why_bout_full() {
+    let o = Options::classic(2);
+    let s = setup(&["7S 7C 9D", "9S 10S 8C"], vec![], "6H", Some(0));
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 7S");
+    play(&mut g, 1, "take");
+    assert_eq!((g.phase(), g.to_act()), (Phase::ThrowIn, Some(0)));
+    assert!(
+        legal(&g).contains(&a("throw 7C")),
+        "room 2 in the real game"
+    );
+    let mut obs = g.observe(0);
+    obs.h0 = 1;
+    obs.limit = 1;
+    let forged = Durak::determinize(&o, &obs, &mut GameRng::new(1));
+    assert_eq!((forged.phase(), forged.to_act()), (Phase::ThrowIn, Some(0)));
+    let mut h = forged.clone();
+    let err = h.apply(a("throw 7C")).unwrap_err();
+    assert_eq!(err.why, Why::BoutFull, "{err}");
+    assert_eq!(h, forged);
+}
+
+/// What a player or agent is shown for a refusal: the `IllegalAction` text, "illegal action
+/// <action>: <reason>", whose reason part is the `Why`'s own text.
+#[test]
+fn why_text_is_what_players_see() {
+    let g = d11_state("6C");
+    let err = g.clone().apply(a("transfer 7D")).unwrap_err();
+    assert_eq!(
+        err.why,
+        Why::TargetTooShort {
+            seat: 2,
+            holds: 1,
+            attack_cards: 2
+        }
+    );
+    assert_eq!(
+        err.why.to_string(),
+        "P2 holds 1 cards, fewer than the 2 attack cards"
+    );
+    assert_eq!(
+        err.to_string(),
+        "illegal action transfer 7D: P2 holds 1 cards, fewer than the 2 attack cards"
+    );
+    let o = Options::classic(2);
+    let s = setup(&["7S 8C", "7D 9C 10C"], vec![], "6H", Some(0));
+    let mut g = Durak::from_setup(&o, s).unwrap();
+    play(&mut g, 0, "lead 7S");
+    let err = g.apply(a("transfer 7D")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "illegal action transfer 7D: transfers need transfer=true"
+    );
+}
+
+/// Every refusal reason and the test in this file that provokes it and asserts it by name.
+/// The match has no wildcard arm, so a new `Why` variant does not compile until it is given
+/// a scenario here (issue #41); `every_refusal_reason_has_a_scenario` checks the names.
+fn scenario_of(why: Why) -> &'static str {
+    match why {
+        Why::GameOver => "why_game_over",
+        Why::WrongPhase(_) => "illegal_actions_leave_the_state_unchanged",
+        Why::NotInHand { .. } => "illegal_actions_leave_the_state_unchanged",
+        Why::NotAllInHand { .. } => "why_not_all_in_hand",
+        Why::MultiLeadOff => "illegal_actions_leave_the_state_unchanged",
+        Why::MultiLeadSize => "why_multi_lead_size",
+        Why::MultiLeadMixedRanks => "why_multi_lead_mixed_ranks",
+        Why::MultiLeadOverLimit { .. } => "why_multi_lead_over_limit",
+        Why::NoSlot(_) => "illegal_actions_leave_the_state_unchanged",
+        Why::SlotCovered { .. } => "why_slot_covered",
+        Why::DoesNotBeat { .. } => "illegal_actions_leave_the_state_unchanged",
+        Why::TransferOff => "why_transfer_off",
+        Why::ShowTrumpOff => "illegal_actions_leave_the_state_unchanged",
+        Why::TransferInFirstBout => "why_transfer_in_first_bout",
+        Why::TransferAfterBeat => "d12_no_transfer_after_a_beat",
+        Why::NotAttackRank(_) => "illegal_actions_leave_the_state_unchanged",
+        Why::NotTrump(_) => "why_not_trump",
+        Why::AlreadyShown(_) => "why_already_shown",
+        Why::TransferOverCap { .. } => "d13_transfer_up_to_the_bout_cap_and_not_past_it",
+        Why::TargetTooShort { .. } => "d11_transfer_needs_a_long_enough_target",
+        Why::RankNotOnTable(_) => "d04_throw_in_priority_and_rank_rule",
+        Why::BoutFull => "why_bout_full",
+    }
+}
+
+/// The variant's name, from its `Debug` text (`NoSlot(1)` → `NoSlot`).
+fn variant(why: &Why) -> String {
+    format!("{why:?}")
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric())
+        .collect()
+}
+
+#[test]
+fn every_refusal_reason_has_a_scenario() {
+    let (x, y) = (c("7S"), c("8S"));
+    let one_of_each = [
+        Why::GameOver,
+        Why::WrongPhase(Phase::Lead),
+        Why::NotInHand { seat: 0, card: x },
+        Why::NotAllInHand {
+            seat: 0,
+            missing: cs("7S"),
+        },
+        Why::MultiLeadOff,
+        Why::MultiLeadSize,
+        Why::MultiLeadMixedRanks,
+        Why::MultiLeadOverLimit {
+            cap: 6,
+            defender_holds: 1,
+        },
+        Why::NoSlot(1),
+        Why::SlotCovered { slot: 0, attack: x },
+        Why::DoesNotBeat {
+            card: x,
+            attack: y,
+            trump: Suit::Hearts,
+        },
+        Why::TransferOff,
+        Why::ShowTrumpOff,
+        Why::TransferInFirstBout,
+        Why::TransferAfterBeat,
+        Why::NotAttackRank(x),
+        Why::NotTrump(x),
+        Why::AlreadyShown(x),
+        Why::TransferOverCap { cap: 3 },
+        Why::TargetTooShort {
+            seat: 0,
+            holds: 1,
+            attack_cards: 2,
+        },
+        Why::RankNotOnTable(x),
+        Why::BoutFull,
+    ];
+    check_scenarios(include_str!("durak_scenarios.rs"), &one_of_each);
+}
+
+/// Each sample's scenario is a `#[test]` in `src` whose body names the variant as
+/// `Why::<Variant>`; the samples are one per variant and as many as `scenario_of` has arms.
+fn check_scenarios(src: &str, one_of_each: &[Why]) {
+    let mut seen = std::collections::HashSet::new();
+    for why in one_of_each {
+        let v = variant(why);
+        assert!(seen.insert(v.clone()), "{v} is listed twice");
+        let name = scenario_of(*why);
+        let head = format!("#[test]\nfn {name}() {{\n");
+        let start = src
+            .find(&head)
+            .unwrap_or_else(|| panic!("no test `{name}` for {v}"));
+        let body = &src[start..];
+        let body = &body[..body.find("\n}\n").unwrap()];
+        assert!(
+            body.contains(&format!("Why::{v}")),
+            "`{name}` does not assert Why::{v} by name"
+        );
+    }
+    let arms = src
+        .split("fn scenario_of(")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .unwrap()
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Why::"))
+        .count();
+    assert_eq!(seen.len(), arms, "one sample per arm of `scenario_of`");
 }

@@ -69,6 +69,17 @@ fn act(g: &mut Toepen, seat: Seat, a: &str) {
     g.check_invariants().unwrap();
 }
 
+/// Applies `a` to a copy of `g` and returns why it was refused, checking on the way that
+/// `legal_actions` does not list it and that the refusal changed nothing.
+fn refusal(g: &Toepen, a: Action) -> Why {
+    assert!(!legal(g).contains(&a), "`{a}` is listed as legal");
+    let mut h = g.clone();
+    let err = h.apply(a).expect_err(&format!("`{a}` must be refused"));
+    assert_eq!(err.action, a);
+    assert_eq!(&h, g, "the refused `{a}` changed the state");
+    err.why
+}
+
 fn no_claims(g: &mut Toepen) {
     while g.decision() == Decision::Laundry {
         let s = g.to_act().unwrap();
@@ -133,6 +144,8 @@ fn t01_trick_winner_and_card_order() {
     assert!(strength(c("7H")) > strength(c("AH")));
 }
 
+/// RULES.md §2.7.1: "a player who holds at least one card of the led suit must play one of
+/// them"; every other card is refused with `MustFollow`.
 #[test]
 fn t02_follow_suit() {
     let o = Options::default();
@@ -552,6 +565,8 @@ fn t09_laundry_bluff_caught() {
     }
 }
 
+/// RULES.md §2.9.2: a claim is allowed "only if the stock holds at least 4 cards" (§2.13.7);
+/// a claim on a short stock is refused with `StockShort`.
 #[test]
 fn t10_laundry_needs_four_stock_cards() {
     // 8 players: no stock, so only NoClaim.
@@ -565,6 +580,11 @@ fn t10_laundry_needs_four_stock_cards() {
     for s in 0..8 {
         assert_eq!(g.decision(), Decision::Laundry);
         assert_eq!(legal(&g), acts("no-claim"), "P{s}");
+        assert_eq!(
+            refusal(&g, Action::ClaimLaundry),
+            Why::StockShort { cards: 0 },
+            "P{s}"
+        );
         act(&mut g, s, "no-claim");
     }
     assert_eq!(g.decision(), Decision::Play);
@@ -584,6 +604,11 @@ fn t10_laundry_needs_four_stock_cards() {
     }
     for s in 1..7 {
         assert_eq!(legal(&g), acts("no-claim"), "P{s}");
+        assert_eq!(
+            refusal(&g, Action::ClaimLaundry),
+            Why::StockShort { cards: 0 },
+            "P{s}"
+        );
         act(&mut g, s, "no-claim");
     }
     assert_eq!(g.decision(), Decision::Play);
@@ -776,6 +801,8 @@ fn t14_poverty() {
     assert!(ev.contains(&"P2 is eliminated".to_string()), "{ev:?}");
 }
 
+/// RULES.md §2.8.2 rule 5 [VAR]: "with `knock_cap_by_score`: `score(player) + stake + 1 <=
+/// limit`"; a knock past it is refused with `KnockCapByScore`.
 #[test]
 fn t15_knock_cap_by_score() {
     let o = Options {
@@ -811,6 +838,8 @@ fn t15_knock_cap_by_score() {
     );
 }
 
+/// RULES.md §2.12 `FirstToLimit`: "the game ends as soon as any score reaches `limit`";
+/// afterwards every action is refused with `GameOver`.
 #[test]
 fn t16_first_to_limit() {
     let o = Options::preset("drinking").unwrap();
@@ -898,6 +927,8 @@ fn t17_plain_game_is_only_card_choices() {
     }
 }
 
+/// RULES.md §2.8.2 rule 4 [VAR]: "`max_stake` is None or `stake < max_stake`"; a knock at
+/// the cap is refused with `MaxStake`.
 #[test]
 fn t18_max_stake() {
     let o = Options {
@@ -1102,4 +1133,245 @@ fn x05_last_survivor_ranking() {
     );
     assert_eq!(out.summary, "P1 wins; then 2. P0, P3, 4. P2");
     assert_eq!(g.observe(1).eliminated_at, vec![2, 0, 1, 2]);
+}
+
+// ---- Refusal reasons (issue #41): every `Why` a player can be shown, each by name. -------
+
+fn p(a: &str) -> Action {
+    a.parse().unwrap()
+}
+
+/// RULES.md §2.6: each decision point takes only its own actions (the table "Decision points
+/// and their actions"), and §2.8.2 rule 1: a knock needs "the round is in the trick-play
+/// phase (not during laundry or poverty decisions)". Anything else is `WrongDecision`,
+/// naming the decision that is pending.
+#[test]
+fn why_wrong_decision() {
+    let mut g = deal(&Options::default(), 3, &T5);
+    assert_eq!(g.decision(), Decision::Laundry);
+    for a in ["play 10C", "knock", "stay", "challenge"] {
+        assert_eq!(
+            refusal(&g, p(a)),
+            Why::WrongDecision {
+                seat: 0,
+                decision: Decision::Laundry,
+                action: p(a)
+            },
+            "{a}"
+        );
+    }
+    no_claims(&mut g);
+    assert_eq!(g.decision(), Decision::Play);
+    assert_eq!(
+        refusal(&g, Action::Fold),
+        Why::WrongDecision {
+            seat: 0,
+            decision: Decision::Play,
+            action: Action::Fold
+        }
+    );
+    act(&mut g, 0, "knock");
+    assert_eq!(g.decision(), Decision::KnockResponse);
+    assert_eq!(
+        refusal(&g, p("play 9C")),
+        Why::WrongDecision {
+            seat: 1,
+            decision: Decision::KnockResponse,
+            action: p("play 9C")
+        }
+    );
+}
+
+/// RULES.md §2.9.4 [VAR]: "With `white_laundry=true` a second claim type exists"; without
+/// it `ClaimWhiteLaundry` is refused with `WhiteLaundryOff`.
+#[test]
+fn why_white_laundry_off() {
+    let hands = ["7H JC QD KS", "9C 9D 9S JH", "8C 8D 8S 10H", "7C 7D 7S QH"];
+    let g = deal(&Options::default(), 3, &hands);
+    assert_eq!(g.decision(), Decision::Laundry);
+    assert_eq!(refusal(&g, p("white-laundry")), Why::WhiteLaundryOff);
+    let o = Options {
+        white_laundry: true,
+        ..Options::default()
+    };
+    let mut g = deal(&o, 3, &hands);
+    act(&mut g, 0, "white-laundry");
+}
+
+/// RULES.md §2.7.1: every player "plays one card" — from his own hand; a card he does not
+/// hold is refused with `NotHeld` (before the follow-suit rule is looked at).
+#[test]
+fn why_not_held() {
+    let mut g = deal(&Options::default(), 3, &T5);
+    no_claims(&mut g);
+    assert_eq!(
+        refusal(&g, p("play 9C")),
+        Why::NotHeld {
+            seat: 0,
+            card: c("9C")
+        }
+    );
+    act(&mut g, 0, "play 10C");
+    // P1 holds 9C (a club, as led) but not 8C.
+    assert_eq!(
+        refusal(&g, p("play 8C")),
+        Why::NotHeld {
+            seat: 1,
+            card: c("8C")
+        }
+    );
+}
+
+/// RULES.md §2.8.2 rule 1: a knock needs "`knocking == true`"; in `toepen_plain()` (source
+/// D's game, §2.13.11: "no `Knock`") it is refused with `KnockingOff`.
+#[test]
+fn why_knocking_off() {
+    let g = deal(&Options::plain(), 3, &T5);
+    assert_eq!(g.decision(), Decision::Play);
+    assert_eq!(refusal(&g, Action::Knock), Why::KnockingOff);
+}
+
+/// RULES.md §2.8.4 [VAR]: with `knock_timing=AnyCardBoundary` knocks are made in the knock
+/// window; "the player to move plays (his `PlayTurn` then has no `Knock` action)". A knock at
+/// the play turn is refused with `KnockInWindow`.
+#[test]
+fn why_knock_in_window() {
+    let o = Options {
+        knock_timing: KnockTiming::AnyCardBoundary,
+        ..Options::default()
+    };
+    let mut g = deal(&o, 3, &T5);
+    no_claims(&mut g);
+    for s in [0, 1, 2, 3] {
+        act(&mut g, s, "no-knock");
+    }
+    assert_eq!((g.decision(), g.to_act()), (Decision::Play, Some(0)));
+    assert_eq!(refusal(&g, Action::Knock), Why::KnockInWindow);
+}
+
+/// RULES.md §2.8.2 rule 3: "he is not `last_knocker`: nobody may make two knocks in a row
+/// within a round" (§2.8.3: after his knock "the same player must now play a card; he cannot
+/// knock again"); refused with `LastKnocker`.
+#[test]
+fn why_last_knocker() {
+    let mut g = t5_to_trick2();
+    act(&mut g, 1, "knock");
+    for s in [2, 3, 0] {
+        act(&mut g, s, "stay");
+    }
+    assert_eq!((g.decision(), g.to_act()), (Decision::Play, Some(1)));
+    assert_eq!(refusal(&g, Action::Knock), Why::LastKnocker { seat: 1 });
+}
+
+/// What a player or agent is shown for a refusal: the `IllegalAction` text, "illegal action
+/// <action>: <reason>", whose reason part is the `Why`'s own text.
+#[test]
+fn why_text_is_what_players_see() {
+    let mut g = t5_to_trick2();
+    act(&mut g, 1, "knock");
+    for s in [2, 3, 0] {
+        act(&mut g, s, "stay");
+    }
+    let err = g.clone().apply(Action::Knock).unwrap_err();
+    assert_eq!(err.why, Why::LastKnocker { seat: 1 });
+    assert_eq!(
+        err.why.to_string(),
+        "P1 made the last knock; somebody else must knock first"
+    );
+    assert_eq!(
+        err.to_string(),
+        "illegal action knock: P1 made the last knock; somebody else must knock first"
+    );
+    let err = g.apply(Action::Stay).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "illegal action stay: P1 must play a card now, not stay or fold"
+    );
+}
+
+/// Every refusal reason and the test in this file that provokes it and asserts it by name.
+/// The match has no wildcard arm, so a new `Why` variant does not compile until it is given
+/// a scenario here (issue #41); `every_refusal_reason_has_a_scenario` checks the names.
+fn scenario_of(why: Why) -> &'static str {
+    match why {
+        Why::GameOver => "t16_first_to_limit",
+        Why::WrongDecision { .. } => "why_wrong_decision",
+        Why::WhiteLaundryOff => "why_white_laundry_off",
+        Why::StockShort { .. } => "t10_laundry_needs_four_stock_cards",
+        Why::NotHeld { .. } => "why_not_held",
+        Why::MustFollow { .. } => "t02_follow_suit",
+        Why::KnockingOff => "why_knocking_off",
+        Why::KnockInWindow => "why_knock_in_window",
+        Why::LastKnocker { .. } => "why_last_knocker",
+        Why::MaxStake { .. } => "t18_max_stake",
+        Why::KnockCapByScore { .. } => "t15_knock_cap_by_score",
+    }
+}
+
+/// The variant's name, from its `Debug` text (`MaxStake { stake: 3 }` → `MaxStake`).
+fn variant(why: &Why) -> String {
+    format!("{why:?}")
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric())
+        .collect()
+}
+
+#[test]
+fn every_refusal_reason_has_a_scenario() {
+    let one_of_each = [
+        Why::GameOver,
+        Why::WrongDecision {
+            seat: 0,
+            decision: Decision::Play,
+            action: Action::Stay,
+        },
+        Why::WhiteLaundryOff,
+        Why::StockShort { cards: 0 },
+        Why::NotHeld {
+            seat: 0,
+            card: c("7H"),
+        },
+        Why::MustFollow { seat: 0, led: None },
+        Why::KnockingOff,
+        Why::KnockInWindow,
+        Why::LastKnocker { seat: 0 },
+        Why::MaxStake { stake: 3 },
+        Why::KnockCapByScore {
+            seat: 0,
+            score: 9,
+            raise_to: 2,
+            limit: 10,
+        },
+    ];
+    check_scenarios(include_str!("toepen_scenarios.rs"), &one_of_each);
+}
+
+/// Each sample's scenario is a `#[test]` in `src` whose body names the variant as
+/// `Why::<Variant>`; the samples are one per variant and as many as `scenario_of` has arms.
+fn check_scenarios(src: &str, one_of_each: &[Why]) {
+    let mut seen = std::collections::HashSet::new();
+    for why in one_of_each {
+        let v = variant(why);
+        assert!(seen.insert(v.clone()), "{v} is listed twice");
+        let name = scenario_of(*why);
+        let head = format!("#[test]\nfn {name}() {{\n");
+        let start = src
+            .find(&head)
+            .unwrap_or_else(|| panic!("no test `{name}` for {v}"));
+        let body = &src[start..];
+        let body = &body[..body.find("\n}\n").unwrap()];
+        assert!(
+            body.contains(&format!("Why::{v}")),
+            "`{name}` does not assert Why::{v} by name"
+        );
+    }
+    let arms = src
+        .split("fn scenario_of(")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .unwrap()
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Why::"))
+        .count();
+    assert_eq!(seen.len(), arms, "one sample per arm of `scenario_of`");
 }

@@ -425,7 +425,10 @@ fn config_validation_names_the_option() {
     assert!(Uno::new(&preset("house"), 1).is_ok());
     let mut bad = preset("official");
     bad.num_players = 12;
-    assert!(Uno::new(&bad, 1).is_err());
+    assert!(matches!(
+        Uno::new(&bad, 1),
+        Err(ConfigError::Invalid { ref option, .. }) if option == "num_players"
+    ));
 }
 
 #[test]
@@ -445,7 +448,10 @@ fn presets_by_both_names() {
     assert!(!h.wd4_challenge);
     assert_eq!(h.scoring, Scoring::SingleHand);
     assert_eq!(preset("two-player").num_players, 2);
-    assert!(Options::preset("nope").is_err());
+    assert!(matches!(
+        Options::preset("nope"),
+        Err(ConfigError::UnknownPreset { .. })
+    ));
 }
 
 #[test]
@@ -610,6 +616,7 @@ fn action_codes_and_text_round_trip() {
         "play R7 red red",
         "jump",
     ] {
+        // Any parse error will do: the point is that the text is no action.
         assert!(bad.parse::<Action>().is_err(), "{bad}");
     }
 }
@@ -622,21 +629,33 @@ fn illegal_input_never_panics_and_changes_nothing() {
         // Codes that decode to nothing.
         assert_eq!(Uno::decode_action(code), None);
     }
-    for a in [
-        Action::Play {
-            card: UnoCard(200),
-            declare: None,
-            uno: false,
-        },
-        Action::Stack {
-            card: UnoCard(99),
-            declare: Some(Color::Red),
-            uno: true,
-        },
-        Action::Challenge,
-        Action::Keep,
+    // Seed 5 deals a number card: a `Turn`, which names the reason for each refusal.
+    assert_eq!(g.decision(), Decision::Turn);
+    let turn = Why::WrongDecision {
+        seat: g.to_act().unwrap(),
+        expected: Expected::Turn,
+    };
+    for (a, why) in [
+        (
+            Action::Play {
+                card: UnoCard(200),
+                declare: None,
+                uno: false,
+            },
+            Why::NotACard(200),
+        ),
+        (
+            Action::Stack {
+                card: UnoCard(99),
+                declare: Some(Color::Red),
+                uno: true,
+            },
+            turn,
+        ),
+        (Action::Challenge, turn),
+        (Action::Keep, turn),
     ] {
-        assert!(g.apply(a).is_err());
+        assert_eq!(g.apply(a).unwrap_err().why, why, "{a}");
         assert_eq!(g, before);
     }
     let _ = g.observe(9);

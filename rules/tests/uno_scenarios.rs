@@ -53,6 +53,17 @@ fn set(actions: &[&str]) -> HashSet<Action> {
     actions.iter().map(|a| act(a)).collect()
 }
 
+/// Applies `a` to a copy of `g` and returns why it was refused, checking on the way that
+/// `legal_actions` does not list it and that the refusal changed nothing.
+fn refusal(g: &Uno, a: Action) -> Why {
+    assert!(!legal(g).contains(&a), "`{a}` is listed as legal");
+    let mut h = g.clone();
+    let err = h.apply(a).expect_err(&format!("`{a}` must be refused"));
+    assert_eq!(err.action, a);
+    assert_eq!(&h, g, "the refused `{a}` changed the state");
+    err.why
+}
+
 fn official() -> Options {
     Options::official(4)
 }
@@ -263,6 +274,9 @@ fn u05_start_wild() {
 
 // ----- U6–U8: matching ---------------------------------------------------------------------
 
+/// RULES.md §3.5: a card is playable by colour, number or symbol (a card that is none of
+/// them is refused with `NoMatch`), and §3.8: without challenges "the engine enforces the
+/// restriction" (a Wild Draw Four while holding the current colour: `Wd4Restricted`).
 #[test]
 fn u06_legal_plays_and_wd4_restriction() {
     let hands = ["", "R2 B7 G5 BSkip W W4"];
@@ -279,8 +293,16 @@ fn u06_legal_plays_and_wd4_restriction() {
     ];
     assert_eq!(legal(&g).len(), base.len());
     assert_eq!(legal_set(&g), set(&base));
-    assert!(g.clone().apply(play("G5")).is_err());
-    assert!(g.clone().apply(play("BSkip")).is_err());
+    for card in ["G5", "BSkip"] {
+        assert_eq!(
+            refusal(&g, play(card)),
+            Why::NoMatch {
+                card: c(card),
+                top: c("R7"),
+                colour: Color::Red
+            }
+        );
+    }
     let mut g2 = g.clone();
     let err = g2.apply(play_wild("W4", Color::Red)).unwrap_err();
     assert_eq!(err.why, Why::Wd4Restricted { seat: 1 }, "{err}");
@@ -564,6 +586,8 @@ fn u15_out_with_draw_two() {
     ));
 }
 
+/// RULES.md §3.11 `WinnerTakesAll`: "The game ends after the hand in which someone reaches
+/// `target_score`"; afterwards every action is refused with `GameOver`.
 #[test]
 fn u16_winner_takes_all_reaches_500() {
     let hands = ["R1", "R7 GSkip", "W4 B0", "Y9 YRev W"];
@@ -621,6 +645,9 @@ fn u22_out_with_wd4_no_challenge() {
 
 // ----- U17: UNO call ------------------------------------------------------------------------
 
+/// RULES.md §3.10: "`uno_call=Explicit`: `Play`/`PlayDrawn`/`Stack` carry a `uno: bool`";
+/// with `Auto` "the engine calls for every player", so the flag is refused with
+/// `UnoFlagNotExplicit`.
 #[test]
 fn u17_uno_catch() {
     let o = opts_with(official(), &[("uno_call", "Explicit")]);
@@ -664,11 +691,14 @@ fn u17_uno_catch() {
     assert_eq!(g.to_act(), Some(2));
     // In Auto mode the flag is never offered.
     let g = Uno::from_setup(&official(), setup(&hands, "R9", 1), 1).unwrap();
-    assert!(g.clone().apply(act("play R3 uno")).is_err());
+    assert_eq!(refusal(&g, act("play R3 uno")), Why::UnoFlagNotExplicit);
 }
 
 // ----- U18: stacking --------------------------------------------------------------------
 
+/// RULES.md §3.13: "Stackable cards: `SameKind`: a Draw Two on a pending Draw Two; a WD4 on
+/// a pending WD4. `Progressive`: ... a WD4 on either"; anything else is refused with
+/// `CannotStack`.
 #[test]
 fn u18_progressive_stacking() {
     let o = opts_with(
@@ -688,7 +718,15 @@ fn u18_progressive_stacking() {
         .clone()
         .apply(act("stack Y1"))
         .expect_err("Y1 does not stack");
-    assert!(matches!(err.why, Why::CannotStack { .. }), "{err}");
+    assert_eq!(
+        err.why,
+        Why::CannotStack {
+            card: c("Y1"),
+            top: c("GD2"),
+            stacking: Stacking::Progressive
+        },
+        "{err}"
+    );
     g.apply(act("stack BD2")).unwrap();
     assert_eq!(g.to_act(), Some(2));
     assert_eq!(g.pending(), 4);
@@ -722,7 +760,14 @@ fn u18_progressive_stacking() {
     g.apply(play("GD2")).unwrap();
     g.apply(act("stack BD2")).unwrap();
     assert_eq!(legal(&g), vec![Action::AcceptPenalty]);
-    assert!(g.clone().apply(act("stack W4 red")).is_err());
+    assert_eq!(
+        refusal(&g, act("stack W4 red")),
+        Why::CannotStack {
+            card: UnoCard::WILD_DRAW_FOUR,
+            top: c("BD2"),
+            stacking: Stacking::SameKind
+        }
+    );
 }
 
 // ----- U19: source E, the hand ends on an empty draw pile -------------------------------
@@ -778,4 +823,344 @@ fn u21_reverse_three_players() {
     assert_eq!(g.direction(), -1);
     assert!(public_event(&g, &Event::Reversed { direction: -1 }));
     assert_eq!(g.to_act(), Some(2));
+}
+
+// ----- Refusal reasons (issue #41): every `Why` a player can be shown, each by name. ------
+
+/// RULES.md §3.6, "Decisions and actions": each decision takes only its own actions, and
+/// "After a draw the player may **not** play any other card from his hand in this turn". A
+/// wrong kind of action is refused with `WrongDecision`, naming the decision that is pending
+/// (every `Expected` below).
+#[test]
+fn why_wrong_decision() {
+    let wrong = |seat, expected| Why::WrongDecision { seat, expected };
+    // ChooseStartColor (§3.4): the start card is a Wild.
+    let o = official();
+    let g = Uno::from_deck(&o, deck_for(&o, 0, &[], "W", ""), 0, 1).unwrap();
+    assert_eq!(g.decision(), Decision::ChooseStartColor);
+    assert_eq!(refusal(&g, Action::Draw), wrong(1, Expected::StartColour));
+    // Turn.
+    let hands = ["R1 G2", "B2 G3 W4", "Y2 Y3", "Y4 Y6"];
+    let mut s = setup(&hands, "R5", 1);
+    s.draw_pile = cards("R9 Y1 R8");
+    let g = Uno::from_setup(&official(), s.clone(), 1).unwrap();
+    for a in [
+        "keep",
+        "play-drawn",
+        "challenge",
+        "accept-penalty",
+        "color red",
+    ] {
+        assert_eq!(refusal(&g, act(a)), wrong(1, Expected::Turn), "{a}");
+    }
+    // AfterDraw, DrawOneMayPlay: only the drawn card, not one from the hand.
+    let mut drew = g.clone();
+    drew.apply(Action::Draw).unwrap();
+    assert_eq!(drew.decision(), Decision::AfterDraw);
+    for a in ["play B2", "draw"] {
+        assert_eq!(
+            refusal(&drew, act(a)),
+            wrong(1, Expected::DrawnMayPlay),
+            "{a}"
+        );
+    }
+    // AfterDraw, DrawUntilPlayable.
+    let until = opts_with(official(), &[("draw_rule", "DrawUntilPlayable")]);
+    let mut drew = Uno::from_setup(&until, s, 1).unwrap();
+    drew.apply(Action::Draw).unwrap();
+    assert_eq!(drew.decision(), Decision::AfterDraw);
+    assert_eq!(
+        refusal(&drew, act("play B2")),
+        wrong(1, Expected::DrawnMustPlay)
+    );
+    // Wd4Challenge: P2, the victim, must challenge or accept.
+    let mut w = g.clone();
+    w.apply(play_wild("W4", Color::Blue)).unwrap();
+    assert_eq!(w.decision(), Decision::Wd4Challenge);
+    assert_eq!(refusal(&w, Action::Draw), wrong(2, Expected::Wd4Challenge));
+    // PenaltyTurn: a Draw Two is stacked with `stack`, not played.
+    let o = opts_with(
+        official(),
+        &[("stacking", "Progressive"), ("wd4_challenge", "false")],
+    );
+    let hands = ["GD2 G1 G5", "BD2 Y1 Y2", "W4 R2 Y3", "G7 Y8 R9"];
+    let mut g = Uno::from_setup(&o, setup(&hands, "G3", 0), 1).unwrap();
+    g.apply(play("GD2")).unwrap();
+    assert_eq!(
+        refusal(&g, play("BD2")),
+        wrong(1, Expected::Penalty { pending: 2 })
+    );
+    // UnoCatch: P1 played his next-to-last card without calling.
+    let o = opts_with(official(), &[("uno_call", "Explicit")]);
+    let hands = ["G1 G2", "R3 R4", "Y2 Y3", "Y4 Y6"];
+    let mut g = Uno::from_setup(&o, setup(&hands, "R9", 1), 1).unwrap();
+    g.apply(play("R3")).unwrap();
+    assert_eq!(
+        refusal(&g, Action::Draw),
+        wrong(2, Expected::Catch { offender: 1 })
+    );
+}
+
+/// RULES.md §3.2: the deck's 54 faces are every card there is; an action naming face code
+/// 200 (which neither the text form nor the action code can carry, but the `UnoCard` value
+/// can) is refused with `NotACard`, in a play as in a stack.
+#[test]
+fn why_not_a_card() {
+    let g = Uno::from_setup(&official(), setup(&["", "R2 B7"], "R7", 1), 1).unwrap();
+    let bad = Action::Play {
+        card: UnoCard(200),
+        declare: None,
+        uno: false,
+    };
+    assert_eq!(refusal(&g, bad), Why::NotACard(200));
+    let o = opts_with(
+        official(),
+        &[("stacking", "Progressive"), ("wd4_challenge", "false")],
+    );
+    let hands = ["GD2 G1 G5", "BD2 Y1 Y2", "W4 R2 Y3", "G7 Y8 R9"];
+    let mut g = Uno::from_setup(&o, setup(&hands, "G3", 0), 1).unwrap();
+    g.apply(play("GD2")).unwrap();
+    let bad = Action::Stack {
+        card: UnoCard(54),
+        declare: None,
+        uno: false,
+    };
+    assert_eq!(refusal(&g, bad), Why::NotACard(54));
+}
+
+/// RULES.md §3.6: `Play{card, ..}` "for every playable card in hand"; a card the player does
+/// not hold is refused with `NotHeld`, even when it would match.
+#[test]
+fn why_not_held() {
+    let g = Uno::from_setup(&official(), setup(&["", "R2 B7"], "R7", 1), 1).unwrap();
+    assert_eq!(
+        refusal(&g, play("R3")),
+        Why::NotHeld {
+            seat: 1,
+            card: c("R3")
+        }
+    );
+    assert_eq!(
+        refusal(&g, play_wild("W", Color::Red)),
+        Why::NotHeld {
+            seat: 1,
+            card: UnoCard::WILD
+        }
+    );
+}
+
+/// RULES.md §3.7: after a wild "the declared colour" is the current colour ("colour
+/// declared"), and §3.6 lists "wild kinds: one action per declarable colour"; a wild played
+/// without a colour is refused with `NeedsColour`.
+#[test]
+fn why_needs_colour() {
+    let g = Uno::from_setup(&official(), setup(&["", "R2 W B4"], "R7", 1), 1).unwrap();
+    assert_eq!(refusal(&g, play("W")), Why::NeedsColour(UnoCard::WILD));
+}
+
+/// RULES.md §3.7: "`current_color` = its colour, or the declared colour for a wild" — only a
+/// wild declares one; a colour on R2 is refused with `NotWild`.
+#[test]
+fn why_not_wild() {
+    let g = Uno::from_setup(&official(), setup(&["", "R2 W B4"], "R7", 1), 1).unwrap();
+    assert_eq!(
+        refusal(&g, play_wild("R2", Color::Blue)),
+        Why::NotWild(c("R2"))
+    );
+}
+
+/// RULES.md §3.6: "The `uno` flag exists only in `Explicit` mode and only matters when the
+/// play leaves the player with exactly one card"; with three cards in hand it is refused
+/// with `UnoFlagNotLastCard`.
+#[test]
+fn why_uno_flag_not_last_card() {
+    let o = opts_with(official(), &[("uno_call", "Explicit")]);
+    let hands = ["G1 G2", "R3 R4 B7", "Y2 Y3", "Y4 Y6"];
+    let g = Uno::from_setup(&o, setup(&hands, "R9", 1), 1).unwrap();
+    assert!(legal(&g).contains(&act("play R3")));
+    assert_eq!(refusal(&g, act("play R3 uno")), Why::UnoFlagNotLastCard);
+}
+
+/// RULES.md §3.6: "`DrawUntilPlayable` [VAR house rule]: ... that card must then be played
+/// (`AfterDraw` offers only `PlayDrawn` actions)"; `Keep` is refused with
+/// `DrawnMustBePlayed`.
+#[test]
+fn why_drawn_must_be_played() {
+    let until = opts_with(official(), &[("draw_rule", "DrawUntilPlayable")]);
+    let mut s = setup(&["R1 G2", "B2 G3", "Y2 Y3", "Y4 Y6"], "R5", 1);
+    s.draw_pile = cards("Y1 R9");
+    let mut g = Uno::from_setup(&until, s, 1).unwrap();
+    g.apply(Action::Draw).unwrap();
+    assert_eq!(g.decision(), Decision::AfterDraw);
+    assert_eq!(g.observe(1).drawn, Some(c("R9")));
+    assert_eq!(legal(&g), vec![act("play-drawn")]);
+    assert_eq!(refusal(&g, Action::Keep), Why::DrawnMustBePlayed);
+}
+
+/// RULES.md §3.13: "a stacked WD4 declares a colour; the WD4 colour restriction of 3.8 still
+/// applies". P1 holds a green card on a pending green Draw Two, so his WD4 is refused with
+/// `Wd4Restricted`, not `CannotStack` (the kind would stack).
+#[test]
+fn why_wd4_restricted_in_a_stack() {
+    let o = opts_with(
+        official(),
+        &[("stacking", "Progressive"), ("wd4_challenge", "false")],
+    );
+    let hands = ["GD2 G1 G5", "W4 G7 Y2", "R2 Y3", "Y8 R9"];
+    let mut g = Uno::from_setup(&o, setup(&hands, "G3", 0), 1).unwrap();
+    g.apply(play("GD2")).unwrap();
+    assert_eq!(g.decision(), Decision::PenaltyTurn);
+    assert_eq!(
+        refusal(&g, act("stack W4 red")),
+        Why::Wd4Restricted { seat: 1 }
+    );
+}
+
+/// What a player or agent is shown for a refusal: the `IllegalAction` text, "illegal action
+/// <action>: <reason>", whose reason part is the `Why`'s own text.
+#[test]
+fn why_text_is_what_players_see() {
+    let g = Uno::from_setup(&official(), setup(&["", "R2 B4"], "R7", 1), 1).unwrap();
+    let err = g.clone().apply(play("B4")).unwrap_err();
+    assert_eq!(
+        err.why,
+        Why::NoMatch {
+            card: c("B4"),
+            top: c("R7"),
+            colour: Color::Red
+        }
+    );
+    assert_eq!(err.why.to_string(), "B4 does not match R7 with colour red");
+    assert_eq!(
+        err.to_string(),
+        "illegal action play B4: B4 does not match R7 with colour red"
+    );
+    let err = g.clone().apply(Action::Keep).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "illegal action keep: it is P1's turn: play a card or draw"
+    );
+}
+
+/// Every refusal reason and the test in this file that provokes it and asserts it by name.
+/// The match has no wildcard arm, so a new `Why` variant does not compile until it is given
+/// a scenario here (issue #41); `every_refusal_reason_has_a_scenario` checks the names.
+fn scenario_of(why: Why) -> &'static str {
+    match why {
+        Why::GameOver => "u16_winner_takes_all_reaches_500",
+        Why::WrongDecision { .. } => "why_wrong_decision",
+        Why::NotACard(_) => "why_not_a_card",
+        Why::NotHeld { .. } => "why_not_held",
+        Why::NeedsColour(_) => "why_needs_colour",
+        Why::NotWild(_) => "why_not_wild",
+        Why::UnoFlagNotLastCard => "why_uno_flag_not_last_card",
+        Why::UnoFlagNotExplicit => "u17_uno_catch",
+        Why::Wd4Restricted { .. } => "u06_legal_plays_and_wd4_restriction",
+        Why::CannotStack { .. } => "u18_progressive_stacking",
+        Why::NoMatch { .. } => "u06_legal_plays_and_wd4_restriction",
+        Why::DrawnMustBePlayed => "why_drawn_must_be_played",
+    }
+}
+
+/// The `Expected` decision a `WrongDecision` names; no wildcard arm either, so a new decision
+/// does not compile until `why_wrong_decision` provokes it.
+fn expected_name(e: Expected) -> &'static str {
+    match e {
+        Expected::StartColour => "StartColour",
+        Expected::Turn => "Turn",
+        Expected::DrawnMayPlay => "DrawnMayPlay",
+        Expected::DrawnMustPlay => "DrawnMustPlay",
+        Expected::Wd4Challenge => "Wd4Challenge",
+        Expected::Penalty { .. } => "Penalty",
+        Expected::Catch { .. } => "Catch",
+    }
+}
+
+/// The variant's name, from its `Debug` text (`NotACard(200)` → `NotACard`).
+fn variant(why: &Why) -> String {
+    format!("{why:?}")
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric())
+        .collect()
+}
+
+#[test]
+fn every_refusal_reason_has_a_scenario() {
+    let x = c("R7");
+    let one_of_each = [
+        Why::GameOver,
+        Why::WrongDecision {
+            seat: 0,
+            expected: Expected::Turn,
+        },
+        Why::NotACard(200),
+        Why::NotHeld { seat: 0, card: x },
+        Why::NeedsColour(UnoCard::WILD),
+        Why::NotWild(x),
+        Why::UnoFlagNotLastCard,
+        Why::UnoFlagNotExplicit,
+        Why::Wd4Restricted { seat: 0 },
+        Why::CannotStack {
+            card: x,
+            top: x,
+            stacking: Stacking::SameKind,
+        },
+        Why::NoMatch {
+            card: x,
+            top: x,
+            colour: Color::Red,
+        },
+        Why::DrawnMustBePlayed,
+    ];
+    let src = include_str!("uno_scenarios.rs");
+    check_scenarios(src, &one_of_each);
+    // Every pending decision a `WrongDecision` can name is provoked in `why_wrong_decision`.
+    let start = src.find("#[test]\nfn why_wrong_decision() {\n").unwrap();
+    let body = &src[start..];
+    let body = &body[..body.find("\n}\n").unwrap()];
+    for e in [
+        Expected::StartColour,
+        Expected::Turn,
+        Expected::DrawnMayPlay,
+        Expected::DrawnMustPlay,
+        Expected::Wd4Challenge,
+        Expected::Penalty { pending: 2 },
+        Expected::Catch { offender: 1 },
+    ] {
+        let name = expected_name(e);
+        assert!(
+            body.contains(&format!("Expected::{name}")),
+            "`why_wrong_decision` does not provoke Expected::{name}"
+        );
+    }
+}
+
+/// Each sample's scenario is a `#[test]` in `src` whose body names the variant as
+/// `Why::<Variant>`; the samples are one per variant and as many as `scenario_of` has arms.
+fn check_scenarios(src: &str, one_of_each: &[Why]) {
+    let mut seen = HashSet::new();
+    for why in one_of_each {
+        let v = variant(why);
+        assert!(seen.insert(v.clone()), "{v} is listed twice");
+        let name = scenario_of(*why);
+        let head = format!("#[test]\nfn {name}() {{\n");
+        let start = src
+            .find(&head)
+            .unwrap_or_else(|| panic!("no test `{name}` for {v}"));
+        let body = &src[start..];
+        let body = &body[..body.find("\n}\n").unwrap()];
+        assert!(
+            body.contains(&format!("Why::{v}")),
+            "`{name}` does not assert Why::{v} by name"
+        );
+    }
+    let arms = src
+        .split("fn scenario_of(")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .unwrap()
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Why::"))
+        .count();
+    assert_eq!(seen.len(), arms, "one sample per arm of `scenario_of`");
 }
