@@ -1183,11 +1183,11 @@ fn why_text_is_what_players_see() {
     );
     assert_eq!(
         err.why.to_string(),
-        "P2 holds 1 cards, fewer than the 2 attack cards"
+        "P2 holds 1 card, fewer than the 2 attack cards"
     );
     assert_eq!(
         err.to_string(),
-        "illegal action transfer 7D: P2 holds 1 cards, fewer than the 2 attack cards"
+        "illegal action transfer 7D: P2 holds 1 card, fewer than the 2 attack cards"
     );
     let o = Options::classic(2);
     let s = setup(&["7S 8C", "7D 9C 10C"], vec![], "6H", Some(0));

@@ -120,7 +120,8 @@ impl fmt::Display for Why {
                 attack_cards,
             } => write!(
                 f,
-                "P{seat} holds {holds} cards, fewer than the {attack_cards} attack cards"
+                "P{seat} holds {holds} card{}, fewer than the {attack_cards} attack cards",
+                if holds == 1 { "" } else { "s" }
             ),
             Why::RankNotOnTable(card) => write!(f, "no card of {card}'s rank is on the table"),
             Why::BoutFull => f.write_str("the bout is full"),
