@@ -6,12 +6,13 @@
 docs/layout.md promises that no file imports a file that imports it back. This reads each
 crate's `src/` as the compiler would lay it out (`a/b.rs` or `a/b/mod.rs` is module
 `a::b`) and draws an arrow A -> B for every path in A's code that names B's module: `use
-crate::a::b::Item`, `crate::a::b::f()` in an expression or a macro, `super::x`, `self::x`
+crate::a::b::Item`, `crate::a::b::f()` in an expression or a macro, `super::x`, `self::x`,
+a bare path into the file's own child module (`mod r;` then `r::f()` or `pub use r::X`)
 and grouped `use crate::{a, b::c}`. A path names the deepest module it reaches, so an item
 re-exported by `a/mod.rs` is an arrow to `a/mod.rs`. Declaring a child (`mod x;`) is no
 arrow: a parent declares its children and may still be imported by them. Comments, string
-literals, `#[cfg(test)]` modules (tests may reach anywhere) and `$crate::` paths (a macro's
-expansion, which names the crate from its caller's) are not read. Every cycle is printed
+literals, `#[cfg(test)]` modules (tests may reach anywhere), `macro_rules!` bodies and
+`$crate::` paths (their paths resolve where the macro is expanded) are not read. Every cycle is printed
 with the files that tie it, and the exit status is 1.
 
     scripts/import-cycles.py --self-test         (plants each kind of arrow in a scratch crate)
@@ -62,9 +63,10 @@ def strip(text):
             out.append(c)
             i += 1
     code = "".join(out)
-    # Drop `#[cfg(test)] mod name { ... }` bodies by brace matching.
+    # Drop `#[cfg(test)] mod name { ... }` bodies and `macro_rules!` bodies (whose paths
+    # resolve where the macro is expanded, not here) by brace matching.
     while True:
-        m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod\s+\w+\s*\{", code)
+        m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod\s+\w+\s*\{|macro_rules!\s*\w+\s*\{", code)
         if not m:
             return code
         depth, j = 1, m.end()
@@ -131,6 +133,19 @@ def imports(code, here, mods, is_dir_module):
             j += 1
         found += expand(m.group(1) + "::", code[m.end():j - 1])
     found += [m.group(1) + m.group(2) for m in PATH.finditer(code)]
+    # Bare paths into this file's own child modules (`mod remote;` then `remote::Remote` or
+    # `use remote::{..}`), which Rust resolves from here.
+    children = set(re.findall(r"(?<![\w:])mod\s+(\w+)\s*;", code))
+    for child in children:
+        for m in re.finditer(r"(?<![\w:$])" + child + r"::(\{)?", code):
+            if m.group(1):
+                depth, j = 1, m.end()
+                while j < len(code) and depth:
+                    depth += {"{": 1, "}": -1}.get(code[j], 0)
+                    j += 1
+                found += expand("self::" + child + "::", code[m.end():j - 1])
+            else:
+                found.append("self::" + child + "::" + re.match(r"[\w:]*", code[m.end():]).group(0))
     targets = set()
     # A file's own module path; `super` of `a/b.rs` is `a`, of `a/b/mod.rs` also `a`.
     for p in found:
@@ -221,9 +236,12 @@ def self_test():
         "super from a folder": ({"lib": "", "q/mod": "pub use self::j::J; mod j;", "q/j": "use super::Job;"}, True),
         "a path in a macro": ({"lib": "", "a": "on_pool!(crate::b::run());", "b": "use crate::a::A;"}, True),
         "a declared child": ({"lib": "", "q/mod": "pub mod j; pub struct Job;", "q/j": "use super::Job;"}, False),
+        "a child re-exported": ({"lib": "", "w": "mod r; pub use r::{R, S};", "w/r": "use super::Queue;"}, True),
+        "a child named bare": ({"lib": "", "w": "mod r; fn f() { r::go(); }", "w/r": "use super::Queue;"}, True),
         "comments and strings": ({"lib": "", "a": "// crate::b::X\n/* crate::b */ const S: &str = \"crate::b::X\";",
                                   "b": "use crate::a::S;"}, False),
         "a test module": ({"lib": "", "a": "#[cfg(test)]\nmod tests { use crate::b::X; }", "b": "use crate::a::S;"}, False),
+        "a macro's body": ({"lib": "", "c/mod": "mod v; macro_rules! g { () => { super::game_info(); } }", "c/v": "super::g!();"}, False),
         "a macro's $crate": ({"lib": "pub mod p { pub use crate::g::*; }", "g": "macro_rules! m { () => { $crate::p::X } }"}, False),
     }
     failed = 0

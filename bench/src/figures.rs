@@ -7,6 +7,8 @@ use crate::native::NativeFactory;
 use anyhow::{Context, Result};
 use croupier_host::Runtime as Host;
 use croupier_host::adapters::Adapter;
+use croupier_host::cache::Cache;
+use croupier_host::limits::Limits;
 use croupier_host::loader;
 use croupier_host::player::{Player, PlayerFactory, StartInfo};
 use croupier_rules::durak::Durak;
@@ -16,6 +18,15 @@ use croupier_tournament::runner::{self, Entrant, FaultPolicy, Schedule};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The runtime the figures are taken in: default limits and the user's compile cache.
+fn runtime() -> Result<Host> {
+    let (cache, why) = Cache::default_or_disabled();
+    if let Some(why) = why {
+        eprintln!("warning: compiled-agent cache disabled: {why}");
+    }
+    Host::new(Limits::default(), cache)
+}
 
 /// The trivial native agent: the first legal action (the hostile guest's `ok` mode in wasm).
 pub struct First;
@@ -215,12 +226,12 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         return Ok(figs);
     }
     if only == Some("match") {
-        let host = crate::runtime()?;
+        let host = runtime()?;
         match_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
     if only == Some("search") {
-        let host = crate::runtime()?;
+        let host = runtime()?;
         search_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
@@ -229,7 +240,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     println!(
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
-    let host = crate::runtime()?;
+    let host = runtime()?;
     let (_, classic) = matches::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);

@@ -11,9 +11,6 @@ mod native;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use croupier_host::Runtime;
-use croupier_host::cache::Cache;
-use croupier_host::limits::Limits;
 use std::path::PathBuf;
 
 // As `croupier`'s: the figures are of the allocator users run.
@@ -36,15 +33,6 @@ struct Args {
     /// native) or `search` (the search agents' playouts per second, sandboxed and native).
     #[arg(long, value_name = "SECTION", value_parser = ["fuel", "match", "search"])]
     only: Option<String>,
-}
-
-/// The runtime the figures are taken in: default limits and the user's compile cache.
-fn runtime() -> Result<Runtime> {
-    let (cache, why) = Cache::default_or_disabled();
-    if let Some(why) = why {
-        eprintln!("warning: compiled-agent cache disabled: {why}");
-    }
-    Runtime::new(Limits::default(), cache)
 }
 
 fn main() -> Result<()> {

@@ -33,7 +33,11 @@ pub fn create_lang(lang: Lang, game: GameKind, name: &str, parent: &Path) -> Res
             python::create(game, name, &dir)?;
             Ok(dir)
         }
-        Lang::C => c::create(game, name, parent),
+        Lang::C => {
+            let dir = new_dir(name, parent)?;
+            c::create(game, name, &dir)?;
+            Ok(dir)
+        }
         Lang::Js | Lang::Ts => {
             let dir = new_dir(name, parent)?;
             js::create(game, name, &dir, lang == Lang::Ts)?;
@@ -48,7 +52,7 @@ fn sdk_path() -> PathBuf {
     p.canonicalize().unwrap_or(p)
 }
 
-pub(crate) fn valid_name(name: &str) -> bool {
+fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())

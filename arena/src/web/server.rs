@@ -247,7 +247,7 @@ pub async fn serve(
             threads: arena.cfg.ladder.threads,
             name: EMBEDDED.into(),
         });
-        let queue = Arc::new(crate::queue::worker::Local {
+        let queue = Arc::new(crate::queue::worker::local::Local {
             arena: arena.clone(),
             name: EMBEDDED.into(),
         });

@@ -5,7 +5,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_arena::queue::worker::{Linked, Remote, RemoteQueue, Worker};
+use croupier_arena::queue::worker::remote::{Remote, RemoteQueue};
+use croupier_arena::queue::worker::{Linked, Worker};
 use std::path::PathBuf;
 use std::sync::Arc;
 

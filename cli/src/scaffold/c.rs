@@ -6,7 +6,7 @@
 
 use anyhow::{Context, Result};
 use croupier_host::loader::GameKind;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The `agent.c` of each game: a simple legal strategy, commented.
 fn agent_c(game: GameKind) -> &'static str {
@@ -162,21 +162,8 @@ exports_croupier_agent_uno_agent_action_t exports_croupier_agent_uno_agent_decid
     }
 }
 
-/// Creates the project; returns its directory.
-pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
-    if !super::valid_name(name) {
-        anyhow::bail!(croupier_tournament::matches::user(format!(
-            "agent name `{name}`: use lower-case letters, digits and dashes, starting with a letter"
-        )));
-    }
-    let dir = parent.join(name);
-    if dir.exists() {
-        anyhow::bail!(croupier_tournament::matches::user(format!(
-            "{}: already exists; choose another name or remove it",
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+/// Writes the project into `dir`, which the caller created (empty, named after the agent).
+pub fn create(game: GameKind, name: &str, dir: &Path) -> Result<()> {
     let opponent = match game {
         GameKind::Durak => "durak/cheapest",
         GameKind::Toepen => "toepen/random",
@@ -234,5 +221,5 @@ seat may know (the observation) and the legal actions, and returns one of them.
     write("Makefile", &makefile)?;
     write("README.md", &readme)?;
     write(".gitignore", "/build\n")?;
-    Ok(dir)
+    Ok(())
 }

@@ -4,13 +4,12 @@
 //! line here; adding a contract version means a new `contract/` module and one more entry in
 //! each game's list.
 
-mod durak;
-mod toepen;
-mod uno;
-
-pub use durak::{DurakBindings, DurakPre};
-pub use toepen::{ToepenBindings, ToepenPre};
-pub use uno::{UnoBindings, UnoPre};
+// Each game's module names its world's types (`durak::DurakPre`...); they are not
+// re-exported here, since each module calls this one's `adapter!` and a re-export would make
+// the two import each other.
+pub mod durak;
+pub mod toepen;
+pub mod uno;
 
 use crate::kind::GameKind;
 use crate::start::StartInfo;
@@ -106,7 +105,7 @@ macro_rules! adapter {
             fn add_to_linker(
                 linker: &mut wasmtime::component::Linker<$crate::store::StoreData>,
             ) -> wasmtime::Result<()> {
-                $crate::contract::add_host_to_linker(linker)?;
+                $crate::contract::host::add_host_to_linker(linker)?;
                 $($crate::contract::$v::$module::add_to_linker(linker)?;)+
                 Ok(())
             }

@@ -7,7 +7,7 @@ use croupier_rules::durak::{Observation, Phase};
 
 impl wit::Host for StoreData {}
 
-crate::contract::durak_enums!();
+crate::contract::shared::durak_enums!();
 
 pub(crate) fn to_wit(o: Observation) -> wit::Observation {
     wit::Observation {

@@ -4,12 +4,12 @@ use crate::kind::GameKind;
 use crate::start::StartInfo;
 
 /// This version and its games.
-pub const VERSION: super::Version = super::Version {
+pub const VERSION: crate::contract::shared::Version = crate::contract::shared::Version {
     number: "0.1.0",
     games: &[GameKind::Durak, GameKind::Toepen, GameKind::Uno],
 };
 
-super::version_bindings!("../wit/v0.1");
+crate::contract::shared::version_bindings!("../wit/v0.1");
 
 pub mod durak;
 pub mod toepen;
@@ -32,7 +32,7 @@ fn game_info(info: &StartInfo) -> GameInfo {
 /// What every game module of this version provides (only the names differ).
 macro_rules! glue {
     ($module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
-        crate::contract::glue_common!($module, $types, $world, $pre, $getter);
+        crate::contract::shared::glue_common!($module, $types, $world, $pre, $getter);
 
         /// What this version reuses between decisions: nothing, it builds its record anew.
         pub type Scratch = ();
@@ -42,7 +42,7 @@ macro_rules! glue {
             store: &mut wasmtime::Store<crate::store::StoreData>,
             obs: Observation,
             legal: &[u32],
-            budget: crate::contract::Budget,
+            budget: crate::contract::shared::Budget,
             _scratch: &mut Scratch,
         ) -> wasmtime::Result<u32> {
             b.$getter()

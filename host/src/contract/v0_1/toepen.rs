@@ -6,7 +6,7 @@ use croupier_rules::toepen::{Decision, Observation};
 
 impl wit::Host for StoreData {}
 
-crate::contract::toepen_enums!();
+crate::contract::shared::toepen_enums!();
 
 pub(crate) fn to_wit(o: Observation) -> wit::Observation {
     wit::Observation {

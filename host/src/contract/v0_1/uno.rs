@@ -6,7 +6,7 @@ use croupier_rules::uno::{Color, Decision, Observation};
 
 impl wit::Host for StoreData {}
 
-crate::contract::uno_enums!();
+crate::contract::shared::uno_enums!();
 
 pub(crate) fn to_wit(o: Observation) -> wit::Observation {
     wit::Observation {

@@ -6,12 +6,12 @@ use croupier_rules::durak::{Observation, Phase};
 
 impl wit::Host for StoreData {}
 
-crate::contract::durak_enums!();
+crate::contract::shared::durak_enums!();
 
 pub(crate) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
     let (spare_seats, spare_table) = spare.map(|w| (w.seats, w.table)).unwrap_or_default();
     let at = |v: &[u8], s: usize| v.get(s).copied().unwrap_or(0);
-    let seats = crate::contract::refill(
+    let seats = crate::contract::shared::refill(
         spare_seats,
         (0..o.players as usize).map(|s| wit::SeatView {
             hand_size: at(&o.hand_sizes, s),
@@ -20,7 +20,7 @@ pub(crate) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Ob
             low_trump_room: at(&o.low_trump_room, s),
         }),
     );
-    let table = crate::contract::refill(
+    let table = crate::contract::shared::refill(
         spare_table,
         o.table.iter().enumerate().map(|(i, (a, d))| wit::BoutCard {
             attack: a.code(),

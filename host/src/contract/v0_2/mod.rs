@@ -3,23 +3,23 @@
 use crate::kind::GameKind;
 
 /// This version and its games.
-pub const VERSION: super::Version = super::Version {
+pub const VERSION: crate::contract::shared::Version = crate::contract::shared::Version {
     number: "0.2.0",
     games: &[GameKind::Durak, GameKind::Toepen, GameKind::Uno],
 };
 
-super::version_bindings!("../wit/v0.2");
+crate::contract::shared::version_bindings!("../wit/v0.2");
 
 pub mod durak;
 pub mod toepen;
 pub mod uno;
 
-super::preset_game_info!();
+crate::contract::shared::preset_game_info!();
 
 /// What every game module of this version provides (only the names differ).
 macro_rules! glue {
     ($module:ident, $types:ident, $world:ident, $pre:ident, $getter:ident) => {
-        crate::contract::glue_common!($module, $types, $world, $pre, $getter);
+        crate::contract::shared::glue_common!($module, $types, $world, $pre, $getter);
 
         /// What this version reuses between decisions: the last observation record sent,
         /// whose vectors the next one reuses (a host allocation and free per list per
@@ -31,7 +31,7 @@ macro_rules! glue {
             store: &mut wasmtime::Store<crate::store::StoreData>,
             obs: Observation,
             legal: &[u32],
-            budget: crate::contract::Budget,
+            budget: crate::contract::shared::Budget,
             scratch: &mut Scratch,
         ) -> wasmtime::Result<u32> {
             let record = to_wit(obs, scratch.take());

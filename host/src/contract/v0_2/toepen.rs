@@ -6,11 +6,11 @@ use croupier_rules::toepen::{Decision, Observation};
 
 impl wit::Host for StoreData {}
 
-crate::contract::toepen_enums!();
+crate::contract::shared::toepen_enums!();
 
 pub(crate) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
     let spare_seats = spare.map(|w| w.seats).unwrap_or_default();
-    let seats = crate::contract::refill(
+    let seats = crate::contract::shared::refill(
         spare_seats,
         (0..o.players as usize).map(|s| wit::SeatView {
             score: o.scores.get(s).copied().unwrap_or(0),

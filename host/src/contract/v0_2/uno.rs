@@ -6,11 +6,11 @@ use croupier_rules::uno::{Color, Decision, Observation};
 
 impl wit::Host for StoreData {}
 
-crate::contract::uno_enums!();
+crate::contract::shared::uno_enums!();
 
 pub(crate) fn to_wit(o: Observation, spare: Option<wit::Observation>) -> wit::Observation {
     let spare_seats = spare.map(|w| w.seats).unwrap_or_default();
-    let seats = crate::contract::refill(
+    let seats = crate::contract::shared::refill(
         spare_seats,
         (0..o.players as usize).map(|s| {
             let [r, y, g, b] = o.color_caps.get(s).copied().unwrap_or([255; 4]);
