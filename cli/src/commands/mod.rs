@@ -5,14 +5,6 @@
 pub mod agents;
 #[cfg(feature = "arena")]
 pub mod arena;
-#[cfg(feature = "arena")]
-pub mod arena_export;
-#[cfg(feature = "arena")]
-pub mod arena_import;
-#[cfg(feature = "arena")]
-pub mod arena_prune;
-#[cfg(feature = "arena")]
-pub mod arena_worker;
 pub mod build;
 pub mod compile_agent;
 pub mod ledger;

@@ -3,14 +3,15 @@
 //! `storage.prune_seconds`; this is for an organiser who has just lowered the budget, or
 //! wants to see what it does.
 
+use super::common::Place;
 use anyhow::{Context, Result};
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::store::db::Db;
 use croupier_arena::web::errors::mib;
-use std::path::Path;
 
 /// Applies the budget to the arena in `dir` and says what it dropped and what is left.
-pub async fn prune(dir: &Path, database: Option<&str>) -> Result<()> {
+pub async fn prune(at: &Place) -> Result<()> {
+    let (dir, database) = (at.dir.as_path(), at.database.as_deref());
     let cfg = ArenaConfig::load(dir)?;
     let db = Db::open(dir, database)
         .await

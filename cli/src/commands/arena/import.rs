@@ -8,6 +8,7 @@
 //! its owner only, and each token is written to it as its team is added, so a failure half-way
 //! loses no token already issued: it is the only copy, since the arena keeps only hashes.
 
+use super::common::Place;
 use anyhow::{Context, Result, bail};
 use croupier_arena::context::Arena;
 use croupier_arena::web::manage;
@@ -88,7 +89,8 @@ fn new_private_file(path: &Path) -> Result<std::fs::File> {
 }
 
 /// Imports the class list into the arena in `dir`; prints what was done.
-pub async fn import(dir: &Path, database: Option<&str>, class: &Path, tokens: &Path) -> Result<()> {
+pub async fn import(at: &Place, class: &Path, tokens: &Path) -> Result<()> {
+    let (dir, database) = (at.dir.as_path(), at.database.as_deref());
     let (header, entries) = read_class(class)?;
     let arena = Arena::open(dir, database).await?;
     let taken: Vec<String> = arena

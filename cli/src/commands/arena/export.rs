@@ -1,6 +1,7 @@
 //! `croupier arena export DIR --out games.jsonl`: every stored game as match logs, for
 //! research after the course. `croupier replay games.jsonl --match N --game I` shows one.
 
+use super::common::Place;
 use anyhow::{Context, Result, bail};
 use croupier_arena::context::Arena;
 use std::io::Write;
@@ -8,7 +9,8 @@ use std::path::Path;
 
 /// Writes the arena's games to `out` (a new file, written beside it and renamed, so a
 /// failure leaves no half log) and says how many.
-pub async fn export(dir: &Path, database: Option<&str>, out: &Path, logs: bool) -> Result<()> {
+pub async fn export(at: &Place, out: &Path, logs: bool) -> Result<()> {
+    let (dir, database) = (at.dir.as_path(), at.database.as_deref());
     if out.exists() {
         bail!("{}: already exists; choose another --out", out.display());
     }

@@ -58,7 +58,7 @@ pub fn run(a: &WorkerArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: compile cache: {e}", cache.display()))?;
     let runtime =
         croupier_host::Runtime::new(cfg.limits.clone(), compile).context("the sandbox runtime")?;
-    let threads = super::threads(a.threads);
+    let threads = crate::commands::threads(a.threads);
     println!(
         "worker {}: {} `{}` from {}, {threads} threads (Ctrl-C stops after the match in play)",
         a.name, cfg.game, cfg.rules, a.server
