@@ -259,20 +259,21 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
         })),
     );
     assert_eq!(x.status, 200, "{}", x.body);
-    let x: croupier_arena::queue::jobs::Outcomes = serde_json::from_str(&x.body).expect("outcomes");
-    use croupier_arena::queue::jobs::Outcome;
+    let x: croupier_arena::queue::jobs::ReportOutcomes =
+        serde_json::from_str(&x.body).expect("outcomes");
+    use croupier_arena::queue::jobs::ReportOutcome;
     use croupier_arena::store::db::Stored;
     assert_eq!(x.outcomes.len(), 3, "{x:?}");
-    assert_eq!(x.outcomes[0], Outcome::Stored(Stored::LeaseLost));
+    assert_eq!(x.outcomes[0], ReportOutcome::Stored(Stored::LeaseLost));
     assert!(
         matches!(
             x.outcomes[1],
-            Outcome::Stored(Stored::Incomplete { stored: 0, .. })
+            ReportOutcome::Stored(Stored::Incomplete { stored: 0, .. })
         ),
         "{x:?}"
     );
     assert!(
-        matches!(&x.outcomes[2], Outcome::Refused(why) if why.contains("no match")),
+        matches!(&x.outcomes[2], ReportOutcome::Refused(why) if why.contains("no match")),
         "{x:?}"
     );
     // The binary form the workers send: a game with the wrong seating is refused as a lone
@@ -292,9 +293,10 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     let xwire = croupier_arena::queue::report_wire::REPORTS_CONTENT_TYPE;
     let r = post(&reports_url, Some(worker), xwire, &binary);
     assert_eq!(r.status, 200, "{}", r.body);
-    let r: croupier_arena::queue::jobs::Outcomes = serde_json::from_str(&r.body).expect("outcomes");
+    let r: croupier_arena::queue::jobs::ReportOutcomes =
+        serde_json::from_str(&r.body).expect("outcomes");
     assert!(
-        matches!(&r.outcomes[..], [Outcome::Refused(why)] if why.contains("seating")),
+        matches!(&r.outcomes[..], [ReportOutcome::Refused(why)] if why.contains("seating")),
         "{r:?}"
     );
     let r = post(

@@ -14,7 +14,8 @@
 use crate::context::Arena;
 use crate::queue::to_new_game;
 pub use crate::queue::{
-    Job, JobEntrant, JobError, LeaseRef, Leased, MatchInfo, Outcome, Outcomes, Report, Reports,
+    Job, JobEntrant, JobError, LeaseRef, Leased, MatchInfo, Report, ReportOutcome, ReportOutcomes,
+    Reports,
 };
 use crate::store::db::{DbError, MatchRow, Stored};
 use croupier_tournament::runner::GameRecord;

@@ -128,7 +128,7 @@ pub struct Reports {
 /// How one report of [`Reports`] went.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum ReportOutcome {
     /// Stored, or found lost or incomplete, as a single report's answer says.
     Stored(Stored),
     /// Refused, with why (what a single report's 400 or 500 would say).
@@ -137,9 +137,9 @@ pub enum Outcome {
 
 /// The answer to [`Reports`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Outcomes {
+pub struct ReportOutcomes {
     /// One per report, in order.
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<ReportOutcome>,
 }
 
 /// One entrant of a job.

@@ -36,7 +36,7 @@ use std::time::Duration;
 
 pub mod local;
 mod play_thread;
-use play_thread::{Outcome, PlayThread, panic_text};
+use play_thread::{Pending, PlayThread, panic_text};
 pub mod remote;
 pub use crate::queue::{BATCH, MAX_GROUP, MAX_LEASES_AHEAD};
 
@@ -290,7 +290,7 @@ struct Queued {
     /// Set when the loop stops: the play thread skips the jobs it has not started.
     cancel: Arc<AtomicBool>,
     /// One per job, in order.
-    outcome: Outcome<Vec<Played>>,
+    outcome: Pending<Vec<Played>>,
 }
 
 /// Why a leased job was not handed to the play thread; it was given back either way.

@@ -504,24 +504,29 @@ fn placeholder_hash() -> Result<Vec<u8>, AppError> {
     Ok(auth::hash(&hex(&r.to_le_bytes())))
 }
 
-/// Whose token: a team's or a worker's.
+/// Whom a token is issued to: a team or a worker (`identity::Holder` is who holds a checked one).
 #[derive(Clone, Copy)]
-enum Holder {
+enum TokenFor {
     Team,
     Worker,
 }
 
 /// Gives `id` a fresh token and stores only its hash: the token, to be shown once.
-async fn issue(arena: &Arena, holder: Holder, id: i64, name: &str) -> Result<TeamToken, AppError> {
+async fn issue(
+    arena: &Arena,
+    holder: TokenFor,
+    id: i64,
+    name: &str,
+) -> Result<TeamToken, AppError> {
     let token = match holder {
-        Holder::Team => auth::team_token(id),
-        Holder::Worker => auth::worker_token(id),
+        TokenFor::Team => auth::team_token(id),
+        TokenFor::Worker => auth::worker_token(id),
     }
     .map_err(|e| AppError::Internal(e.to_string()))?;
     let hash = auth::hash(&token);
     match holder {
-        Holder::Team => arena.db.set_team_token(id, &hash).await?,
-        Holder::Worker => arena.db.set_worker_token(id, &hash).await?,
+        TokenFor::Team => arena.db.set_team_token(id, &hash).await?,
+        TokenFor::Worker => arena.db.set_worker_token(id, &hash).await?,
     };
     crate::web::identity::forget_known_tokens(arena).await;
     Ok(TeamToken {
@@ -540,7 +545,7 @@ pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> 
         .add_team(&name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a team named `{name}` exists")))?;
-    issue(arena, Holder::Team, id, &name).await
+    issue(arena, TokenFor::Team, id, &name).await
 }
 
 /// Adds a worker (the organiser only): its token opens the worker API and nothing else.
@@ -551,20 +556,20 @@ pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError
         .add_worker(&name, &placeholder_hash()?)
         .await?
         .ok_or_else(|| AppError::Conflict(format!("a worker named `{name}` exists")))?;
-    issue(arena, Holder::Worker, id, &name).await
+    issue(arena, TokenFor::Worker, id, &name).await
 }
 
 /// The id of the team or worker named `name`.
-async fn named(arena: &Arena, holder: Holder, name: &str) -> Result<i64, AppError> {
+async fn named(arena: &Arena, holder: TokenFor, name: &str) -> Result<i64, AppError> {
     let id = match holder {
-        Holder::Team => arena
+        TokenFor::Team => arena
             .db
             .teams()
             .await?
             .into_iter()
             .find(|t| t.name == name)
             .map(|t| t.id),
-        Holder::Worker => arena
+        TokenFor::Worker => arena
             .db
             .workers()
             .await?
@@ -575,30 +580,30 @@ async fn named(arena: &Arena, holder: Holder, name: &str) -> Result<i64, AppErro
     id.ok_or_else(|| AppError::NotFound(format!("no {} named `{name}`", holder.what())))
 }
 
-impl Holder {
+impl TokenFor {
     fn what(self) -> &'static str {
         match self {
-            Holder::Team => "team",
-            Holder::Worker => "worker",
+            TokenFor::Team => "team",
+            TokenFor::Worker => "worker",
         }
     }
 }
 
 /// The id of the team named `name`.
 pub async fn team_named(arena: &Arena, name: &str) -> Result<i64, AppError> {
-    named(arena, Holder::Team, name).await
+    named(arena, TokenFor::Team, name).await
 }
 
 /// The id of the worker named `name`.
 pub async fn worker_named(arena: &Arena, name: &str) -> Result<i64, AppError> {
-    named(arena, Holder::Worker, name).await
+    named(arena, TokenFor::Worker, name).await
 }
 
 /// The name of team or worker `id`.
-async fn name_of(arena: &Arena, holder: Holder, id: i64) -> Result<String, AppError> {
+async fn name_of(arena: &Arena, holder: TokenFor, id: i64) -> Result<String, AppError> {
     let name = match holder {
-        Holder::Team => arena.db.team(id).await?.map(|t| t.name),
-        Holder::Worker => arena.db.worker(id).await?.map(|w| w.name),
+        TokenFor::Team => arena.db.team(id).await?.map(|t| t.name),
+        TokenFor::Worker => arena.db.worker(id).await?.map(|w| w.name),
     };
     name.ok_or_else(|| AppError::NotFound(format!("no {} {id}", holder.what())))
 }
@@ -607,15 +612,15 @@ async fn name_of(arena: &Arena, holder: Holder, id: i64) -> Result<String, AppEr
 /// working at once, since every request looks its token up, and so does a browser signed in
 /// with it.
 pub async fn new_team_token(arena: &Arena, id: i64) -> Result<TeamToken, AppError> {
-    let name = name_of(arena, Holder::Team, id).await?;
-    issue(arena, Holder::Team, id, &name).await
+    let name = name_of(arena, TokenFor::Team, id).await?;
+    issue(arena, TokenFor::Team, id, &name).await
 }
 
 /// A new token for worker `id`: the old one stops working at once, and a worker still
 /// running with it stops at its next call.
 pub async fn new_worker_token(arena: &Arena, id: i64) -> Result<TeamToken, AppError> {
-    let name = name_of(arena, Holder::Worker, id).await?;
-    issue(arena, Holder::Worker, id, &name).await
+    let name = name_of(arena, TokenFor::Worker, id).await?;
+    issue(arena, TokenFor::Worker, id, &name).await
 }
 
 /// The longest reason for a withdrawal: a sentence for the leaderboard, not a letter.
@@ -661,7 +666,7 @@ pub async fn reinstate_team(arena: &Arena, id: i64) -> Result<Standing, AppError
 
 /// Withdraws team `id` (`Some(reason)`) or reinstates it (`None`).
 async fn set_standing(arena: &Arena, id: i64, reason: Option<&str>) -> Result<Standing, AppError> {
-    let name = name_of(arena, Holder::Team, id).await?;
+    let name = name_of(arena, TokenFor::Team, id).await?;
     if !arena.db.set_withdrawn(id, reason).await? {
         return Err(AppError::NotFound(format!("no team {id}")));
     }
@@ -682,7 +687,7 @@ async fn set_standing(arena: &Arena, id: i64, reason: Option<&str>) -> Result<St
 /// given to another worker (both databases' ids only grow), so the old token cannot come
 /// back to life.
 pub async fn remove_worker(arena: &Arena, id: i64) -> Result<String, AppError> {
-    let name = name_of(arena, Holder::Worker, id).await?;
+    let name = name_of(arena, TokenFor::Worker, id).await?;
     if !arena.db.remove_worker(id).await? {
         return Err(AppError::NotFound(format!("no worker {id}")));
     }

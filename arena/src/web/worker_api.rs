@@ -19,7 +19,7 @@
 
 use crate::context::Arena;
 use crate::queue::jobs;
-use crate::queue::{LeaseRef, Outcome, Outcomes, Report, Reports};
+use crate::queue::{LeaseRef, Report, ReportOutcome, ReportOutcomes, Reports};
 pub use crate::queue::{MAX_GAMES_PER_CALL, MAX_LEASE_BATCH, MAX_REPORTS_PER_CALL, report_cap};
 use crate::web::errors::AppError;
 use crate::web::identity::{self, Holder};
@@ -152,7 +152,7 @@ async fn reports(
     State(arena): State<Arc<Arena>>,
     _w: WorkerId,
     Wire(x): Wire<Reports>,
-) -> Result<Json<Outcomes>, AppError> {
+) -> Result<Json<ReportOutcomes>, AppError> {
     if x.reports.len() > MAX_REPORTS_PER_CALL {
         return Err(AppError::BadRequest(format!(
             "reports: {} in one call; at most {MAX_REPORTS_PER_CALL}",
@@ -174,10 +174,10 @@ async fn reports(
                 if r.done && s == crate::store::db::Stored::Ok {
                     ended.push(r.match_id);
                 }
-                Outcome::Stored(s)
+                ReportOutcome::Stored(s)
             }
             // The message a lone report's error would show (a 500's detail is logged).
-            Err(e) => Outcome::Refused(format!(
+            Err(e) => ReportOutcome::Refused(format!(
                 "match {}: {}",
                 r.match_id,
                 AppError::from(e).public_message()
@@ -187,7 +187,7 @@ async fn reports(
     if !ended.is_empty() {
         jobs::caught_up(&arena, &ended).await;
     }
-    Ok(Json(Outcomes { outcomes }))
+    Ok(Json(ReportOutcomes { outcomes }))
 }
 
 async fn heartbeat(

@@ -36,7 +36,7 @@ impl PlayThread {
     pub(super) fn submit<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<Outcome<T>, String> {
+    ) -> Result<Pending<T>, String> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let job: PlayJob = Box::new(move || {
             // A panic is a platform failure of this match only; the thread plays on.
@@ -52,7 +52,7 @@ impl PlayThread {
 }
 
 /// What the play thread will say about a job it was given.
-pub(super) type Outcome<T> = tokio::sync::oneshot::Receiver<Result<T, String>>;
+pub(super) type Pending<T> = tokio::sync::oneshot::Receiver<Result<T, String>>;
 
 pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     let what = p

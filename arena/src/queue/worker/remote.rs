@@ -353,7 +353,7 @@ impl RemoteQueue {
             )
             .await;
         let answered = match sent {
-            Ok((200, body)) => serde_json::from_slice::<crate::queue::Outcomes>(&body)
+            Ok((200, body)) => serde_json::from_slice::<crate::queue::ReportOutcomes>(&body)
                 .map_err(|e| format!("reports: the answer does not decode: {e}"))
                 .and_then(|x| {
                     if x.outcomes.len() == answers.len() {
@@ -390,8 +390,8 @@ impl RemoteQueue {
             Ok(outcomes) => {
                 for (a, o) in answers.into_iter().zip(outcomes) {
                     let _ = a.send(match o {
-                        crate::queue::Outcome::Stored(s) => Ok(s),
-                        crate::queue::Outcome::Refused(why) => Err(format!("report: {why}")),
+                        crate::queue::ReportOutcome::Stored(s) => Ok(s),
+                        crate::queue::ReportOutcome::Refused(why) => Err(format!("report: {why}")),
                     });
                 }
             }

@@ -35,7 +35,7 @@ pub fn tokio() -> Result<tokio::runtime::Runtime> {
 }
 
 /// Who a new token is for.
-pub enum Holder {
+pub enum TokenFor {
     /// A team.
     Team,
     /// A worker.
@@ -43,12 +43,12 @@ pub enum Holder {
 }
 
 /// Adds a team or a worker and prints its token, once: only its hash is kept.
-pub fn add_with_token(at: &Place, name: &str, who: Holder) -> Result<()> {
+pub fn add_with_token(at: &Place, name: &str, who: TokenFor) -> Result<()> {
     tokio()?.block_on(async {
         let arena = at.open().await?;
         let (t, what, give) = match who {
-            Holder::Team => (manage::add_team(&arena, name).await, "team", "the team"),
-            Holder::Worker => (
+            TokenFor::Team => (manage::add_team(&arena, name).await, "team", "the team"),
+            TokenFor::Worker => (
                 manage::add_worker(&arena, name).await,
                 "worker",
                 "`croupier arena worker` in CROUPIER_WORKER_TOKEN",
@@ -66,16 +66,16 @@ pub fn add_with_token(at: &Place, name: &str, who: Holder) -> Result<()> {
 }
 
 /// A new token for a team or a worker, printed once.
-pub fn new_token(at: &Place, name: &str, who: Holder) -> Result<()> {
+pub fn new_token(at: &Place, name: &str, who: TokenFor) -> Result<()> {
     tokio()?.block_on(async {
         let arena = at.open().await?;
         let (t, what) = match who {
-            Holder::Team => (
+            TokenFor::Team => (
                 async { manage::new_team_token(&arena, manage::team_named(&arena, name).await?).await }
                     .await,
                 "team",
             ),
-            Holder::Worker => (
+            TokenFor::Worker => (
                 async {
                     manage::new_worker_token(&arena, manage::worker_named(&arena, name).await?)
                         .await

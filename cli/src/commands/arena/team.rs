@@ -1,7 +1,7 @@
 //! `croupier arena team`: add a team or a class, give a team a new token, withdraw and
 //! reinstate it, list the teams.
 
-use super::common::{Holder, Place, add_with_token, new_token, tokio};
+use super::common::{Place, TokenFor, add_with_token, new_token, tokio};
 use anyhow::Result;
 use clap::Subcommand;
 use croupier_arena::web::manage;
@@ -68,8 +68,8 @@ impl TeamSub {
     /// Runs the subcommand.
     pub fn execute(&self) -> Result<()> {
         match self {
-            TeamSub::Add { at, name } => add_with_token(at, name, Holder::Team),
-            TeamSub::Token { at, name } => new_token(at, name, Holder::Team),
+            TeamSub::Add { at, name } => add_with_token(at, name, TokenFor::Team),
+            TeamSub::Token { at, name } => new_token(at, name, TokenFor::Team),
             TeamSub::Withdraw { at, name, reason } => standing(at, name, Some(reason)),
             TeamSub::Reinstate { at, name } => standing(at, name, None),
             TeamSub::Import { at, class, tokens } => {

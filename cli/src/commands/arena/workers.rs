@@ -1,6 +1,6 @@
 //! `croupier arena workers`: add a worker, give it a new token, remove it, list them.
 
-use super::common::{Holder, Place, add_with_token, new_token, tokio};
+use super::common::{Place, TokenFor, add_with_token, new_token, tokio};
 use anyhow::Result;
 use clap::Subcommand;
 use croupier_arena::web::manage;
@@ -43,8 +43,8 @@ impl WorkersSub {
     /// Runs the subcommand.
     pub fn execute(&self) -> Result<()> {
         match self {
-            WorkersSub::Add { at, name } => add_with_token(at, name, Holder::Worker),
-            WorkersSub::Token { at, name } => new_token(at, name, Holder::Worker),
+            WorkersSub::Add { at, name } => add_with_token(at, name, TokenFor::Worker),
+            WorkersSub::Token { at, name } => new_token(at, name, TokenFor::Worker),
             WorkersSub::Remove { at, name } => remove(at, name),
             WorkersSub::List { at } => list(at),
         }
