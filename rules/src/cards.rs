@@ -15,19 +15,26 @@ pub type Seat = u8;
 /// Suits in canonical order. Suits have no rank in any game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Suit {
+    /// Clubs (`C`), code 0 in the canonical order.
     Clubs = 0,
+    /// Diamonds (`D`), code 1.
     Diamonds = 1,
+    /// Hearts (`H`), code 2.
     Hearts = 2,
+    /// Spades (`S`), code 3.
     Spades = 3,
 }
 
 impl Suit {
+    /// The four suits in canonical order (RULES.md §0.3): Clubs, Diamonds, Hearts, Spades.
     pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
+    /// The suit at position `i` of [`Suit::ALL`] (0..=3), or `None` for any other index.
     pub fn from_index(i: u8) -> Option<Suit> {
         Suit::ALL.get(i as usize).copied()
     }
 
+    /// The suit's letter as cards are written: `C`, `D`, `H` or `S`.
     pub fn letter(self) -> char {
         ['C', 'D', 'H', 'S'][self as usize]
     }
@@ -56,18 +63,24 @@ impl Card {
         if code < 52 { Some(Card(code)) } else { None }
     }
 
+    /// The card's code, `suit * 13 + (rank - 2)`, 0..52; ascending code is the canonical deck
+    /// order.
     pub const fn code(self) -> u8 {
         self.0
     }
 
+    /// The rank, 2..=14 (J=11, Q=12, K=13, A=14). Toepen's playing order differs; see
+    /// [`crate::toepen::strength`].
     pub const fn rank(self) -> u8 {
         self.0 % 13 + 2
     }
 
+    /// The card's suit.
     pub fn suit(self) -> Suit {
         Suit::ALL[(self.0 / 13) as usize]
     }
 
+    /// This card's bit in a [`CardSet`] mask (`1 << code`).
     pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
@@ -150,8 +163,10 @@ impl TryFrom<String> for Card {
 pub struct CardSet(pub u64);
 
 impl CardSet {
+    /// The set with no card.
     pub const EMPTY: CardSet = CardSet(0);
 
+    /// The set of the given cards (duplicates collapse).
     pub fn from_cards(cards: impl IntoIterator<Item = Card>) -> CardSet {
         let mut s = CardSet::EMPTY;
         for c in cards {
@@ -176,37 +191,47 @@ impl CardSet {
         CardSet(0x1FFFu64 << (suit as u64 * 13))
     }
 
+    /// The raw mask: bit `code` is set for each card in the set.
     pub const fn bits(self) -> u64 {
         self.0
     }
+    /// Number of cards in the set.
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
+    /// Whether the set holds no card.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// Whether `c` is in the set.
     pub const fn contains(self, c: Card) -> bool {
         self.0 & c.bit() != 0
     }
+    /// Adds `c`; returns `true` if it was not already in the set.
     pub fn insert(&mut self, c: Card) -> bool {
         let had = self.contains(c);
         self.0 |= c.bit();
         !had
     }
+    /// Removes `c`; returns `true` if it was in the set.
     pub fn remove(&mut self, c: Card) -> bool {
         let had = self.contains(c);
         self.0 &= !c.bit();
         had
     }
+    /// Cards in either set.
     pub const fn union(self, o: CardSet) -> CardSet {
         CardSet(self.0 | o.0)
     }
+    /// Cards in both sets.
     pub const fn intersect(self, o: CardSet) -> CardSet {
         CardSet(self.0 & o.0)
     }
+    /// Cards of this set that are not in `o`.
     pub const fn minus(self, o: CardSet) -> CardSet {
         CardSet(self.0 & !o.0)
     }
+    /// Whether every card of this set is also in `o`.
     pub const fn is_subset(self, o: CardSet) -> bool {
         self.0 & !o.0 == 0
     }

@@ -46,8 +46,12 @@ impl Default for CheckConfig {
 /// An invariant that failed, with enough to reproduce it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
+    /// The game's own seed (in a soak, the seed derived for that game, not the run's seed).
     pub seed: u64,
+    /// Decisions applied before the failing state (0 also for a failure in `new`, and for a
+    /// panic, whose step is not recorded).
     pub step: usize,
+    /// What failed, in words.
     pub what: String,
 }
 
@@ -60,7 +64,9 @@ impl fmt::Display for Violation {
 /// What a clean game produced.
 #[derive(Clone, Debug)]
 pub struct GameReport {
+    /// Decisions played until the game ended.
     pub decisions: usize,
+    /// The game's outcome.
     pub outcome: Outcome,
 }
 
@@ -355,9 +361,13 @@ fn check_observation<G: Checkable>(
 /// Soak totals for many games.
 #[derive(Clone, Debug, Default)]
 pub struct SoakTotals {
+    /// Games played, clean or not.
     pub games: u64,
+    /// Decisions played in the clean games.
     pub decisions: u64,
+    /// Clean games that the engine's safety limit ended ([`Outcome::aborted`]).
     pub aborted: u64,
+    /// Every failed game (engine panics included), in the order played.
     pub violations: Vec<Violation>,
 }
 

@@ -33,15 +33,18 @@ pub enum Visibility {
 }
 
 impl Visibility {
+    /// Visible to `seat` only.
     pub fn only(seat: Seat) -> Visibility {
         Visibility::Seats(1 << seat)
     }
+    /// Whether a seat may see an event with this tag.
     pub fn visible_to(self, seat: Seat) -> bool {
         match self {
             Visibility::Public => true,
             Visibility::Seats(m) => m & (1 << seat) != 0,
         }
     }
+    /// Whether every seat (and a spectator) may see it.
     pub fn is_public(self) -> bool {
         matches!(self, Visibility::Public)
     }
@@ -50,15 +53,20 @@ impl Visibility {
 /// An event with its visibility tag.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Logged<E> {
+    /// Who may see the event.
     pub vis: Visibility,
+    /// The event itself.
     pub event: E,
 }
 
 /// A seat's result in a finished game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SeatResult {
+    /// The seat won (in Durak: did not end as the durak, or its team went out first).
     Win,
+    /// The seat lost.
     Loss,
+    /// Neither: a drawn game, a shared win (UNO ties), or an aborted game (every seat).
     Draw,
 }
 
@@ -67,7 +75,8 @@ pub enum SeatResult {
 pub struct Outcome {
     /// One entry per seat.
     pub results: Vec<SeatResult>,
-    /// Game-specific scores per seat (penalty points, UNO points; empty where none).
+    /// Game-specific figures per seat: Toepen penalty points, UNO points, and in Durak the
+    /// finishing place (1 = went out first; seats still holding cards get the last place).
     pub scores: Vec<i64>,
     /// True when the engine's own safety limit (turns, rounds) ended the game, not a rule.
     pub aborted: bool,
@@ -78,35 +87,57 @@ pub struct Outcome {
 /// Why an option set or preset was refused. Always names the option.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
+    /// [`Rules::preset`] or [`find_preset`] got a name that is no preset of the game.
     #[error("unknown preset `{name}` for {game}; known presets: {known}")]
     UnknownPreset {
+        /// Lower-case game name, e.g. `durak`.
         game: &'static str,
+        /// The name as given.
         name: String,
+        /// The user-facing names of the game's presets, comma-separated.
         known: String,
     },
+    /// [`Rules::set_option`] got a key that is no option of the game.
     #[error("unknown option `{name}` for {game}; known options: {known}")]
     UnknownOption {
+        /// Lower-case game name, e.g. `toepen`.
         game: &'static str,
+        /// The key that names no option.
         name: String,
+        /// The game's option names, comma-separated.
         known: String,
     },
+    /// A known option got a value that does not parse as its type (a word that is no choice,
+    /// a number too large for the field).
     #[error("option `{option}`: `{value}` is not valid: {why}")]
     BadValue {
+        /// The option's name.
         option: String,
+        /// The value as given.
         value: String,
+        /// What was expected, e.g. `expected true or false`.
         why: String,
     },
+    /// The values parse but break a rule on the options ([`Rules::validate`]; a player count
+    /// in a preset's parentheses that the game does not allow).
     #[error("option `{option}`: {why}")]
-    Invalid { option: String, why: String },
+    Invalid {
+        /// The option named (for a bad combination, one of the options involved).
+        option: String,
+        /// What is wrong, e.g. `must be at least 1`.
+        why: String,
+    },
 }
 
 impl ConfigError {
+    /// A [`ConfigError::Invalid`] for `option`.
     pub fn invalid(option: &str, why: impl Into<String>) -> ConfigError {
         ConfigError::Invalid {
             option: option.to_string(),
             why: why.into(),
         }
     }
+    /// A [`ConfigError::BadValue`] for `option` and its `value`.
     pub fn bad_value(option: &str, value: &str, why: impl Into<String>) -> ConfigError {
         ConfigError::BadValue {
             option: option.to_string(),
@@ -123,7 +154,9 @@ impl ConfigError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("illegal action {action}: {why}")]
 pub struct IllegalAction<A, W> {
+    /// The refused action, as given.
     pub action: A,
+    /// The game's reason (its `Why` type); `Display` gives the sentence for players.
     pub why: W,
 }
 
@@ -137,6 +170,7 @@ pub struct Preset {
     pub name: &'static str,
     /// The rule book's constructor, e.g. `durak_teams()`.
     pub rulebook: &'static str,
+    /// One line on what the preset plays, for `--help` and listings.
     pub summary: &'static str,
 }
 

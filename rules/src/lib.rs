@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # croupier-rules
 //!
 //! Pure rules engines for Durak, Toepen and UNO, exactly as `RULES.md` describes them:

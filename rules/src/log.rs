@@ -31,6 +31,7 @@ pub struct EventLog<E> {
 }
 
 impl<E: Clone> EventLog<E> {
+    /// An empty log that records.
     pub fn new() -> EventLog<E> {
         EventLog {
             base: Arc::new(Vec::new()),
@@ -92,10 +93,12 @@ impl<E: Clone> EventLog<E> {
         })
     }
 
+    /// Number of events logged.
     pub fn len(&self) -> usize {
         self.base.len() + self.tail.len()
     }
 
+    /// Whether no event has been logged.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -13,6 +13,8 @@ use rand_core::{RngCore, SeedableRng};
 pub struct GameRng(ChaCha8Rng);
 
 impl GameRng {
+    /// A generator seeded with `seed`: ChaCha8 via `seed_from_u64`, the same stream on every
+    /// machine.
     pub fn new(seed: u64) -> GameRng {
         GameRng(ChaCha8Rng::seed_from_u64(seed))
     }
@@ -26,6 +28,7 @@ impl GameRng {
         z ^ (z >> 31)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }

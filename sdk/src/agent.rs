@@ -21,6 +21,7 @@ pub struct Budget {
 pub struct GameInfo<G: Game> {
     /// This agent's seat.
     pub seat: Seat,
+    /// Seats at the table.
     pub players: u8,
     /// The game's rule options.
     pub options: G::Options,
@@ -44,9 +45,13 @@ impl<G: Game> GameInfo<G> {
 /// Log levels.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Level {
+    /// Something went wrong (inside the sandbox the SDK logs a panic's message at this level).
     Error,
+    /// Something unexpected that the agent survived.
     Warn,
+    /// What the agent is doing.
     Info,
+    /// Detail for debugging.
     Debug,
 }
 
@@ -54,6 +59,7 @@ pub enum Level {
 pub trait Services {
     /// The next number of this seat's seeded random stream.
     fn random(&mut self) -> u64;
+    /// Adds `message` to this agent's log for the game at `level`.
     fn log(&mut self, level: Level, message: &str);
 }
 
@@ -65,6 +71,9 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// The context of one decision: its budget, the agent's generator and the host services. The
+    /// export glue and [`Native`] build it for `decide`; an agent builds one itself only to call
+    /// another agent (in tests, or to play a simulated seat).
     pub fn new(budget: Budget, rng: &'a mut GameRng, services: &'a mut dyn Services) -> Self {
         Ctx {
             budget,
@@ -98,6 +107,7 @@ impl<'a> Ctx<'a> {
 /// An agent for game `G`. One value lives for one game: `new` at the deal, then `decide`
 /// whenever the agent has a real choice (the host plays forced moves itself).
 pub trait Agent<G: Game>: Sized {
+    /// Creates the agent for one game, at the deal, with what the host tells this seat.
     fn new(info: &GameInfo<G>) -> Self;
     /// Returns one of `legal` (anything else loses the game by default).
     fn decide(&mut self, obs: &G::Observation, legal: &[G::Action], ctx: &mut Ctx) -> G::Action;
@@ -125,6 +135,8 @@ pub struct Native<G: Game, A: Agent<G>> {
 }
 
 impl<G: Game, A: Agent<G>> Native<G, A> {
+    /// Creates the agent for one game (`Agent::new`) and its generator ([`agent_rng`] of
+    /// `info.seed`, as inside the sandbox).
     pub fn new(info: &GameInfo<G>) -> Self {
         Native {
             agent: A::new(info),
@@ -133,6 +145,7 @@ impl<G: Game, A: Agent<G>> Native<G, A> {
         }
     }
 
+    /// Asks the agent for one decision, with this budget and these host services.
     pub fn decide(
         &mut self,
         obs: &G::Observation,

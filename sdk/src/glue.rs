@@ -25,6 +25,8 @@ impl<G: Game, A: Agent<G>> Slot<G, A>
 where
     G::Observation: Item,
 {
+    /// Parses the host's rule options (a panic if they do not parse: host and agent were built
+    /// from different rules), installs the panic hook inside the sandbox and creates the agent.
     pub fn start(
         seat: u8,
         players: u8,

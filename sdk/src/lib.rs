@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # croupier-sdk
 //!
 //! Write a card-game agent for Croupier in Rust: implement [`Agent`] for your game and call

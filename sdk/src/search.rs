@@ -52,6 +52,7 @@ impl Default for Search {
 /// What the search found for one candidate action.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct CandidateStats<A> {
+    /// The candidate action.
     pub action: A,
     /// Playouts that scored this candidate.
     pub playouts: u32,

@@ -39,7 +39,9 @@ impl fmt::Display for Action {
     "`{text}`: {why} (expected e.g. `lead 7S`, `lead 7S 7D`, `beat 0 9S`, `transfer 7D`, `show 7H`, `take`, `throw 8C`, `pass`)"
 )]
 pub struct ParseActionError {
+    /// The text as given.
     pub text: String,
+    /// What is wrong with it, e.g. `unknown action`.
     pub why: String,
 }
 

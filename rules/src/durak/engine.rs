@@ -22,9 +22,11 @@ const FILLER: Card = Card::new(2, Suit::Clubs);
 /// One attack card on the table, who played it, and its defence card.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pair {
+    /// The attack card.
     pub attack: Card,
     /// The player whose hand the attack card left.
     pub by: Seat,
+    /// The card that covers it, `None` while uncovered.
     pub defence: Option<Card>,
 }
 
@@ -1385,6 +1387,7 @@ impl Durak {
     pub fn table_pairs(&self) -> &[Pair] {
         self.table()
     }
+    /// Phase of the bout in progress (`Over` once the game has ended).
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -1396,6 +1399,7 @@ impl Durak {
     pub fn defender(&self) -> Seat {
         self.defender
     }
+    /// The defender's hand size when he became defender of this bout (§1.8.3).
     pub fn h0(&self) -> u8 {
         self.h0
     }
@@ -1411,12 +1415,15 @@ impl Durak {
             .copied()
             .collect()
     }
+    /// Cards in the discard pile (bouts beaten off).
     pub fn discard(&self) -> CardSet {
         self.discard
     }
+    /// The trump card (face up under the talon, drawn, or the dealer's shown last card).
     pub fn trump_card(&self) -> Card {
         self.trump
     }
+    /// The dealer's seat.
     pub fn dealer(&self) -> Seat {
         self.dealer
     }
@@ -1428,6 +1435,7 @@ impl Durak {
     pub fn bouts(&self) -> u16 {
         self.bout
     }
+    /// Whether `seat`'s player is out (went out with the talon empty).
     pub fn is_out(&self, seat: Seat) -> bool {
         !self.active(seat)
     }

@@ -3,39 +3,72 @@
 use crate::cards::{Card, CardSet, Seat};
 use serde::{Deserialize, Serialize};
 
+/// How the game ends (RULES.md §2.12).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameEnd {
+    /// A player whose score reaches `limit` is eliminated; the last player left wins, the others
+    /// are ranked by when they were eliminated (later is better). The default.
     LastSurvivor,
+    /// The game ends as soon as any score reaches `limit`: every player at or over it loses, all
+    /// others win together.
     FirstToLimit,
 }
 
+/// When a player may knock (RULES.md §2.8.3, §2.8.4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KnockTiming {
+    /// Only at his own `Play` decision, before playing his card. The default.
     OnTurn,
+    /// Before every card a knock window asks each live player who may knock, clockwise from the
+    /// player about to play ([`Decision::KnockWindow`]).
     AnyCardBoundary,
 }
 
+/// Who deals the next round (RULES.md §2.11).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NextDealer {
+    /// The winner of the round, so the player to his left leads. The default.
     RoundWinner,
+    /// The next player still in the game clockwise from the old dealer.
     RotateLeft,
 }
 
 /// Rule options of RULES.md §2.3 (names as there), plus the first dealer and a safety cap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
+    /// Seats at the table, 2..=8. Default 4.
     pub num_players: u8,
+    /// The penalty limit: reaching it eliminates a player (`LastSurvivor`) or ends the game
+    /// (`FirstToLimit`). Default 10; at least 2, and at least 3 with `poverty`.
     pub limit: u32,
+    /// How the game ends (§2.12). Default `LastSurvivor`.
     pub game_end: GameEnd,
+    /// Whether players may knock at all (§2.8). Default true; false is source D's plain game.
     pub knocking: bool,
+    /// When knocking is offered (§2.8.3, §2.8.4). Default `OnTurn`.
     pub knock_timing: KnockTiming,
+    /// Variant: no knock once the stake has reached this, e.g. `Some(3)`; at least 2 if set.
+    /// Default `None` (no cap).
     pub max_stake: Option<u32>,
+    /// Variant: a player may not knock if his score plus the raised stake would pass `limit`
+    /// (§2.8.2 rule 5). Default false.
     pub knock_cap_by_score: bool,
+    /// Whether players may exchange a bad hand ("vuile was") after the deal, with challenges
+    /// (§2.9). Default true.
     pub laundry: bool,
+    /// Points paid by whoever was wrong in a challenged laundry claim (the challenger of a genuine
+    /// claim, or the bluffer). Default 1; 0 = nothing is paid.
     pub laundry_penalty: u32,
+    /// Whether a caught laundry bluffer keeps his new cards (true, the default) or takes his old,
+    /// now revealed hand back while the new cards go under the stock unseen (false).
     pub caught_bluffer_keeps_new_hand: bool,
+    /// Variant: also allow white-laundry claims ([`Action::ClaimWhiteLaundry`], §2.9.4). Default
+    /// false.
     pub white_laundry: bool,
+    /// Variant, poverty (§2.10): when a player is one point from the limit the round starts at
+    /// stake 2 and the others choose to stay or fold. Default false.
     pub poverty: bool,
+    /// Who deals the next round (§2.11). Default `RoundWinner`.
     pub next_dealer: NextDealer,
     /// First dealer; `None` = drawn with the game's RNG.
     pub dealer: Option<Seat>,
@@ -46,27 +79,53 @@ pub struct Options {
 /// The kind of decision pending (§2.6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decision {
+    /// A laundry turn (§2.9.2): `ClaimLaundry`, `ClaimWhiteLaundry` (with `white_laundry`) or
+    /// `NoClaim`; claims need 4 cards in the stock.
     Laundry,
+    /// Someone claimed laundry: `Challenge` or `NoChallenge` ([`Observation::claimant`] is the
+    /// claimant).
     LaundryChallenge,
+    /// A poverty decision (§2.10): `Stay` (play for 2) or `Fold` (pay 1).
     Poverty,
+    /// The player to move plays a card, following suit if he can; with `knock_timing=OnTurn` he
+    /// may `Knock` first if §2.8.2 allows it.
     Play,
+    /// A knock window (`knock_timing=AnyCardBoundary`): `Knock` or `NoKnock`.
     KnockWindow,
+    /// Another player knocked: `Stay` (risk the new stake) or `Fold` (pay the old one).
     KnockResponse,
+    /// The game is over; nobody acts.
     Over,
 }
 
 /// Every choice a Toepen player makes (§2.6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
+    /// Play this card from hand to the current trick (decision `Play`). It must be of the led suit
+    /// if the hand holds one (§2.7.1).
     Play(Card),
+    /// Raise the stake by 1 (§2.8); every other live player then answers `Stay` or `Fold`. Not
+    /// twice in a row by the same player.
     Knock,
+    /// Decline to knock in a knock window.
     NoKnock,
+    /// Stay in the round: after a knock, at the new stake; in a poverty decision, at stake 2.
     Stay,
+    /// Leave the round. After a knock he pays the stake before it; in a poverty decision he pays 1.
+    /// Either way at the round's end, and his hand is never shown.
     Fold,
+    /// Claim dirty laundry (four cards from J, Q, K, A): the hand is set aside face down and the
+    /// top 4 stock cards become the new hand. Bluffing is allowed.
     ClaimLaundry,
+    /// Variant (`white_laundry`): claim white laundry (exactly one 7 and three from J, Q, K, A),
+    /// with the same exchange.
     ClaimWhiteLaundry,
+    /// Keep the hand (laundry turn).
     NoClaim,
+    /// Challenge the open laundry claim: the set-aside hand is shown to everybody and whoever was
+    /// wrong pays `laundry_penalty`.
     Challenge,
+    /// Let the claim stand unseen.
     NoChallenge,
 }
 
@@ -75,79 +134,132 @@ pub enum Action {
 pub enum Event {
     /// Public: a round is dealt.
     RoundStart {
+        /// Round number, 1 for the first.
         round: u32,
+        /// The dealer of this round.
         dealer: Seat,
+        /// Who leads the first trick: the first player in the game clockwise from the dealer, or
+        /// under poverty the first poor player from there.
         leader: Seat,
+        /// The stake the round starts at: 1, or 2 under poverty.
         stake: u32,
+        /// Cards left in the stock after the deal (`32 - 4 * players in the game`).
         stock: u8,
     },
     /// Private to `seat`: its hand.
     Hand {
+        /// The seat dealt to.
         seat: Seat,
+        /// Its 4 cards.
         cards: CardSet,
     },
+    /// Public: `seat` claims laundry; he has set his hand aside and taken the top 4 stock cards.
     Laundry {
+        /// The claimant.
         seat: Seat,
+        /// Whether it is a white-laundry claim.
         white: bool,
     },
+    /// Public: `seat` keeps his hand in its laundry turn.
     NoClaim {
+        /// The player who did not claim.
         seat: Seat,
     },
     /// Public: `seat` challenged; the set-aside hand is shown; `genuine` says who pays.
     Challenge {
+        /// The challenger.
         seat: Seat,
+        /// The player whose claim is challenged.
         claimant: Seat,
+        /// The claimant's set-aside hand, now public.
         revealed: CardSet,
+        /// True: the claim was honest and the challenger pays `laundry_penalty`; false: a bluff,
+        /// the claimant pays.
         genuine: bool,
     },
+    /// Public: `seat` lets the open claim stand.
     NoChallenge {
+        /// The player who did not challenge.
         seat: Seat,
     },
     /// Private to `seat`: the new cards after a laundry claim (or old hand given back).
     NewHand {
+        /// The player.
         seat: Seat,
+        /// His hand now.
         cards: CardSet,
     },
+    /// Public: `seat`'s poverty decision (§2.10).
     Poverty {
+        /// The player deciding (never a poor one).
         seat: Seat,
+        /// True: he plays for 2; false: he folds and pays 1.
         stay: bool,
     },
+    /// Public: `seat` knocks (§2.8.1).
     Knock {
+        /// The knocker.
         seat: Seat,
+        /// The stake after the knock.
         stake: u32,
     },
+    /// Public: `seat` declines to knock in a knock window.
     NoKnock {
+        /// The player asked.
         seat: Seat,
     },
+    /// Public: `seat`'s answer to a knock.
     Response {
+        /// The player answering.
         seat: Seat,
+        /// True: he stays at the new stake; false: he folds and will pay the stake before the
+        /// knock.
         stay: bool,
     },
+    /// Public: `seat` plays `card` to the current trick.
     Play {
+        /// The player.
         seat: Seat,
+        /// The card, face up for the rest of the round.
         card: Card,
     },
+    /// Public: trick `trick` is complete (§2.7.2).
     TrickWon {
+        /// Trick number, 1..=4.
         trick: u8,
+        /// Its winner, who leads the next trick (the winner of trick 4 wins the round).
         seat: Seat,
     },
+    /// Public: `seat` scores penalty points: a laundry penalty at once (§2.9.3), or his payment at
+    /// the end of the round (§2.11).
     Penalty {
+        /// The player who pays.
         seat: Seat,
+        /// Points added now.
         points: u32,
+        /// His total score after them.
         score: u32,
     },
+    /// Public: `seat`'s score reached the limit under `LastSurvivor`; he takes no further part in
+    /// the game.
     Eliminated {
+        /// The eliminated player.
         seat: Seat,
     },
+    /// Public: the round is over (§2.11); the penalties follow.
     RoundEnd {
+        /// The round winner: the winner of trick 4, or the one live player left.
         winner: Seat,
     },
+    /// Public: the game is over (§2.12).
     GameEnd {
+        /// The outcome in words, as [`Outcome::summary`](crate::Outcome::summary).
         summary: String,
     },
     /// Public: a caught bluffer (with `caught_bluffer_keeps_new_hand=false`) takes his revealed
     /// old hand back; his 4 new cards go face down to the bottom of the stock (2.9.2).
     HandBack {
+        /// The caught bluffer.
         seat: Seat,
     },
 }
@@ -155,22 +267,35 @@ pub enum Event {
 /// What one player may know (§2.14), including the perfect-memory derived knowledge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// The observing seat.
     pub seat: Seat,
+    /// Seats at the table.
     pub players: u8,
+    /// The kind of decision pending for `to_act`.
     pub decision: Decision,
+    /// Round number, 1 for the first.
     pub round: u32,
+    /// The dealer of this round.
     pub dealer: Seat,
+    /// Own hand.
     pub hand: CardSet,
+    /// Penalty points of every seat, this game.
     pub scores: Vec<u32>,
     /// Bit `s` = seat `s` is eliminated from the game.
     pub eliminated: u8,
     /// Bit `s` = seat `s` is live in this round (dealt in, not folded).
     pub live: u8,
+    /// The current stake: what every live player but the winner pays at the end of the round.
     pub stake: u32,
+    /// The last player who knocked this round (he may not knock again until someone else has);
+    /// `None` before any knock.
     pub last_knocker: Option<Seat>,
+    /// Cards in the stock (a multiple of 4; 0 with 8 players).
     pub stock: u8,
     /// Current trick, 1..=4.
     pub trick_no: u8,
+    /// Who leads the current trick (the winner of the last one). If he folded before leading, the
+    /// next live player clockwise leads instead.
     pub leader: Seat,
     /// Cards played to the current trick, in order.
     pub trick: Vec<(Seat, Card)>,

@@ -8,45 +8,66 @@ use std::fmt;
 /// The reason an action was refused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Why {
+    /// Any action once the game has ended (RULES.md §2.12).
     GameOver,
-    /// The action is not of the kind the pending decision takes.
+    /// The action is not of the kind the pending decision takes (RULES.md §2.6: each decision
+    /// point has its own actions), e.g. `Play` while answering a knock.
     WrongDecision {
+        /// The player to act.
         seat: Seat,
+        /// The decision pending.
         decision: Decision,
+        /// The action given.
         action: Action,
     },
-    /// `white-laundry` while `white_laundry=false`.
+    /// `ClaimWhiteLaundry` while `white_laundry=false` (RULES.md §2.9.4, a variant).
     WhiteLaundryOff,
-    /// A laundry claim with fewer than 4 cards in the stock.
+    /// A laundry claim with fewer than 4 cards in the stock (RULES.md §2.9.2: a claim needs 4
+    /// stock cards; never possible with 8 players).
     StockShort {
+        /// Cards in the stock now.
         cards: u8,
     },
+    /// `Play` of a card the player does not hold (RULES.md §2.7.1: he plays from his hand).
     NotHeld {
+        /// The player to move.
         seat: Seat,
+        /// The card named.
         card: Card,
     },
-    /// A card off the led suit while holding one of it (§2.7.1).
+    /// A card off the led suit while holding one of it (RULES.md §2.7.1: follow suit).
     MustFollow {
+        /// The player to move.
         seat: Seat,
+        /// The led suit (the suit of the trick's first card; always `Some` when this is given,
+        /// since the leader may play anything).
         led: Option<Suit>,
     },
-    /// `knock` while `knocking=false`.
+    /// `Knock` while `knocking=false` (RULES.md §2.8.2 rule 1; source D's plain game).
     KnockingOff,
-    /// `knock` on the turn while `knock_timing=AnyCardBoundary`.
+    /// `Knock` at a `Play` decision while `knock_timing=AnyCardBoundary`, where knocks are made
+    /// in the knock window (RULES.md §2.8.4).
     KnockInWindow,
-    /// The last knocker knocking again (§2.8.2 rule 3).
+    /// The last knocker knocking again before anybody else has (RULES.md §2.8.2 rule 3).
     LastKnocker {
+        /// The player, who made the last knock.
         seat: Seat,
     },
-    /// The stake is already at `max_stake` (§2.8.2 rule 4).
+    /// A knock with the stake already at `max_stake` (RULES.md §2.8.2 rule 4, a variant).
     MaxStake {
+        /// The stake now.
         stake: u32,
     },
-    /// `knock_cap_by_score` (§2.8.2 rule 5): `raise_to` is the stake the knock would make.
+    /// A knock that `knock_cap_by_score` forbids (RULES.md §2.8.2 rule 5, a variant:
+    /// `score + stake + 1 <= limit`).
     KnockCapByScore {
+        /// The player to move.
         seat: Seat,
+        /// His penalty points.
         score: u32,
+        /// The stake the knock would make.
         raise_to: u32,
+        /// The penalty limit.
         limit: u32,
     },
 }

@@ -15,11 +15,18 @@ pub const DRAW_TWO: u8 = 12;
 /// What a card does, independent of its colour.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// A number card; the number, 0..=9.
     Number(u8),
+    /// Skip: the next player loses his turn.
     Skip,
+    /// Reverse: the direction of play turns (a Skip with 2 players).
     Reverse,
+    /// Draw Two: the next player draws 2 and loses his turn (or, with stacking, may stack).
     DrawTwo,
+    /// Wild: the player declares the colour.
     Wild,
+    /// Wild Draw Four: declares the colour; the next player draws 4 and loses his turn, unless he
+    /// challenges successfully (§3.8) or stacks (§3.13).
     WildDrawFour,
 }
 
@@ -29,6 +36,7 @@ impl Color {
         Color::ALL.get(i as usize).copied()
     }
 
+    /// The colour's index: 0 Red, 1 Yellow, 2 Green, 3 Blue (the canonical order of §0.3).
     pub fn index(self) -> u8 {
         self as u8
     }
@@ -69,7 +77,9 @@ impl FromStr for Color {
 }
 
 impl UnoCard {
+    /// The Wild face (code 52), written `W`.
     pub const WILD: UnoCard = UnoCard(52);
+    /// The Wild Draw Four face (code 53), written `W4`.
     pub const WILD_DRAW_FOUR: UnoCard = UnoCard(53);
 
     /// A coloured card; `kind` is 0..=9 for numbers, 10 Skip, 11 Reverse, 12 Draw Two.
@@ -90,12 +100,15 @@ impl UnoCard {
         }
     }
 
+    /// The Skip of `color`.
     pub const fn skip(color: Color) -> UnoCard {
         UnoCard(color as u8 * 13 + SKIP)
     }
+    /// The Reverse of `color`.
     pub const fn reverse(color: Color) -> UnoCard {
         UnoCard(color as u8 * 13 + REVERSE)
     }
+    /// The Draw Two of `color`.
     pub const fn draw_two(color: Color) -> UnoCard {
         UnoCard(color as u8 * 13 + DRAW_TWO)
     }
@@ -109,6 +122,8 @@ impl UnoCard {
         }
     }
 
+    /// The face code: `color * 13 + kind index` for coloured faces (0..52), 52 for Wild, 53 for
+    /// Wild Draw Four.
     pub const fn code(self) -> u8 {
         self.0
     }
@@ -132,6 +147,7 @@ impl UnoCard {
         if self.0 < 52 { Some(self.0 % 13) } else { None }
     }
 
+    /// What the card does; `None` for an invalid code.
     pub fn kind(self) -> Option<Kind> {
         match self.0 {
             52 => Some(Kind::Wild),
@@ -150,9 +166,11 @@ impl UnoCard {
     pub const fn is_wild(self) -> bool {
         self.0 == 52 || self.0 == 53
     }
+    /// Whether this is the Wild Draw Four.
     pub const fn is_wd4(self) -> bool {
         self.0 == 53
     }
+    /// Whether this is a Draw Two (of any colour).
     pub const fn is_draw_two(self) -> bool {
         self.0 < 52 && self.0 % 13 == DRAW_TWO
     }

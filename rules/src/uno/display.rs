@@ -126,7 +126,9 @@ impl fmt::Display for Action {
     "`{text}` is not an UNO action: {why} (expected e.g. `play R7`, `play W blue`, `play W4 green uno`, `draw`, `play-drawn`, `keep`, `challenge`, `accept`, `stack RD2`, `accept-penalty`, `catch`, `no-catch`, `color red`)"
 )]
 pub struct ParseActionError {
+    /// The text as given.
     pub text: String,
+    /// What is wrong with it, e.g. `` `draw` takes no arguments ``.
     pub why: String,
 }
 

@@ -1,6 +1,6 @@
 //! # UNO (RULES.md §3)
 //!
-//! * [`types`]: the public types (cards, options, actions, events, observation).
+//! * `types`: the public types (cards, options, actions, events, observation).
 //! * [`cards`]: card faces, points, the canonical deck (§3.2, §0.3, §0.6).
 //! * [`options`]: options, presets and validation (§3.3).
 //! * `engine`: setup, matching, the turn state machine, effects, WD4 restriction and

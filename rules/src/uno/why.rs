@@ -8,51 +8,92 @@ use std::fmt;
 /// The reason an action was refused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Why {
+    /// Any action once the game has ended (RULES.md §3.11).
     GameOver,
-    /// The action is not of the kind the pending decision takes.
+    /// The action is not of the kind the pending decision takes (RULES.md §3.6: the table of
+    /// decisions and their actions), e.g. `Draw` in a Wild Draw Four challenge.
     WrongDecision {
+        /// The player to act.
         seat: Seat,
+        /// The decision pending, with the actions it takes.
         expected: Expected,
     },
+    /// A card whose face code names no card (54 or more); only a hand-built [`UnoCard`] can
+    /// carry one. Holds the code.
     NotACard(u8),
+    /// `Play` or `Stack` of a card the player does not hold.
     NotHeld {
+        /// The player to act.
         seat: Seat,
+        /// The card named.
         card: UnoCard,
     },
+    /// A Wild or Wild Draw Four played (or stacked) without a declared colour (RULES.md §3.5:
+    /// the player names one of the four colours); holds the card.
     NeedsColour(UnoCard),
+    /// A declared colour on a card that is not wild; holds the card.
     NotWild(UnoCard),
-    /// The `uno` flag on a play that does not leave one card.
+    /// The `uno` flag on a play that does not leave the player exactly one card (RULES.md
+    /// §3.6: the flag matters only then).
     UnoFlagNotLastCard,
-    /// The `uno` flag while calls are not explicit.
+    /// The `uno` flag while `uno_call=Auto` (RULES.md §3.10: the engine calls for everyone).
     UnoFlagNotExplicit,
-    /// The Wild Draw Four restriction (§3.8).
+    /// A Wild Draw Four the restriction forbids (RULES.md §3.8: another card of the current
+    /// colour in hand, or with `NoMatchingCard` any matching card): given when the engine
+    /// enforces it, i.e. with `wd4_challenge=false` (always the case with stacking).
     Wd4Restricted {
+        /// The player, who holds such a card.
         seat: Seat,
     },
+    /// A card that may not be stacked on the pending penalty (RULES.md §3.13: only a Draw Two
+    /// on a Draw Two, and a Wild Draw Four on a Wild Draw Four, or with `Progressive` on
+    /// either).
     CannotStack {
+        /// The card offered.
         card: UnoCard,
+        /// The top card, the last penalty card played.
         top: UnoCard,
+        /// The stacking rule in force.
         stacking: Stacking,
     },
+    /// A coloured card that matches the top card neither by colour, nor by number or symbol
+    /// (RULES.md §3.5).
     NoMatch {
+        /// The card offered.
         card: UnoCard,
+        /// The top card.
         top: UnoCard,
+        /// The current colour.
         colour: Color,
     },
-    /// `keep` under `draw_rule=DrawUntilPlayable`.
+    /// `Keep` under `draw_rule=DrawUntilPlayable`, where the playable card drawn must be
+    /// played (RULES.md §3.6).
     DrawnMustBePlayed,
 }
 
 /// The decision that is pending, as a refusal names it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Expected {
+    /// `ChooseColor` for a Wild start card.
     StartColour,
+    /// `Play` or `Draw`.
     Turn,
+    /// `PlayDrawn` or `Keep` (`draw_rule=DrawOneMayPlay`).
     DrawnMayPlay,
+    /// `PlayDrawn` only (`draw_rule=DrawUntilPlayable`).
     DrawnMustPlay,
+    /// `Challenge` or `Accept` a Wild Draw Four.
     Wd4Challenge,
-    Penalty { pending: u16 },
-    Catch { offender: Seat },
+    /// `Stack` or `AcceptPenalty`.
+    Penalty {
+        /// The cards the pending penalty would make him draw.
+        pending: u16,
+    },
+    /// `CatchUno` or `NoCatch`.
+    Catch {
+        /// The player who did not call UNO.
+        offender: Seat,
+    },
 }
 
 impl fmt::Display for Why {
