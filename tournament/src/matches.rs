@@ -2,6 +2,11 @@
 //! `--set`, entrants from names or files, matches with logs, resume and summaries,
 //! round-robin tournaments, and reading and replaying logs. Nothing here prints: progress,
 //! pairings and watcher reports go to callbacks, and the caller renders the summaries.
+//!
+//! One way in: a [`MatchArgs`], plain data that the command line fills from its flags, the
+//! arena from its config and a test from a helper, given to [`run_match`] or
+//! [`run_match_with`] (or to [`run_tournament`]). A builder beside it was a second way to
+//! say the same thing, used only by tests.
 
 use crate::runner::{self, Entrant, EntrantTotals, FaultPolicy, GameRecord, Progress, Schedule};
 use crate::shard::{Shard, ShardHeader, TournamentOf};
@@ -401,32 +406,31 @@ fn read_resume(
 }
 
 /// `croupier match` as a library call: plays the games, writes the log, returns the totals.
-pub fn run_match<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<MatchSummary> {
+pub fn run_match<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<MatchSummary, MatchError> {
     run_match_with::<G>(host, args, &(), std::sync::Arc::new(|_| {}))
 }
 
-/// [`run_match`] with a progress callback (once per finished game) and a place for the
-/// watcher's reports (`--watch`: a swap, a refused build).
+/// [`run_match`] with a progress callback (once per finished game, from the worker that
+/// played it; a closure `Fn(&GameRecord)` will do) and a place for the watcher's reports
+/// (`--watch`: a swap, a refused build).
 pub fn run_match_with<G: Adapter>(
     host: &Runtime,
     args: &MatchArgs,
     progress: &dyn Progress,
     report: crate::watch::Report,
-) -> Result<MatchSummary> {
-    play_match::<G>(host, args, None, progress, report, &mut |_| {})
+) -> Result<MatchSummary, MatchError> {
+    Ok(play_match::<G>(host, args, None, progress, report)?)
 }
 
-/// The one match runner behind [`run_match_with`], [`Match::run`] and each pairing of a
-/// tournament: a match on its own (`tournament` is `None`) or as one pairing, whose shard
-/// logs then name the tournament so that `merge` can rebuild its ranking. `on_record` sees
-/// each finished game's record after it is logged and counted.
+/// The one match runner behind [`run_match_with`] and each pairing of a tournament: a match
+/// on its own (`tournament` is `None`) or as one pairing, whose shard logs then name the
+/// tournament so that `merge` can rebuild its ranking.
 fn play_match<G: Adapter>(
     host: &Runtime,
     args: &MatchArgs,
     tournament: Option<&TournamentOf>,
     progress: &dyn Progress,
     report: crate::watch::Report,
-    on_record: &mut (dyn FnMut(&GameRecord) + Send),
 ) -> Result<MatchSummary> {
     let (_, opts) = options::<G>(&args.rules)?;
     if args.agents.is_empty() {
@@ -531,10 +535,8 @@ fn play_match<G: Adapter>(
                 )
             })?;
             tally.add(&line.record);
-            on_record(&line.record);
         } else {
             tally.add(&rec);
-            on_record(&rec);
         }
         Ok(())
     };
@@ -555,7 +557,7 @@ fn play_match<G: Adapter>(
     ))
 }
 
-/// Why a [`Match`] did not run to the end.
+/// Why a match ([`run_match`], [`run_match_with`]) did not run to the end.
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     /// Something the caller can fix and should be told in one line: an agent that does not
@@ -576,164 +578,6 @@ impl From<anyhow::Error> for MatchError {
             Ok(u) => MatchError::User(u),
             Err(e) => MatchError::Run(e),
         }
-    }
-}
-
-/// A match as a library call, for tests, the arena and other embedders: the agents and the
-/// rules, then only the settings that differ from the defaults, then [`Match::run`].
-///
-/// ```no_run
-/// # use croupier_tournament::matches::{Match, RulesArgs};
-/// # use croupier_tournament::runner::FaultPolicy;
-/// # fn demo(rt: &croupier_host::Runtime) -> Result<(), Box<dyn std::error::Error>> {
-/// let rules = RulesArgs { rules: Some("teams".into()), ..Default::default() };
-/// let mut faults = 0;
-/// let summary = Match::new(["durak/cheapest", "durak/random-lead"], rules)
-///     .games(200)
-///     .seed(7)
-///     .policy(FaultPolicy::Forfeit)
-///     .on_record(|rec| faults += rec.faults.len())
-///     .run::<croupier_rules::durak::Durak>(rt)?;
-/// # Ok(()) }
-/// ```
-///
-/// It plays through the same runner as `croupier match` ([`run_match_with`]), so the same
-/// settings give the same games, log and summary. The sandbox limits are the runtime's.
-pub struct Match<'a> {
-    args: MatchArgs,
-    progress: Box<dyn Progress + 'a>,
-    on_record: Box<dyn FnMut(&GameRecord) + Send + 'a>,
-    report: crate::watch::Report,
-}
-
-/// A closure as a [`Progress`].
-struct ProgressFn<F>(F);
-
-impl<F: Fn(&GameRecord) + Sync> Progress for ProgressFn<F> {
-    fn game_done(&self, rec: &GameRecord) {
-        (self.0)(rec)
-    }
-}
-
-impl<'a> Match<'a> {
-    /// A match between `agents` (example agent names or files, each with an optional
-    /// `#ARGS`, in seat order; fewer than the seats repeat in turn) under `rules`. The
-    /// defaults are those of `croupier match`: 100 deals, seed 1, no duplicate deals, one
-    /// thread per core, no log, forfeit on a fault.
-    pub fn new<S: Into<String>>(agents: impl IntoIterator<Item = S>, rules: RulesArgs) -> Self {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Match::from_args(MatchArgs {
-            agents: agents.into_iter().map(Into::into).collect(),
-            rules,
-            games: 100,
-            seed: 1,
-            threads,
-            duplicate: false,
-            log: None,
-            resume: false,
-            policy: FaultPolicy::Forfeit,
-            watch: false,
-            shard: None,
-        })
-    }
-
-    /// Plays only part `shard` of the games (see [`crate::merge`]).
-    pub fn shard(mut self, shard: Shard) -> Self {
-        self.args.shard = Some(shard);
-        self
-    }
-
-    /// A match as a command line's [`MatchArgs`] describe it.
-    pub fn from_args(args: MatchArgs) -> Self {
-        Match {
-            args,
-            progress: Box::new(()),
-            on_record: Box::new(|_| {}),
-            report: std::sync::Arc::new(|_| {}),
-        }
-    }
-
-    /// Deals to play; with [`Match::duplicate`], each deal is played once per seat rotation.
-    pub fn games(mut self, n: u64) -> Self {
-        self.args.games = n;
-        self
-    }
-
-    /// The master seed: every deal and every agent's seed derives from it.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.args.seed = seed;
-        self
-    }
-
-    /// Plays every deal once per seat rotation, so that the luck of the deal evens out.
-    pub fn duplicate(mut self, on: bool) -> Self {
-        self.args.duplicate = on;
-        self
-    }
-
-    /// Worker threads (at least one is used); the records do not depend on it.
-    pub fn threads(mut self, n: usize) -> Self {
-        self.args.threads = n;
-        self
-    }
-
-    /// What happens when an agent faults.
-    pub fn policy(mut self, policy: FaultPolicy) -> Self {
-        self.args.policy = policy;
-        self
-    }
-
-    /// Appends a header line and one JSON line per game to `path` (the log format
-    /// [`read_log`] reads).
-    pub fn log(mut self, path: impl Into<PathBuf>) -> Self {
-        self.args.log = Some(path.into());
-        self
-    }
-
-    /// Continues the latest run of this match in the log, playing only the games it lacks.
-    pub fn resume(mut self, on: bool) -> Self {
-        self.args.resume = on;
-        self
-    }
-
-    /// Reloads an agent whose file changes, from the next game on; `report` hears of each
-    /// swap and each refused build.
-    pub fn watch(mut self, report: crate::watch::Report) -> Self {
-        self.args.watch = true;
-        self.report = report;
-        self
-    }
-
-    /// Calls `sink` with each finished game's record, one at a time in index order, after its
-    /// log line is written (from whichever worker finished it): a caller keeps or checks
-    /// records without reading the log back.
-    pub fn on_record(mut self, sink: impl FnMut(&GameRecord) + Send + 'a) -> Self {
-        self.on_record = Box::new(sink);
-        self
-    }
-
-    /// Calls `progress` from a worker thread as each game ends, in no set order.
-    pub fn on_progress(mut self, progress: impl Fn(&GameRecord) + Sync + 'a) -> Self {
-        self.progress = Box::new(ProgressFn(progress));
-        self
-    }
-
-    /// The settings so far, as `croupier match` would pass them.
-    pub fn args(&self) -> &MatchArgs {
-        &self.args
-    }
-
-    /// Plays the match in game `G` on `runtime` (whose limits the agents run under) and
-    /// returns its summary.
-    pub fn run<G: Adapter>(mut self, runtime: &Runtime) -> Result<MatchSummary, MatchError> {
-        Ok(play_match::<G>(
-            runtime,
-            &self.args,
-            None,
-            &*self.progress,
-            self.report,
-            &mut *self.on_record,
-        )?)
     }
 }
 
@@ -799,14 +643,7 @@ pub fn run_tournament_with<G: Adapter>(
         let mut m = args.clone();
         m.agents = vec![args.agents[i].clone(), args.agents[j].clone()];
         m.seed = pairing_seed(args.seed, k as u64);
-        let s = play_match::<G>(
-            host,
-            &m,
-            Some(&of),
-            progress,
-            std::sync::Arc::new(|_| {}),
-            &mut |_| {},
-        )?;
+        let s = play_match::<G>(host, &m, Some(&of), progress, std::sync::Arc::new(|_| {}))?;
         on_pairing(robin.add(i, j, &s));
     }
     Ok(robin.finish(G::KIND, preset, args.seed, args.games))
@@ -1070,25 +907,5 @@ mod tests {
         assert!(matches!(e, MatchError::User(_)), "{e:?}");
         let e = MatchError::from(anyhow::anyhow!("disk full"));
         assert!(matches!(e, MatchError::Run(_)), "{e:?}");
-    }
-
-    #[test]
-    fn the_builder_starts_from_the_command_line_defaults() {
-        let m = Match::new(["durak/cheapest"], RulesArgs::default())
-            .games(7)
-            .seed(3)
-            .duplicate(true)
-            .threads(2)
-            .policy(FaultPolicy::Fallback)
-            .log("x.jsonl");
-        let a = m.args();
-        assert_eq!(a.agents, vec!["durak/cheapest".to_string()]);
-        assert_eq!((a.games, a.seed, a.threads), (7, 3, 2));
-        assert!(a.duplicate && !a.resume && !a.watch);
-        assert_eq!(a.policy, FaultPolicy::Fallback);
-        assert_eq!(a.log.as_deref(), Some(Path::new("x.jsonl")));
-        let d = Match::new(Vec::<String>::new(), RulesArgs::default());
-        assert_eq!((d.args().games, d.args().seed), (100, 1));
-        assert_eq!(d.args().policy, FaultPolicy::Forfeit);
     }
 }

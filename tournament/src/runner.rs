@@ -490,6 +490,14 @@ impl Progress for () {
     fn game_done(&self, _: &GameRecord) {}
 }
 
+/// A closure is a progress callback, so that a caller who only wants to see each record
+/// (a test collecting fault messages) needs no type of its own.
+impl<F: Fn(&GameRecord) + Sync> Progress for F {
+    fn game_done(&self, rec: &GameRecord) {
+        self(rec)
+    }
+}
+
 /// What a match plays: rules, entrants, schedule, seed, fault policy and threads.
 pub struct Plan<'a, G: Game> {
     /// The rule options.
