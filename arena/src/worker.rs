@@ -141,7 +141,7 @@ pub fn play<G: Adapter, Q: Queue>(
         id: job.match_id,
         reason,
     };
-    let (_, opts) = croupier_tournament::matches::options::<G>(&worker.cfg.rules_args())
+    let (_, opts) = croupier_tournament::matches::setup::options::<G>(&worker.cfg.rules_args())
         .map_err(|e| platform(format!("{e:#}")))?;
     if agents.len() != job.entrants.len() {
         return Err(platform(format!(

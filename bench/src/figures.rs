@@ -230,7 +230,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
     let host = crate::runtime()?;
-    let (_, classic) = matches::options::<Durak>(&RulesArgs::default())?;
+    let (_, classic) = matches::setup::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);
     let native_first: Arc<dyn PlayerFactory<Durak>> =
@@ -390,7 +390,7 @@ fn match_figures(
     rounds: usize,
 ) -> Result<()> {
     println!("\nsource A's match: 1000 games, durak teams, random-lead vs trump-tosser");
-    let (_, teams) = matches::options::<Durak>(&RulesArgs {
+    let (_, teams) = matches::setup::options::<Durak>(&RulesArgs {
         rules: Some("teams".into()),
         ..Default::default()
     })?;
@@ -655,7 +655,7 @@ const SEARCH_ITERS: u32 = 200;
 /// Rules defaults, `n` of seat 0's decision points, and seat 0's start with
 /// [`SEARCH_ITERS`] as the agent's argument.
 fn search_setup<G: Game>(n: usize) -> Result<(Points<G>, StartInfo)> {
-    let (_, opts) = matches::options::<G>(&RulesArgs::default())?;
+    let (_, opts) = matches::setup::options::<G>(&RulesArgs::default())?;
     let mut info = start_info::<G>(&opts);
     info.args = format!("iters={SEARCH_ITERS}");
     Ok((decision_points_of::<G>(&opts, n, Some(0)), info))

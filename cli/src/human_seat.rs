@@ -9,7 +9,8 @@ use croupier_host::Runtime as Host;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::{Player, StartInfo};
 use croupier_rules::{Game, Rules, Seat};
-use croupier_tournament::matches::{RulesArgs, entrant, options, user};
+use croupier_tournament::matches::setup::{entrant, options};
+use croupier_tournament::matches::{RulesArgs, user};
 use croupier_tournament::runner::agent_seed;
 use std::io::{BufRead, Write};
 

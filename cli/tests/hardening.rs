@@ -14,7 +14,7 @@ use croupier_host::player::PlayerFactory;
 use croupier_host::sandbox::MakeError;
 use croupier_rules::durak::{self, Durak};
 use croupier_rules::{Game, Rules};
-use croupier_tournament::matches::{self, MatchSummary};
+use croupier_tournament::matches::{self, summary::MatchSummary};
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, Plan, Schedule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -502,8 +502,9 @@ impl runner::Progress for Overtaken {
 fn f04_a_slow_game_does_not_let_records_pile_up() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = durak::Options::preset("classic").expect("preset");
-    let fast = matches::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
-    let slow = matches::entrant::<Durak>(&host, &hostile_as("random"), &opts).expect("entrant");
+    let fast = matches::setup::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
+    let slow =
+        matches::setup::entrant::<Durak>(&host, &hostile_as("random"), &opts).expect("entrant");
     let entrants = [
         Entrant {
             name: slow.name,
@@ -646,7 +647,7 @@ fn f05_host_resource_errors_are_not_verdicts() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = durak::Options::preset("classic").expect("preset");
     let entrant = |spec: &str, fail: u32| {
-        let e = matches::entrant::<Durak>(&host, spec, &opts).expect("entrant");
+        let e = matches::setup::entrant::<Durak>(&host, spec, &opts).expect("entrant");
         Entrant {
             name: e.name,
             args: e.args,

@@ -8,7 +8,7 @@ use common::{hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::limits::Limits;
 use croupier_rules::durak::{self, Durak};
-use croupier_tournament::matches::{self, MatchSummary};
+use croupier_tournament::matches::{self, summary::MatchSummary};
 use croupier_tournament::runner::{FaultPolicy, GameRecord};
 use std::sync::{Arc, Mutex};
 

@@ -10,7 +10,8 @@
 //! [`replay_html`] wraps a document in a standalone page with the viewer ([`VIEWER_JS`],
 //! [`VIEWER_CSS`]) inlined, or linked for a server that sends its own files.
 
-use crate::matches::{LogHeader, user};
+use crate::matches::error::user;
+use crate::matches::log::LogHeader;
 use crate::runner::GameRecord;
 use anyhow::{Result, bail};
 use croupier_host::loader::GameKind;

@@ -11,7 +11,7 @@ use croupier_rules::durak::{self, Durak};
 use croupier_rules::toepen::Toepen;
 use croupier_rules::uno::{self, Uno, UnoCard};
 use croupier_rules::{Card, Game, GameRng, Rules, Seat};
-use croupier_tournament::matches::LogHeader;
+use croupier_tournament::matches::log::LogHeader;
 use croupier_tournament::replay::{
     Assets, Pile, PileCard, ReplayDoc, TableView, VIEWER_CSS, VIEWER_JS, doc_json, replay_doc,
     replay_html,

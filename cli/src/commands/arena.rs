@@ -550,7 +550,7 @@ fn standing(dir: &Path, database: Option<&str>, name: &str, reason: Option<&str>
 
 fn init(a: &InitArgs) -> Result<()> {
     let kind = game(&a.game)?;
-    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::options::<G>(&a.rules.args()).map(|(p, _)| (p, ())))?;
+    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&a.rules.args()).map(|(p, _)| (p, ())))?;
     let mut cfg = ArenaConfig::new(kind, &preset);
     cfg.set = a.rules.set.clone();
     if a.rules.players.is_some() {
@@ -640,7 +640,7 @@ fn demo(a: &DemoArgs) -> Result<()> {
         players: None,
         set: Vec::new(),
     };
-    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::options::<G>(&rules.args()).map(|(p, _)| (p, ())))?;
+    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&rules.args()).map(|(p, _)| (p, ())))?;
     let mut cfg = ArenaConfig::new(kind, &preset);
     cfg.title = format!("{} demo arena", kind.name());
     cfg.listen = a.listen.clone();

@@ -33,7 +33,7 @@ impl ReplayCommand {
     /// Prints the chosen game.
     pub fn execute(&self) -> Result<()> {
         let file = &self.file;
-        let runs = matches::read_log(file)?;
+        let runs = matches::log::read_log(file)?;
         let (header, records) = match (self.arena_match, self.game) {
             (Some(m), _) => runs
                 .iter()

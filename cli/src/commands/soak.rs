@@ -6,7 +6,8 @@ use crate::soak_ledger as ledger;
 use anyhow::Result;
 use clap::Args;
 use croupier_rules::{Checkable, Rules};
-use croupier_tournament::matches::{RulesArgs, options, user};
+use croupier_tournament::matches::setup::options;
+use croupier_tournament::matches::{RulesArgs, user};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

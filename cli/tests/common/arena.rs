@@ -1097,7 +1097,7 @@ pub async fn all_matches(db: &Db) -> Vec<MatchRow> {
 pub fn games_of(cfg: &ArenaConfig, row: &MatchRow) -> i64 {
     let n = row.entrant_ids().expect("entrants").len();
     croupier_tournament::with_game!(cfg.kind(), G => {
-        let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
+        let (_, opts) = croupier_tournament::matches::setup::options::<G>(&cfg.rules_args()).expect("rules");
         croupier_arena::ladder::schedule::<G>(&opts, row, n).games() as i64
     })
 }
@@ -1147,7 +1147,8 @@ pub fn replay<G: Adapter>(
     row: &MatchRow,
     versions: &[(i64, String, i64)],
 ) -> Vec<(GameRecord, Option<String>)> {
-    let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
+    let (_, opts) =
+        croupier_tournament::matches::setup::options::<G>(&cfg.rules_args()).expect("rules");
     let cache = tempfile::tempdir().expect("temp dir");
     let rt = croupier_host::Runtime::new(
         cfg.limits.clone(),
