@@ -117,7 +117,7 @@ pub fn check<G: Adapter>(
         records.push(r);
         Ok(())
     };
-    if let Err(e) = runner::run::<G>(&plan, &todo, &(), &mut sink) {
+    if let Err(e) = runner::run(&plan, &todo, &(), &mut sink) {
         return Verdict {
             valid: false,
             message: format!(

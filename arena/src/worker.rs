@@ -208,7 +208,7 @@ pub fn play<G: Adapter, Q: Queue>(
         }
         Ok(())
     };
-    let played = runner::run::<G>(&plan, &job.todo, &(), &mut sink);
+    let played = runner::run(&plan, &job.todo, &(), &mut sink);
     drop(tx);
     Ok(Tail {
         writer,

@@ -156,9 +156,9 @@ fn match_time<G: Game>(
         threads,
     };
     let mut asked = 0u64;
-    let d = runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+    let d = runner::run(&plan, &todo, &(), &mut |rec| {
         asked += rec.decisions;
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     })?;
     Ok((d.as_secs_f64(), asked as f64 / games.max(1) as f64))
 }

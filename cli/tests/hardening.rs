@@ -530,7 +530,7 @@ fn f04_a_slow_game_does_not_let_records_pile_up() {
     let mut delivered = 0u64;
     let mut sink = |_: runner::GameRecord| {
         delivered += 1;
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     };
     runner::run(&plan, &todo, &progress, &mut sink).expect("runs");
     assert_eq!(delivered, 3000);
@@ -633,7 +633,7 @@ fn run_with(entrants: &[Entrant<Durak>]) -> anyhow::Result<Vec<runner::GameRecor
     let mut out = Vec::new();
     let mut sink = |r: runner::GameRecord| {
         out.push(r);
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     };
     runner::run(&plan, &[0, 1, 2], &(), &mut sink)?;
     Ok(out)

@@ -1178,9 +1178,9 @@ pub fn replay<G: Adapter>(
     };
     let mut games: Vec<GameRecord> = Vec::new();
     let todo: Vec<u64> = (0..schedule.games()).collect();
-    runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+    runner::run(&plan, &todo, &(), &mut |rec| {
         games.push(rec);
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     })
     .expect("the match plays");
     games.sort_by_key(|g| g.index);

@@ -160,7 +160,10 @@ pub(crate) fn play_match<G: Adapter>(
         policy: args.policy,
         threads: args.threads,
     };
-    let elapsed = runner::run::<G>(&plan, &todo, progress, &mut sink)?;
+    let elapsed = runner::run(&plan, &todo, progress, &mut sink).map_err(|e| match e {
+        runner::RunError::Sink(e) => e,
+        e => anyhow::anyhow!("{e}"),
+    })?;
     Ok(match_summary(
         &header,
         tally,
