@@ -14,7 +14,7 @@
 use crate::context::Arena;
 use crate::ratings::{Board, Rules};
 use anyhow::{Context, Result};
-use croupier_tournament::matches::{self, MatchArgs, log, round_robin};
+use croupier_tournament::matches::{MatchArgs, log, round_robin};
 use croupier_tournament::runner::{FaultPolicy, GameRecord};
 use maud::{Markup, html};
 use serde::{Deserialize, Serialize};
@@ -257,10 +257,10 @@ pub async fn run(
         }
     }
     if entries.len() < 2 {
-        anyhow::bail!(matches::user(format!(
+        anyhow::bail!(
             "the final needs at least two teams with a valid version; this arena has {}",
             entries.len()
-        )));
+        );
     }
     let dir = arena.dir.join("final");
     std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;

@@ -123,11 +123,11 @@ fn ns_per_decision<G: Game>(
 }
 
 fn wasm_factory<G: Adapter>(host: &Host, spec: &str) -> Result<Arc<dyn PlayerFactory<G>>> {
-    let agent = croupier_host::registry::resolve(spec).map_err(|e| matches::user(e.to_string()))?;
+    let agent = croupier_host::registry::resolve(spec).map_err(|e| anyhow::anyhow!("{e}"))?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
-        .map_err(|e| matches::user(e.to_string()))?;
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     host.factory_default::<G>(&loaded)
-        .map_err(|e| matches::user(e.to_string()))
+        .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
@@ -339,8 +339,8 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     search_figures(&mut put, &host, quick, rounds)?;
 
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
-    let spec = croupier_host::registry::resolve("durak/cheapest")
-        .map_err(|e| matches::user(e.to_string()))?;
+    let spec =
+        croupier_host::registry::resolve("durak/cheapest").map_err(|e| anyhow::anyhow!("{e}"))?;
     let bytes = std::fs::read(&spec.path)?;
     let mut cold = Vec::new();
     let mut warm = Vec::new();
@@ -697,7 +697,7 @@ fn levers(
     };
     let bytes = std::fs::read(&agent.path).with_context(|| agent.path.display().to_string())?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
-        .map_err(|e| matches::user(e.to_string()))?;
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let (points, info) = search_setup::<Durak>(n)?;
     println!("\n{spec} at {SEARCH_ITERS} playouts, one switch off at a time (no instance pool)");
     let off = |f: fn(&mut Levers)| {
@@ -744,7 +744,7 @@ fn levers(
         l.component = component;
         let f = rt
             .factory_default::<Durak>(&l)
-            .map_err(|e| matches::user(e.to_string()))?;
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut p = f.make(1).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
         p.start(&info).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
         let ns = ns_per_decision(p.as_mut(), &points, rounds)?;

@@ -550,11 +550,11 @@ fn standing(dir: &Path, database: Option<&str>, name: &str, reason: Option<&str>
 
 fn init(a: &InitArgs) -> Result<()> {
     let kind = game(&a.game)?;
-    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&a.rules.args()).map(|(p, _)| (p, ())))?;
+    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&a.rules.args()).map(|(p, _)| (p, ()))).map_err(crate::errors::of_options)?;
     let mut cfg = ArenaConfig::new(kind, &preset);
     cfg.set = a.rules.set.clone();
     if a.rules.players.is_some() {
-        bail!(croupier_tournament::matches::user(
+        bail!(crate::errors::user(
             "--players: set the seats with --set players=N in an arena"
         ));
     }
@@ -585,7 +585,7 @@ fn init(a: &InitArgs) -> Result<()> {
 fn write_arena(dir: &Path, cfg: &ArenaConfig, database: Option<&str>) -> Result<String> {
     let path = dir.join("arena.toml");
     if path.exists() {
-        bail!(croupier_tournament::matches::user(format!(
+        bail!(crate::errors::user(format!(
             "{}: exists; an arena is made once (edit the file, or choose another DIR)",
             path.display()
         )));
@@ -593,7 +593,7 @@ fn write_arena(dir: &Path, cfg: &ArenaConfig, database: Option<&str>) -> Result<
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot make the directory", dir.display()))?;
     cfg.check(&path)
-        .map_err(|e| croupier_tournament::matches::user(e.to_string()))?;
+        .map_err(|e| crate::errors::user(e.to_string()))?;
     std::fs::write(&path, cfg.to_commented_toml())
         .with_context(|| format!("{}: cannot write", path.display()))?;
     let token = auth::admin_token()?;
@@ -622,7 +622,7 @@ fn demo(a: &DemoArgs) -> Result<()> {
         .filter(|e| e.game == kind)
         .collect();
     if agents.len() < 2 {
-        bail!(croupier_tournament::matches::user(format!(
+        bail!(crate::errors::user(format!(
             "the demo needs the {} example agents built: run `croupier build`",
             kind.name()
         )));
@@ -640,7 +640,7 @@ fn demo(a: &DemoArgs) -> Result<()> {
         players: None,
         set: Vec::new(),
     };
-    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&rules.args()).map(|(p, _)| (p, ())))?;
+    let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&rules.args()).map(|(p, _)| (p, ()))).map_err(crate::errors::of_options)?;
     let mut cfg = ArenaConfig::new(kind, &preset);
     cfg.title = format!("{} demo arena", kind.name());
     cfg.listen = a.listen.clone();

@@ -40,7 +40,7 @@ impl ReplayCommand {
                 .iter()
                 .find(|r| r.0.arena_match == Some(m))
                 .ok_or_else(|| {
-                    matches::user(format!(
+                    crate::errors::user(format!(
                         "{}: no match {m} in this log (it holds {} runs; only an arena's logs number their matches)",
                         file.display(),
                         runs.len()
@@ -55,23 +55,23 @@ impl ReplayCommand {
         };
         let rec = match self.game {
             Some(i) => records.iter().find(|r| r.index == i).ok_or_else(|| {
-                matches::user(format!(
+                crate::errors::user(format!(
                     "{}: no game {i} in the run ({} games logged)",
                     file.display(),
                     records.len()
                 ))
             })?,
-            None => records
-                .first()
-                .ok_or_else(|| matches::user(format!("{}: no games logged", file.display())))?,
+            None => records.first().ok_or_else(|| {
+                crate::errors::user(format!("{}: no games logged", file.display()))
+            })?,
         };
         let doc = with_game!(header.game, G => replay::replay_doc::<G>(header, rec, self.seat))
-            .map_err(|e| matches::user(format!("{}: {}", file.display(), in_flags(&e))))?;
+            .map_err(|e| crate::errors::user(format!("{}: {}", file.display(), in_flags(&e))))?;
         match &self.html {
             Some(out) => {
                 let page = replay::replay_html(&doc, replay::Assets::Inline)?;
                 std::fs::write(out, page).map_err(|e| {
-                    matches::user(format!("{}: cannot write the page: {e}", out.display()))
+                    crate::errors::user(format!("{}: cannot write the page: {e}", out.display()))
                 })
             }
             None => Ok(replay::write_text(&doc, &mut std::io::stdout().lock())?),

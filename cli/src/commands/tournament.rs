@@ -11,7 +11,8 @@ pub fn execute(m: &MatchCmd) -> Result<()> {
     let args = m.args();
     let summary = with_game!(game(&m.game)?, G => {
         round_robin::run_tournament_with::<G>(&host, &args, &(), &mut print_pairing)
-    })?;
+    })
+    .map_err(crate::errors::of_match)?;
     print_ranking(&summary);
     if let Some(path) = &m.json {
         write_json(path, &summary)?;

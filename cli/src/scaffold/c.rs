@@ -165,13 +165,13 @@ exports_croupier_agent_uno_agent_action_t exports_croupier_agent_uno_agent_decid
 /// Creates the project; returns its directory.
 pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
     if !super::valid_name(name) {
-        anyhow::bail!(croupier_tournament::matches::user(format!(
+        anyhow::bail!(crate::errors::user(format!(
             "agent name `{name}`: use lower-case letters, digits and dashes, starting with a letter"
         )));
     }
     let dir = parent.join(name);
     if dir.exists() {
-        anyhow::bail!(croupier_tournament::matches::user(format!(
+        anyhow::bail!(crate::errors::user(format!(
             "{}: already exists; choose another name or remove it",
             dir.display()
         )));

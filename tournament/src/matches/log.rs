@@ -2,11 +2,10 @@
 //! game ([`game_line`]); [`log_header`] says what a match writes, [`write_runs`] writes runs
 //! as a match would, and [`read_log`] reads a log back, run by run.
 
-use super::error::user;
+use super::error::{LogError, OptionsError};
 use super::setup::{MatchArgs, options};
 use crate::runner::{FaultPolicy, GameRecord};
 use crate::shard::ShardHeader;
-use anyhow::{Result, bail};
 use croupier_host::adapters::Adapter;
 use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
@@ -69,7 +68,10 @@ pub(crate) struct LogGame {
 
 /// The header a match writes to its log, without running it: the same as
 /// `croupier match` (and each pairing of `croupier tournament`) writes for these arguments.
-pub fn log_header<G: Adapter>(limits: &Limits, args: &MatchArgs) -> Result<LogHeader> {
+pub fn log_header<G: Adapter>(
+    limits: &Limits,
+    args: &MatchArgs,
+) -> Result<LogHeader, OptionsError> {
     let (preset, opts) = options::<G>(&args.rules)?;
     Ok(LogHeader {
         kind: "match".into(),
@@ -105,58 +107,49 @@ pub fn write_runs(
 }
 
 /// The header and records of a log file, grouped by run.
-pub fn read_log(path: &Path) -> Result<Vec<(LogHeader, Vec<GameRecord>)>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| user(format!("{}: cannot read the log: {e}", path.display())))?;
+pub fn read_log(path: &Path) -> Result<Vec<(LogHeader, Vec<GameRecord>)>, LogError> {
+    let text = std::fs::read_to_string(path).map_err(|error| LogError::Read {
+        path: path.into(),
+        error,
+    })?;
+    let at = || path.to_path_buf();
     let mut runs: Vec<(LogHeader, Vec<GameRecord>)> = Vec::new();
-    for (no, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
+    for (no, content) in text.lines().enumerate() {
+        if content.trim().is_empty() {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| {
-            user(format!(
-                "{}:{}: not a JSON line: {e}",
-                path.display(),
-                no + 1
-            ))
-        })?;
+        let line = no + 1;
+        let v: serde_json::Value =
+            serde_json::from_str(content).map_err(|error| LogError::NotJson {
+                path: at(),
+                line,
+                error,
+            })?;
         match v.get("type").and_then(|t| t.as_str()) {
             Some("match") => {
-                let h: LogHeader = serde_json::from_value(v).map_err(|e| {
-                    user(format!(
-                        "{}:{}: bad match header: {e}",
-                        path.display(),
-                        no + 1
-                    ))
+                let h: LogHeader = serde_json::from_value(v).map_err(|error| LogError::Header {
+                    path: at(),
+                    line,
+                    error,
                 })?;
                 runs.push((h, Vec::new()));
             }
             Some("game") => {
-                let g: LogGame = serde_json::from_value(v).map_err(|e| {
-                    user(format!(
-                        "{}:{}: bad game record: {e}",
-                        path.display(),
-                        no + 1
-                    ))
+                let g: LogGame = serde_json::from_value(v).map_err(|error| LogError::Game {
+                    path: at(),
+                    line,
+                    error,
                 })?;
                 match runs.last_mut() {
                     Some(run) => run.1.push(g.record),
-                    None => bail!(user(format!(
-                        "{}:{}: game record before any match header",
-                        path.display(),
-                        no + 1
-                    ))),
+                    None => return Err(LogError::Orphan { path: at(), line }),
                 }
             }
-            _ => bail!(user(format!(
-                "{}:{}: unknown line type (expected \"match\" or \"game\")",
-                path.display(),
-                no + 1
-            ))),
+            _ => return Err(LogError::LineType { path: at(), line }),
         }
     }
     if runs.is_empty() {
-        bail!(user(format!("{}: no match in this log", path.display())));
+        return Err(LogError::Empty { path: at() });
     }
     Ok(runs)
 }

@@ -6,6 +6,9 @@
 //! [`run_match_with`] (or to [`round_robin::run_tournament`]). A builder beside it was a
 //! second way to say the same thing, used only by tests.
 //!
+//! Errors name a setting by its field (`rules`, `set`, `resume`), an agent as given or a log
+//! by its path, never by a command-line flag: the caller knows its own words for them.
+//!
 //! One concern a file, each importing only the files listed before it:
 //! - [`error`]: the errors every file returns (a leaf).
 //! - [`setup`]: what a match is asked to be ([`MatchArgs`], [`RulesArgs`]) and what it is
@@ -27,5 +30,3 @@ pub mod summary;
 // The entrance, where callers look for it.
 pub use run::{run_match, run_match_with};
 pub use setup::{MatchArgs, RulesArgs};
-// Until the library's errors are its own (the next change), the command line's user error.
-pub use error::{UserError, user};

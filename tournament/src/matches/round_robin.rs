@@ -3,7 +3,7 @@
 //! ([`run_tournament`]), or elsewhere by plan ([`round_robin_plan`]) and summed up from the
 //! runs ([`tournament_of_runs`]), it gives the same table.
 
-use super::error::user;
+use super::error::MatchError;
 use super::log::LogHeader;
 use super::run::play_match;
 use super::setup::{MatchArgs, options};
@@ -11,7 +11,6 @@ use super::summary::{AgentSummary, MatchSummary, summary_of_run};
 use crate::runner::{GameRecord, Progress};
 use crate::shard::TournamentOf;
 use crate::stats;
-use anyhow::{Result, bail};
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::loader::GameKind;
@@ -53,7 +52,10 @@ pub struct TournamentSummary {
 
 /// `croupier tournament`: every pair of agents plays a match (seats filled in turn and
 /// rotated); the ranking is a Bradley–Terry fit of all pairwise scores.
-pub fn run_tournament<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<TournamentSummary> {
+pub fn run_tournament<G: Adapter>(
+    host: &Runtime,
+    args: &MatchArgs,
+) -> Result<TournamentSummary, MatchError> {
     run_tournament_with::<G>(host, args, &(), &mut |_| {})
 }
 
@@ -64,10 +66,10 @@ pub fn run_tournament_with<G: Adapter>(
     args: &MatchArgs,
     progress: &dyn Progress,
     on_pairing: &mut dyn FnMut(&Pairing),
-) -> Result<TournamentSummary> {
+) -> Result<TournamentSummary, MatchError> {
     let n = args.agents.len();
     if n < 2 {
-        bail!(user("a tournament needs at least two agents"));
+        return Err(MatchError::TooFewAgents { given: n });
     }
     let (preset, _) = options::<G>(&args.rules)?;
     let of = TournamentOf {
@@ -205,18 +207,19 @@ pub fn tournament_of_runs(
     seed: u64,
     agents: &[String],
     runs: &[(LogHeader, Vec<GameRecord>)],
-) -> Result<TournamentSummary> {
+) -> Result<TournamentSummary, MatchError> {
     let plan = round_robin_plan(seed, agents.len());
     if runs.len() != plan.len() {
-        bail!(
-            "a round robin of {} agents has {} pairings, not {}",
-            agents.len(),
-            plan.len(),
-            runs.len()
-        );
+        return Err(MatchError::Pairings {
+            agents: agents.len(),
+            pairings: plan.len(),
+            runs: runs.len(),
+        });
     }
     let Some((first, _)) = runs.first() else {
-        bail!(user("a tournament needs at least two agents"));
+        return Err(MatchError::TooFewAgents {
+            given: agents.len(),
+        });
     };
     let mut robin = RoundRobin::new(agents);
     for ((_, i, j), (header, records)) in plan.iter().zip(runs) {

@@ -1,21 +1,20 @@
 //! Playing a match: entrants loaded, the watcher started, earlier games resumed, the games
 //! played through the runner, each logged and counted as it ends, and the summary.
 
-use super::error::{MatchError, user};
+use super::error::{EntrantError, MatchError};
 use super::log::{LogGame, log_header};
 use super::resume::read_resume;
 use super::setup::{MatchArgs, entrant, options};
 use super::summary::{MatchSummary, Tally, match_summary};
 use crate::runner::{self, Entrant, GameRecord, Progress, Schedule};
 use crate::shard::{ShardHeader, TournamentOf};
-use anyhow::{Context, Result, bail};
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::registry;
 use croupier_rules::Rules;
+use serde::Serialize;
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
 
 /// `croupier match` as a library call: plays the games, writes the log, returns the totals.
 pub fn run_match<G: Adapter>(host: &Runtime, args: &MatchArgs) -> Result<MatchSummary, MatchError> {
@@ -31,7 +30,7 @@ pub fn run_match_with<G: Adapter>(
     progress: &dyn Progress,
     report: crate::watch::Report,
 ) -> Result<MatchSummary, MatchError> {
-    Ok(play_match::<G>(host, args, None, progress, report)?)
+    play_match::<G>(host, args, None, progress, report)
 }
 
 /// The one match runner behind [`run_match_with`] and each pairing of a tournament: a match
@@ -43,26 +42,26 @@ pub(crate) fn play_match<G: Adapter>(
     tournament: Option<&TournamentOf>,
     progress: &dyn Progress,
     report: crate::watch::Report,
-) -> Result<MatchSummary> {
+) -> Result<MatchSummary, MatchError> {
     let (_, opts) = options::<G>(&args.rules)?;
     if args.agents.is_empty() {
-        bail!(user("give at least one AGENT"));
+        return Err(MatchError::NoAgents);
     }
     let mut entrants: Vec<Entrant<G>> = args
         .agents
         .iter()
         .map(|a| entrant::<G>(host, a, &opts))
-        .collect::<Result<_>>()?;
+        .collect::<Result<_, _>>()?;
     let _watcher = if args.watch {
         let files = args
             .agents
             .iter()
             .zip(&entrants)
             .map(|(a, e)| {
-                let path = registry::resolve(a).map_err(|e| user(e.to_string()))?.path;
+                let path = registry::resolve(a).map_err(EntrantError::Unknown)?.path;
                 Ok((path, e.factory.clone()))
             })
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>, EntrantError>>()?;
         let (slots, watcher) = crate::watch::watch::<G>(host.clone(), opts.clone(), report, files);
         for (e, slot) in entrants.iter_mut().zip(slots) {
             e.factory = slot;
@@ -94,7 +93,7 @@ pub(crate) fn play_match<G: Adapter>(
     let mut fresh = true;
     if args.resume {
         let Some(path) = &args.log else {
-            bail!(user("--resume needs --log FILE"));
+            return Err(MatchError::ResumeWithoutLog);
         };
         match read_resume(path, &header, &mut tally)? {
             Some(d) => {
@@ -104,48 +103,41 @@ pub(crate) fn play_match<G: Adapter>(
             // Nothing to continue: a missing log (a batch job's first attempt) or a
             // tournament pairing not reached before the interruption starts afresh.
             None if !path.exists() || tournament.is_some() => {}
-            None => bail!(user(format!(
-                "{}: --resume found no earlier run of this match (same game, rules, seed, games, agents and shard)",
-                path.display()
-            ))),
+            None => return Err(MatchError::NothingToResume { path: path.clone() }),
         }
     }
     let todo: Vec<u64> = games.filter(|i| !done.contains(i)).collect();
+    let write_error = |path: &std::path::Path, error| MatchError::WriteLog {
+        path: path.into(),
+        error,
+    };
     let mut log = match &args.log {
         Some(path) => {
             let f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(path)
-                .map_err(|e| user(format!("{}: cannot open the log: {e}", path.display())))?;
+                .map_err(|error| MatchError::OpenLog {
+                    path: path.clone(),
+                    error,
+                })?;
             let mut w = std::io::BufWriter::new(f);
             if fresh {
-                serde_json::to_writer(&mut w, &header)?;
-                w.write_all(b"\n")?;
-                w.flush()?;
+                write_line(&mut w, &header).map_err(|e| write_error(path, e))?;
             }
-            Some(w)
+            Some((w, path))
         }
         None => None,
     };
-    let log_path = args.log.clone();
     // Each record is written and counted as its game ends, then dropped: a match's memory
     // does not grow with its length (hardening finding 4).
-    let mut sink = |rec: GameRecord| -> Result<()> {
-        if let Some(w) = log.as_mut() {
+    let mut sink = |rec: GameRecord| -> Result<(), MatchError> {
+        if let Some((w, path)) = log.as_mut() {
             let line = LogGame {
                 kind: "game".into(),
                 record: rec,
             };
-            serde_json::to_writer(&mut *w, &line)?;
-            w.write_all(b"\n")?;
-            // Flush per game: an interrupted run keeps every game it finished.
-            w.flush().with_context(|| {
-                format!(
-                    "{}: cannot write the log",
-                    log_path.as_deref().unwrap_or(Path::new("")).display()
-                )
-            })?;
+            write_line(w, &line).map_err(|e| write_error(path, e))?;
             tally.add(&line.record);
         } else {
             tally.add(&rec);
@@ -160,14 +152,18 @@ pub(crate) fn play_match<G: Adapter>(
         policy: args.policy,
         threads: args.threads,
     };
-    let elapsed = runner::run(&plan, &todo, progress, &mut sink).map_err(|e| match e {
-        runner::RunError::Sink(e) => e,
-        e => anyhow::anyhow!("{e}"),
-    })?;
+    let elapsed = runner::run(&plan, &todo, progress, &mut sink)?;
     Ok(match_summary(
         &header,
         tally,
         elapsed.as_secs_f64(),
         todo.len() as u64,
     ))
+}
+
+/// Writes one line of a log and flushes it: an interrupted run keeps every game it finished.
+fn write_line(w: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *w, value)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }

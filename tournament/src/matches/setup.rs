@@ -2,10 +2,9 @@
 //! plain data), the rule options from a preset and settings ([`options`]), and an entrant from
 //! an agent's name or file ([`entrant`]).
 
-use super::error::user;
+use super::error::{EntrantError, OptionsError};
 use crate::runner::{Entrant, FaultPolicy};
 use crate::shard::Shard;
-use anyhow::{Context, Result};
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::loader;
@@ -13,7 +12,7 @@ use croupier_host::registry;
 use croupier_rules::{Game, Rules};
 use std::path::PathBuf;
 
-/// The rule options of a command line.
+/// The rule settings of a match, as a command line or a config gives them.
 #[derive(Clone, Debug, Default)]
 pub struct RulesArgs {
     /// A preset by name; the game's first by default.
@@ -24,50 +23,54 @@ pub struct RulesArgs {
     pub set: Vec<String>,
 }
 
-/// Options from a preset, `--players` and every `--set NAME=VALUE`, validated.
-pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options)> {
+/// Options from the preset `rules`, `players` and every `set` item `NAME=VALUE`, validated;
+/// with the preset's name.
+pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options), OptionsError> {
     let preset = match &args.rules {
         Some(r) => r.clone(),
         None => G::Options::presets()
             .first()
             .map(|p| p.name.to_string())
-            .context("game has no presets")?,
+            .ok_or(OptionsError::NoPresets)?,
     };
-    let mut opts = G::Options::preset(&preset).map_err(|e| user(format!("--rules: {e}")))?;
+    let mut opts = G::Options::preset(&preset).map_err(|e| OptionsError::Rules(e.to_string()))?;
     if let Some(n) = args.players {
         opts.set_players(n)
-            .map_err(|e| user(format!("--players: {e}")))?;
+            .map_err(|e| OptionsError::Players(e.to_string()))?;
     }
     for kv in &args.set {
         let Some((k, v)) = kv.split_once('=') else {
-            return Err(user(format!("--set `{kv}`: expected NAME=VALUE")));
+            return Err(OptionsError::SetSyntax(kv.clone()));
         };
         opts.set_option(k.trim(), v.trim())
-            .map_err(|e| user(format!("--set: {e}")))?;
+            .map_err(|e| OptionsError::Set(e.to_string()))?;
     }
-    opts.validate()
-        .map_err(|e| user(format!("rules `{preset}`: {e}")))?;
+    opts.validate().map_err(|e| OptionsError::Invalid {
+        preset: preset.clone(),
+        reason: e.to_string(),
+    })?;
     Ok((preset, opts))
 }
 
 /// Loads an agent argument (an example agent's name or a file, with `#ARGS`) for game `G`:
 /// checks its world, links it and gives it a trial run under `opts`.
-pub fn entrant<G: Adapter>(rt: &Runtime, spec: &str, opts: &G::Options) -> Result<Entrant<G>> {
-    let agent = registry::resolve(spec).map_err(|e| user(e.to_string()))?;
-    let loaded = rt.load(&agent.path).map_err(|e| user(e.to_string()))?;
+pub fn entrant<G: Adapter>(
+    rt: &Runtime,
+    spec: &str,
+    opts: &G::Options,
+) -> Result<Entrant<G>, EntrantError> {
+    let agent = registry::resolve(spec).map_err(EntrantError::Unknown)?;
+    let loaded = rt.load(&agent.path).map_err(EntrantError::Load)?;
     if loaded.game != G::KIND {
-        return Err(user(
-            loader::LoadError::WrongGame {
-                path: agent.path.clone(),
-                found: loaded.game,
-                expected: G::KIND,
-            }
-            .to_string(),
-        ));
+        return Err(EntrantError::Load(loader::LoadError::WrongGame {
+            path: agent.path.clone(),
+            found: loaded.game,
+            expected: G::KIND,
+        }));
     }
     let factory = rt
         .factory::<G>(&loaded, opts, &agent.args)
-        .map_err(|e| user(e.to_string()))?;
+        .map_err(EntrantError::Load)?;
     Ok(Entrant {
         name: spec.to_string(),
         args: agent.args,
@@ -75,7 +78,8 @@ pub fn entrant<G: Adapter>(rt: &Runtime, spec: &str, opts: &G::Options) -> Resul
     })
 }
 
-/// Everything `croupier match` needs.
+/// A match as plain data, the one way in: what `croupier match` fills from its flags (named
+/// beside each field), the arena from its config and a test from a helper.
 #[derive(Clone, Debug)]
 pub struct MatchArgs {
     /// The agent arguments as given: example agent names or files, each with an optional `#ARGS`.
@@ -101,4 +105,45 @@ pub struct MatchArgs {
     pub watch: bool,
     /// Play only this part of the games (`--shard K/N`), for `merge` to put back together.
     pub shard: Option<Shard>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use croupier_rules::durak::Durak;
+
+    fn with(rules: Option<&str>, players: Option<usize>, set: &[&str]) -> RulesArgs {
+        RulesArgs {
+            rules: rules.map(Into::into),
+            players,
+            set: set.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// Each bad setting is refused as the error of its own field.
+    #[test]
+    fn a_bad_setting_is_refused_by_its_field() {
+        let refused = |args: RulesArgs| options::<Durak>(&args).err();
+        assert!(
+            matches!(refused(with(Some("nope"), None, &[])), Some(OptionsError::Rules(m)) if m.contains("`nope`"))
+        );
+        assert!(matches!(
+            refused(with(None, Some(1000), &[])),
+            Some(OptionsError::Players(_))
+        ));
+        assert_eq!(
+            refused(with(None, None, &["transfer"])),
+            Some(OptionsError::SetSyntax("transfer".into()))
+        );
+        assert!(
+            matches!(refused(with(None, None, &["colour=red"])), Some(OptionsError::Set(m)) if m.contains("`colour`"))
+        );
+        // Nine players is a number of seats, but not one this preset's deck deals to.
+        assert!(matches!(
+            refused(with(Some("classic"), Some(9), &[])),
+            Some(OptionsError::Invalid { preset, .. }) if preset == "classic"
+        ));
+        let (preset, _) = options::<Durak>(&RulesArgs::default()).expect("the first preset");
+        assert_eq!(preset, "classic");
+    }
 }
