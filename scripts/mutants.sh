@@ -106,7 +106,8 @@ group_args() {
         # Replay's per-viewer filtering, the log reader and resuming from a log: tested end
         # to end by croupier-cli's `cli` and `play` tests, and the replay documents by
         # croupier-tournament's `replay` test (every viewer of every preset), which run here.
-        args=(--package croupier-tournament -f tournament/src/matches.rs -f tournament/src/replay.rs
+        args=(--package croupier-tournament -f tournament/src/matches/log.rs
+            -f tournament/src/matches/resume.rs -f tournament/src/replay.rs
             --re 'replay|read_log|read_resume'
             -- -p croupier-cli -p croupier-tournament --test cli --test play --test replay) ;;
     *)

@@ -14,7 +14,7 @@
 use crate::context::Arena;
 use crate::ratings::{Board, Rules};
 use anyhow::{Context, Result};
-use croupier_tournament::matches::{self, MatchArgs};
+use croupier_tournament::matches::{MatchArgs, log, round_robin};
 use croupier_tournament::runner::{FaultPolicy, GameRecord};
 use maud::{Markup, html};
 use serde::{Deserialize, Serialize};
@@ -101,8 +101,8 @@ async fn on_workers(
     arena: &Arena,
     args: &MatchArgs,
     versions: &[i64],
-) -> Result<Vec<(matches::LogHeader, Vec<GameRecord>)>> {
-    let plan = matches::round_robin_plan(args.seed, versions.len());
+) -> Result<Vec<(log::LogHeader, Vec<GameRecord>)>> {
+    let plan = round_robin::round_robin_plan(args.seed, versions.len());
     let earlier: Option<Queued> = arena
         .db
         .meta("final_matches")
@@ -180,7 +180,7 @@ async fn on_workers(
         let mut m = args.clone();
         m.agents = vec![args.agents[*i].clone(), args.agents[*j].clone()];
         m.seed = *pseed;
-        let header = croupier_tournament::with_game!(arena.cfg.kind(), G => matches::log_header::<G>(&arena.runtime.limits, &m))?;
+        let header = croupier_tournament::with_game!(arena.cfg.kind(), G => log::log_header::<G>(&arena.runtime.limits, &m))?;
         let mut records = Vec::new();
         let rows = arena.db.games_of_match(*id).await?;
         let info = crate::queue::jobs::match_info(arena, *id).await?;
@@ -257,10 +257,10 @@ pub async fn run(
         }
     }
     if entries.len() < 2 {
-        anyhow::bail!(matches::user(format!(
+        anyhow::bail!(
             "the final needs at least two teams with a valid version; this arena has {}",
             entries.len()
-        )));
+        );
     }
     let dir = arena.dir.join("final");
     std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;
@@ -293,7 +293,7 @@ pub async fn run(
         Venue::Here { .. } => {
             let a = arena.clone();
             tokio::task::spawn_blocking(move || {
-                croupier_tournament::with_game!(a.cfg.kind(), G => matches::run_tournament::<G>(&a.runtime, &args))
+                croupier_tournament::with_game!(a.cfg.kind(), G => round_robin::run_tournament::<G>(&a.runtime, &args))
             })
             .await??
         }
@@ -304,14 +304,14 @@ pub async fn run(
             let mut out = std::io::BufWriter::new(
                 std::fs::File::create(&log).with_context(|| format!("{}", log.display()))?,
             );
-            matches::write_runs(&runs, &mut out)?;
+            log::write_runs(&runs, &mut out)?;
             out.flush()?;
-            matches::tournament_of_runs(seed, &paths, &runs)?
+            round_robin::tournament_of_runs(seed, &paths, &runs)?
         }
     };
     // Weng-Lin over the final's games in log order, with no added uncertainty.
     let mut board = Board::default();
-    let runs = matches::read_log(&log)?;
+    let runs = log::read_log(&log)?;
     let mut rows = Vec::new();
     for (match_no, (header, records)) in runs.iter().enumerate() {
         let match_no = match_no as i64 + 1;

@@ -60,7 +60,7 @@ pub fn check<G: Adapter>(
         message: message.replace(&path.display().to_string(), label),
         smoke: None,
     };
-    let opts = match croupier_tournament::matches::options::<G>(&arena.cfg.rules_args()) {
+    let opts = match croupier_tournament::matches::setup::options::<G>(&arena.cfg.rules_args()) {
         Ok((_, o)) => o,
         Err(e) => return refuse(format!("the arena's rules: {e:#}")),
     };
@@ -117,7 +117,7 @@ pub fn check<G: Adapter>(
         records.push(r);
         Ok(())
     };
-    if let Err(e) = runner::run::<G>(&plan, &todo, &(), &mut sink) {
+    if let Err(e) = runner::run(&plan, &todo, &(), &mut sink) {
         return Verdict {
             valid: false,
             message: format!(

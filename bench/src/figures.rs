@@ -134,11 +134,11 @@ fn ns_per_decision<G: Game>(
 }
 
 fn wasm_factory<G: Adapter>(host: &Host, spec: &str) -> Result<Arc<dyn PlayerFactory<G>>> {
-    let agent = croupier_host::registry::resolve(spec).map_err(|e| matches::user(e.to_string()))?;
+    let agent = croupier_host::registry::resolve(spec).map_err(|e| anyhow::anyhow!("{e}"))?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
-        .map_err(|e| matches::user(e.to_string()))?;
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     host.factory_default::<G>(&loaded)
-        .map_err(|e| matches::user(e.to_string()))
+        .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 fn entrant<G: Game>(name: &str, f: Arc<dyn PlayerFactory<G>>) -> Entrant<G> {
@@ -167,9 +167,9 @@ fn match_time<G: Game>(
         threads,
     };
     let mut asked = 0u64;
-    let d = runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+    let d = runner::run(&plan, &todo, &(), &mut |rec| {
         asked += rec.decisions;
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     })?;
     Ok((d.as_secs_f64(), asked as f64 / games.max(1) as f64))
 }
@@ -241,7 +241,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
     let host = runtime()?;
-    let (_, classic) = matches::options::<Durak>(&RulesArgs::default())?;
+    let (_, classic) = matches::setup::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);
     let native_first: Arc<dyn PlayerFactory<Durak>> =
@@ -350,8 +350,8 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     search_figures(&mut put, &host, quick, rounds)?;
 
     println!("\nloading a component (durak/cheapest): compile vs the compiled cache");
-    let spec = croupier_host::registry::resolve("durak/cheapest")
-        .map_err(|e| matches::user(e.to_string()))?;
+    let spec =
+        croupier_host::registry::resolve("durak/cheapest").map_err(|e| anyhow::anyhow!("{e}"))?;
     let bytes = std::fs::read(&spec.path)?;
     let mut cold = Vec::new();
     let mut warm = Vec::new();
@@ -401,7 +401,7 @@ fn match_figures(
     rounds: usize,
 ) -> Result<()> {
     println!("\nsource A's match: 1000 games, durak teams, random-lead vs trump-tosser");
-    let (_, teams) = matches::options::<Durak>(&RulesArgs {
+    let (_, teams) = matches::setup::options::<Durak>(&RulesArgs {
         rules: Some("teams".into()),
         ..Default::default()
     })?;
@@ -666,7 +666,7 @@ const SEARCH_ITERS: u32 = 200;
 /// Rules defaults, `n` of seat 0's decision points, and seat 0's start with
 /// [`SEARCH_ITERS`] as the agent's argument.
 fn search_setup<G: Game>(n: usize) -> Result<(Points<G>, StartInfo)> {
-    let (_, opts) = matches::options::<G>(&RulesArgs::default())?;
+    let (_, opts) = matches::setup::options::<G>(&RulesArgs::default())?;
     let mut info = start_info::<G>(&opts);
     info.args = format!("iters={SEARCH_ITERS}");
     Ok((decision_points_of::<G>(&opts, n, Some(0)), info))
@@ -708,7 +708,7 @@ fn levers(
     };
     let bytes = std::fs::read(&agent.path).with_context(|| agent.path.display().to_string())?;
     let loaded = loader::load(&host.engine, &host.cache, &host.limits, &agent.path)
-        .map_err(|e| matches::user(e.to_string()))?;
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let (points, info) = search_setup::<Durak>(n)?;
     println!("\n{spec} at {SEARCH_ITERS} playouts, one switch off at a time (no instance pool)");
     let off = |f: fn(&mut Levers)| {
@@ -755,7 +755,7 @@ fn levers(
         l.component = component;
         let f = rt
             .factory_default::<Durak>(&l)
-            .map_err(|e| matches::user(e.to_string()))?;
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut p = f.make(1).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
         p.start(&info).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
         let ns = ns_per_decision(p.as_mut(), &points, rounds)?;

@@ -4,12 +4,14 @@
 //! observation. Input is a number from the list of legal actions or the action's text
 //! (`beat 0 9S`); anything else gets a message and a new prompt, never a crash.
 
+use crate::errors::{of_options, user};
 use anyhow::Result;
 use croupier_host::Runtime as Host;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::{Player, StartInfo};
 use croupier_rules::{Game, Rules, Seat};
-use croupier_tournament::matches::{RulesArgs, entrant, options, user};
+use croupier_tournament::matches::RulesArgs;
+use croupier_tournament::matches::setup::{entrant, options};
 use croupier_tournament::runner::agent_seed;
 use std::io::{BufRead, Write};
 
@@ -118,7 +120,7 @@ pub fn play<G: Adapter + Describe>(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let (preset, opts) = options::<G>(rules)?;
+    let (preset, opts) = options::<G>(rules).map_err(of_options)?;
     let n = opts.seats();
     if seat as usize >= n {
         anyhow::bail!(user(format!(
@@ -131,7 +133,7 @@ pub fn play<G: Adapter + Describe>(
     }
     let entrants = opponents
         .iter()
-        .map(|a| entrant::<G>(host, a, &opts))
+        .map(|a| entrant::<G>(host, a, &opts).map_err(|e| user(e.to_string())))
         .collect::<Result<Vec<_>>>()?;
     let mut game = G::new(&opts, seed).map_err(|e| user(e.to_string()))?;
     let rules = croupier_host::player::StartRules::new::<G>(&opts);

@@ -9,6 +9,7 @@ mod build_route;
 mod c_agent;
 mod commands;
 mod componentize;
+mod errors;
 mod events;
 mod human_seat;
 mod js_agent;
@@ -22,7 +23,7 @@ use commands::{
     ledger::LedgerCommand, merge::MergeCommand, new::NewCommand, play::PlayCommand,
     replay::ReplayCommand, soak::SoakCommand, validate::ValidateCommand,
 };
-use croupier_tournament::matches::UserError;
+use errors::UserError;
 use std::process::ExitCode;
 
 // The global allocator: a soak check allocates ~40 small buffers per state (copies of the

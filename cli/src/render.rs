@@ -1,7 +1,8 @@
 //! What the command line shows: the per-agent table, progress bars, summaries, JSON files.
 
+use crate::errors::user;
 use anyhow::Result;
-use croupier_tournament::matches::{AgentSummary, MatchSummary, user};
+use croupier_tournament::matches::summary::{AgentSummary, MatchSummary};
 use croupier_tournament::runner::{GameRecord, Progress};
 use serde::Serialize;
 use std::path::Path;

@@ -240,13 +240,13 @@ pub fn create(game: GameKind, name: &str, parent: &Path) -> Result<PathBuf> {
 /// Checks the name and that `parent/name` does not exist yet, then creates it.
 fn new_dir(name: &str, parent: &Path) -> Result<PathBuf> {
     if !valid_name(name) {
-        anyhow::bail!(croupier_tournament::matches::user(format!(
+        anyhow::bail!(crate::errors::user(format!(
             "agent name `{name}`: use lower-case letters, digits and dashes, starting with a letter"
         )));
     }
     let dir = parent.join(name);
     if dir.exists() {
-        anyhow::bail!(croupier_tournament::matches::user(format!(
+        anyhow::bail!(crate::errors::user(format!(
             "{}: already exists; choose another name or remove it",
             dir.display()
         )));

@@ -272,6 +272,40 @@ fn resume_counts_only_its_own_run_in_a_shared_log() {
 
 /// `--duplicate`: every deal is played once per rotation, and each replay of a deal starts
 /// from the same deal (the same seed) with the seats rotated.
+/// The match library names a bad setting by its field (`rules`, `set`, `resume`); what a
+/// person sees names the flag they typed, in one line.
+#[test]
+fn a_bad_setting_is_named_by_its_flag() {
+    let refused = |cmd: &str, args: &[&str]| {
+        let out = croupier()
+            .args([cmd, "durak"])
+            .arg(hostile_as("ok"))
+            .args(["--games", "1", "--quiet"])
+            .args(args)
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        err
+    };
+    for (args, start) in [
+        (&["--rules", "nope"][..], "error: --rules: "),
+        (&["--players", "1000"], "error: --players: "),
+        (
+            &["--set", "transfer"],
+            "error: --set `transfer`: expected NAME=VALUE",
+        ),
+        (&["--set", "colour=red"], "error: --set: "),
+        (&["--resume"], "error: --resume needs --log FILE"),
+    ] {
+        let e = refused("match", args);
+        assert!(e.starts_with(start), "{args:?}: {e}");
+    }
+    let e = refused("tournament", &[]);
+    assert!(e.contains("at least two agents"), "{e}");
+}
+
 #[test]
 fn duplicate_plays_every_deal_in_every_rotation() {
     let dir = tempfile::tempdir().expect("tempdir");

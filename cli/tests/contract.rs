@@ -16,7 +16,7 @@ use croupier_rules::durak::Durak;
 use croupier_rules::toepen::Toepen;
 use croupier_rules::uno::Uno;
 use croupier_rules::{Game, Rules};
-use croupier_tournament::matches::read_log;
+use croupier_tournament::matches::log::read_log;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -14,7 +14,7 @@ use croupier_host::player::PlayerFactory;
 use croupier_host::sandbox::MakeError;
 use croupier_rules::durak::{self, Durak};
 use croupier_rules::{Game, Rules};
-use croupier_tournament::matches::{self as driver, MatchSummary};
+use croupier_tournament::matches::{self, summary::MatchSummary};
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, Plan, Schedule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,7 +25,7 @@ fn play(limits: Limits, agents: Vec<String>, games: u64) -> (MatchSummary, Vec<s
     let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
-    let s = driver::run_match::<Durak>(&host, &args(agents, games, Some(log.clone())))
+    let s = matches::run_match::<Durak>(&host, &args(agents, games, Some(log.clone())))
         .expect("match runs");
     let records = std::fs::read_to_string(&log)
         .expect("log")
@@ -502,8 +502,9 @@ impl runner::Progress for Overtaken {
 fn f04_a_slow_game_does_not_let_records_pile_up() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = durak::Options::preset("classic").expect("preset");
-    let fast = driver::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
-    let slow = driver::entrant::<Durak>(&host, &hostile_as("random"), &opts).expect("entrant");
+    let fast = matches::setup::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
+    let slow =
+        matches::setup::entrant::<Durak>(&host, &hostile_as("random"), &opts).expect("entrant");
     let entrants = [
         Entrant {
             name: slow.name,
@@ -529,7 +530,7 @@ fn f04_a_slow_game_does_not_let_records_pile_up() {
     let mut delivered = 0u64;
     let mut sink = |_: runner::GameRecord| {
         delivered += 1;
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     };
     runner::run(&plan, &todo, &progress, &mut sink).expect("runs");
     assert_eq!(delivered, 3000);
@@ -632,7 +633,7 @@ fn run_with(entrants: &[Entrant<Durak>]) -> anyhow::Result<Vec<runner::GameRecor
     let mut out = Vec::new();
     let mut sink = |r: runner::GameRecord| {
         out.push(r);
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     };
     runner::run(&plan, &[0, 1, 2], &(), &mut sink)?;
     Ok(out)
@@ -646,7 +647,7 @@ fn f05_host_resource_errors_are_not_verdicts() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = durak::Options::preset("classic").expect("preset");
     let entrant = |spec: &str, fail: u32| {
-        let e = driver::entrant::<Durak>(&host, spec, &opts).expect("entrant");
+        let e = matches::setup::entrant::<Durak>(&host, spec, &opts).expect("entrant");
         Entrant {
             name: e.name,
             args: e.args,

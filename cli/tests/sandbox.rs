@@ -8,30 +8,30 @@ use common::{hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime as Host;
 use croupier_host::limits::Limits;
 use croupier_rules::durak::{self, Durak};
-use croupier_tournament::matches::{self as driver, Match, MatchSummary, RulesArgs};
-use croupier_tournament::runner::FaultPolicy;
+use croupier_tournament::matches::{self, summary::MatchSummary};
+use croupier_tournament::runner::{FaultPolicy, GameRecord};
+use std::sync::{Arc, Mutex};
 
 /// Plays `mode` against a well-behaved agent, then a clean match on the same engine.
 fn verdict_then_clean(mode: &str, limits: Limits) -> (MatchSummary, Vec<String>) {
     let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     // The fault messages come straight from the records, not from a log read back.
-    let mut messages = Vec::new();
-    let bad = Match::new([hostile_as(mode), hostile_as("ok")], RulesArgs::default())
-        .games(2)
-        .seed(7)
-        .threads(2)
-        .policy(FaultPolicy::Forfeit)
-        .on_record(|rec| messages.extend(rec.faults.iter().map(|f| f.message.clone())))
-        .run::<Durak>(&host)
-        .expect("match with a hostile agent runs");
-    let clean = Match::new(
-        [hostile_as("ok"), hostile_as("random")],
-        RulesArgs::default(),
+    let messages = Mutex::new(Vec::new());
+    let collect = |rec: &GameRecord| {
+        let mut m = messages.lock().expect("messages");
+        m.extend(rec.faults.iter().map(|f| f.message.clone()));
+    };
+    let bad = matches::run_match_with::<Durak>(
+        &host,
+        &args(vec![hostile_as(mode), hostile_as("ok")], 2, None),
+        &collect,
+        Arc::new(|_| {}),
     )
-    .games(10)
-    .seed(7)
-    .threads(2)
-    .run::<Durak>(&host)
+    .expect("match with a hostile agent runs");
+    let clean = matches::run_match::<Durak>(
+        &host,
+        &args(vec![hostile_as("ok"), hostile_as("random")], 10, None),
+    )
     .expect("clean match runs");
     assert_eq!(clean.games, 10);
     for a in &clean.agents {
@@ -41,7 +41,7 @@ fn verdict_then_clean(mode: &str, limits: Limits) -> (MatchSummary, Vec<String>)
         clean.agents[0].wins + clean.agents[0].losses + clean.agents[0].draws,
         10
     );
-    (bad, messages)
+    (bad, messages.into_inner().expect("messages"))
 }
 
 fn assert_verdict(mode: &str, verdict: &str, limits: Limits) -> Vec<String> {
@@ -141,7 +141,7 @@ fn huge_output_is_faulted_and_bounded() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
-    driver::run_match::<Durak>(
+    matches::run_match::<Durak>(
         &host,
         &args(
             vec![hostile_as("huge-output"), hostile_as("ok")],
@@ -166,7 +166,7 @@ fn logged_lines(mode: &str) -> String {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
-    let s = driver::run_match::<Durak>(
+    let s = matches::run_match::<Durak>(
         &host,
         &args(
             vec![hostile_as(mode), hostile_as("ok")],
@@ -251,7 +251,7 @@ fn fallback_policy_keeps_playing() {
         Some(log.clone()),
     );
     a.policy = FaultPolicy::Fallback;
-    let s = driver::run_match::<Durak>(&host, &a).expect("match");
+    let s = matches::run_match::<Durak>(&host, &a).expect("match");
     assert_eq!(
         s.agents[0].faults_by_verdict,
         [("ILLEGAL_ACTION".to_string(), 4)].into_iter().collect(),
@@ -295,7 +295,7 @@ fn fallback_policy_plays_on_for_a_trapped_instance() {
         Some(log.clone()),
     );
     a.policy = FaultPolicy::Fallback;
-    let s = driver::run_match::<Durak>(&host, &a).expect("match");
+    let s = matches::run_match::<Durak>(&host, &a).expect("match");
     assert_eq!(
         s.agents[0].faults_by_verdict,
         [("TRAP".to_string(), 4)].into_iter().collect(),
@@ -356,7 +356,7 @@ fn same_seed_same_games_whatever_the_threads() {
             Some(log.clone()),
         );
         a.threads = threads;
-        driver::run_match::<Durak>(&host, &a).expect("match");
+        matches::run_match::<Durak>(&host, &a).expect("match");
         runs.push(records(&log));
     }
     assert_eq!(runs[0].len(), 40);
@@ -376,7 +376,7 @@ fn same_seed_same_games_whatever_the_threads() {
         Some(log.clone()),
     );
     a.seed = 8;
-    driver::run_match::<Durak>(&host, &a).expect("match");
+    matches::run_match::<Durak>(&host, &a).expect("match");
     assert_ne!(records(&log), runs[0]);
 }
 
@@ -412,7 +412,7 @@ fn spin_game(bank: Option<u32>) -> (u64, serde_json::Value, std::time::Duration)
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("bank.jsonl");
     let t = std::time::Instant::now();
-    let s = driver::run_match::<Durak>(
+    let s = matches::run_match::<Durak>(
         &host,
         &args(
             vec![hostile_as(&format!("spin={SPIN_CALLS}")), hostile_as("ok")],
@@ -491,18 +491,15 @@ fn time_bank_extends_the_deadline_then_runs_out() {
 fn one_thread_plays_on_the_callers_thread() {
     let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let on = |threads: usize| {
-        let mut ids = Vec::new();
-        Match::new(
-            [hostile_as("ok"), hostile_as("random")],
-            RulesArgs::default(),
-        )
-        .games(6)
-        .seed(3)
-        .threads(threads)
-        .on_record(|_| ids.push(std::thread::current().id()))
-        .run::<Durak>(&host)
-        .expect("match runs");
-        ids
+        let ids = Mutex::new(Vec::new());
+        let mut a = args(vec![hostile_as("ok"), hostile_as("random")], 6, None);
+        a.seed = 3;
+        a.threads = threads;
+        // Progress is called by the thread that played the game.
+        let played_on = |_: &GameRecord| ids.lock().expect("ids").push(std::thread::current().id());
+        matches::run_match_with::<Durak>(&host, &a, &played_on, Arc::new(|_| {}))
+            .expect("match runs");
+        ids.into_inner().expect("ids")
     };
     let me = std::thread::current().id();
     let one = on(1);

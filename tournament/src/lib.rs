@@ -3,8 +3,9 @@
 //!
 //! Matches and tournaments between agents, as a library that the command line, tests and
 //! the arena call directly: schedules with seat rotation and duplicate deals, the parallel
-//! runner ([`runner`]), game records and the log format with resume, and the match builder
-//! [`matches::Match`] ([`matches`]), shards of a match and putting them back together
+//! runner ([`runner`]), game records and the log format with resume, and matches and round
+//! robins from plain arguments ([`matches::MatchArgs`] to [`matches::run_match`], in
+//! [`matches`]), shards of a match and putting them back together
 //! ([`merge`]), a compact form of a game record for stores of millions of games
 //! ([`compact`]), replay documents for each viewer and the browser viewer ([`replay`]), hot
 //! swap ([`watch`]), and honest statistics ([`stats`]).

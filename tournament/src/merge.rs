@@ -7,7 +7,9 @@
 //! table, the JSON and the log come out as the unsharded run's, byte for byte (except the
 //! JSON's `elapsed_seconds`: a merge plays nothing, so it is 0).
 
-use crate::matches::{self, LogHeader, MatchSummary, RoundRobin, TournamentSummary};
+use crate::matches::log::{self, LogHeader};
+use crate::matches::round_robin::{self, RoundRobin, TournamentSummary};
+use crate::matches::summary::{self, MatchSummary};
 use crate::runner::GameRecord;
 pub use crate::shard::{Shard, ShardError, ShardHeader, TournamentOf};
 use std::collections::BTreeMap;
@@ -159,7 +161,7 @@ impl Merged {
     /// Writes the log exactly as the unsharded run writes it: per run, its header line and
     /// one line per game.
     pub fn write_log(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        matches::write_runs(&self.runs, out)
+        log::write_runs(&self.runs, out)
     }
 }
 
@@ -180,7 +182,7 @@ struct Part {
 }
 
 fn read_part(path: &Path) -> Result<Part, MergeError> {
-    let runs = matches::read_log(path).map_err(|e| MergeError::Log(e.to_string()))?;
+    let runs = log::read_log(path).map_err(|e| MergeError::Log(e.to_string()))?;
     let mut out: Vec<Run> = Vec::new();
     for (header, records) in runs {
         let Some(shard) = header.shard.clone() else {
@@ -378,9 +380,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
         }
         Some(t) => {
             let mut wanted = Vec::new();
-            for (k, (i, j)) in matches::pairings(t.agents.len()).into_iter().enumerate() {
+            for (k, (i, j)) in round_robin::pairings(t.agents.len())
+                .into_iter()
+                .enumerate()
+            {
                 let agents = vec![t.agents[i].clone(), t.agents[j].clone()];
-                let seed = matches::pairing_seed(t.seed, k as u64);
+                let seed = round_robin::pairing_seed(t.seed, k as u64);
                 let run = reference
                     .runs
                     .iter()
@@ -460,7 +465,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
             .values()
             .flat_map(|(_, runs)| runs[w].records.values().cloned())
             .collect();
-        let s = matches::summary_of_run(&header, &records);
+        let s = summary::summary_of_run(&header, &records);
         match (&mut robin, pairing) {
             (Some((_, robin)), Some((i, j))) => {
                 robin.add(*i, *j, &s);

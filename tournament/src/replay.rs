@@ -10,9 +10,8 @@
 //! [`replay_html`] wraps a document in a standalone page with the viewer ([`VIEWER_JS`],
 //! [`VIEWER_CSS`]) inlined, or linked for a server that sends its own files.
 
-use crate::matches::{LogHeader, user};
+use crate::matches::log::LogHeader;
 use crate::runner::GameRecord;
-use anyhow::{Result, bail};
 use croupier_host::loader::GameKind;
 use croupier_host::text::escape;
 use croupier_rules::durak::{self, Durak};
@@ -416,6 +415,56 @@ impl TableView for Uno {
     }
 }
 
+/// Why a logged game cannot be shown. The messages name what is wrong by the log's words
+/// and the field (`seat`), never a command-line flag; the caller says it its own way.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The header's options are not options of its game.
+    #[error("log options: {0}")]
+    Options(String),
+    /// The game cannot be dealt from the record's seed under those options.
+    #[error("{reason}")]
+    Deal {
+        /// The game's index.
+        index: u64,
+        /// What the rules said.
+        reason: String,
+    },
+    /// The viewing `seat` is not a seat of the game.
+    #[error("seat {seat}: game {index} has seats 0 to {last}")]
+    Seat {
+        /// The seat asked for.
+        seat: u8,
+        /// The game's index.
+        index: u64,
+        /// Its last seat.
+        last: usize,
+    },
+    /// A logged action is no action of the game.
+    #[error("game {index}: action {at} ({code:#x}) does not decode")]
+    Decode {
+        /// The game's index.
+        index: u64,
+        /// The action's position in the game.
+        at: usize,
+        /// Its logged code.
+        code: u32,
+    },
+    /// A logged action is not legal where the log puts it.
+    #[error("game {index}: action {at} does not replay: {reason}")]
+    Illegal {
+        /// The game's index.
+        index: u64,
+        /// The action's position in the game.
+        at: usize,
+        /// What the rules said.
+        reason: String,
+    },
+    /// The text could not be written.
+    #[error("cannot write the replay: {0}")]
+    Write(std::io::Error),
+}
+
 /// Builds the replay of `rec` (a game of the run `header` heads) as `seat` saw it, or as a
 /// spectator (`seat` = `None`): deals the game again from its seed and applies the logged
 /// actions one by one.
@@ -423,19 +472,22 @@ pub fn replay_doc<G: TableView>(
     header: &LogHeader,
     rec: &GameRecord,
     seat: Option<u8>,
-) -> Result<ReplayDoc> {
+) -> Result<ReplayDoc, ReplayError> {
     let opts =
-        G::Options::from_pairs(&header.options).map_err(|e| user(format!("log options: {e}")))?;
-    let mut game = G::new(&opts, rec.seed).map_err(|e| user(e.to_string()))?;
+        G::Options::from_pairs(&header.options).map_err(|e| ReplayError::Options(e.to_string()))?;
+    let mut game = G::new(&opts, rec.seed).map_err(|e| ReplayError::Deal {
+        index: rec.index,
+        reason: e.to_string(),
+    })?;
     let n = game.num_players();
     if let Some(s) = seat
         && usize::from(s) >= n
     {
-        bail!(user(format!(
-            "--seat {s}: game {} has seats 0 to {}",
-            rec.index,
-            n.saturating_sub(1)
-        )));
+        return Err(ReplayError::Seat {
+            seat: s,
+            index: rec.index,
+            last: n.saturating_sub(1),
+        });
     }
     let sees = |vis: Visibility| match seat {
         None => vis.is_public(),
@@ -471,10 +523,11 @@ pub fn replay_doc<G: TableView>(
     let mut legal = Vec::new();
     for (i, code) in rec.actions.iter().enumerate() {
         let Some(action) = G::decode_action(*code) else {
-            bail!(user(format!(
-                "game {}: action {i} ({code:#x}) does not decode",
-                rec.index
-            )));
+            return Err(ReplayError::Decode {
+                index: rec.index,
+                at: i,
+                code: *code,
+            });
         };
         let actor = game.to_act();
         if seat.is_some() && actor == seat {
@@ -483,11 +536,10 @@ pub fn replay_doc<G: TableView>(
                 decided_at.push(i + 1);
             }
         }
-        game.apply(action).map_err(|e| {
-            user(format!(
-                "game {}: action {i} does not replay: {e}",
-                rec.index
-            ))
+        game.apply(action).map_err(|e| ReplayError::Illegal {
+            index: rec.index,
+            at: i,
+            reason: e.to_string(),
         })?;
         steps.push(Step {
             actor,
@@ -555,7 +607,7 @@ pub fn replay_doc<G: TableView>(
 
 /// Writes a document as the text `croupier replay` prints: the header, each step's events
 /// and faults, and the result.
-pub fn write_text(doc: &ReplayDoc, out: &mut dyn Write) -> Result<()> {
+pub fn write_text(doc: &ReplayDoc, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
         "{} ({}) · game {} · deal {} · seed {}",
@@ -612,7 +664,7 @@ fn html_escape(s: &str) -> String {
 /// A document as JSON that can sit inside a `<script>` element: `<`, `>` and `&` are
 /// written as JSON escapes, so no text in it (an agent named `</script>`) can end the
 /// element or open a comment. `JSON.parse` reads the escapes back as the same characters.
-pub fn doc_json(doc: &ReplayDoc) -> Result<String> {
+pub fn doc_json(doc: &ReplayDoc) -> serde_json::Result<String> {
     let json = serde_json::to_string(doc)?;
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
@@ -633,7 +685,7 @@ pub fn doc_json(doc: &ReplayDoc) -> Result<String> {
 /// A complete HTML page that shows `doc` in the viewer, its script and style inlined or
 /// linked as `assets` says. The document is embedded as JSON in
 /// `<script type="application/json" id="replay-doc">`; nothing from it is written as HTML.
-pub fn replay_html(doc: &ReplayDoc, assets: Assets<'_>) -> Result<String> {
+pub fn replay_html(doc: &ReplayDoc, assets: Assets<'_>) -> serde_json::Result<String> {
     let json = doc_json(doc)?;
     let title = html_escape(&format!(
         "{} game {} · croupier replay",
@@ -667,7 +719,7 @@ pub fn replay<G: TableView>(
     rec: &GameRecord,
     seat: Option<u8>,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<(), ReplayError> {
     let doc = replay_doc::<G>(header, rec, seat)?;
-    write_text(&doc, out)
+    write_text(&doc, out).map_err(ReplayError::Write)
 }

@@ -490,6 +490,14 @@ impl Progress for () {
     fn game_done(&self, _: &GameRecord) {}
 }
 
+/// A closure is a progress callback, so that a caller who only wants to see each record
+/// (a test collecting fault messages) needs no type of its own.
+impl<F: Fn(&GameRecord) + Sync> Progress for F {
+    fn game_done(&self, rec: &GameRecord) {
+        self(rec)
+    }
+}
+
 /// What a match plays: rules, entrants, schedule, seed, fault policy and threads.
 pub struct Plan<'a, G: Game> {
     /// The rule options.
@@ -507,19 +515,36 @@ pub struct Plan<'a, G: Game> {
     pub threads: usize,
 }
 
+/// Why [`run`] stopped before its last game.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError<E> {
+    /// The sink refused a record: the caller's own error (a log it could not write, a lease
+    /// it lost), handed back as it was.
+    #[error(transparent)]
+    Sink(E),
+    /// The host could not play a game, even after retries.
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// A worker panicked while the sink held the records.
+    #[error("a match worker panicked while saving a result")]
+    Panicked,
+}
+
 /// Plays every game of `todo` and hands each record, in index order, to `sink`. A `sink`
 /// error stops the match after the games in flight (their records are still delivered first).
+/// The sink's error type is the caller's: a sink that cannot fail says
+/// `Ok::<_, std::convert::Infallible>(())`.
 ///
 /// There is no collector thread: the worker that finishes a game delivers every record that
 /// is now next in order, under one lock. A channel to a collector cost a thread wake-up per
 /// game (about 7% of a sandboxed match's time in `perf`), and a third thread competing with
 /// two workers for two cores.
-pub fn run<G: Game>(
+pub fn run<G: Game, E: Send>(
     plan: &Plan<'_, G>,
     todo: &[u64],
     progress: &dyn Progress,
-    sink: &mut (dyn FnMut(GameRecord) -> anyhow::Result<()> + Send),
-) -> anyhow::Result<Duration> {
+    sink: &mut (dyn FnMut(GameRecord) -> Result<(), E> + Send),
+) -> Result<Duration, RunError<E>> {
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -582,7 +607,7 @@ pub fn run<G: Game>(
                 Err(e) => {
                     // Not scored, and nothing after it can be delivered in order.
                     if d.result.is_ok() {
-                        d.result = Err(e.into());
+                        d.result = Err(RunError::Host(e));
                     }
                     Err(())
                 }
@@ -609,9 +634,7 @@ pub fn run<G: Game>(
             }
         });
     }
-    let d = delivery
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a match worker panicked while saving a result"))?;
+    let d = delivery.into_inner().map_err(|_| RunError::Panicked)?;
     d.result.map(|_| start.elapsed())
 }
 
@@ -619,15 +642,15 @@ pub fn run<G: Game>(
 const LOOKAHEAD_PER_THREAD: usize = 64;
 
 /// Records that finished early, waiting for their predecessors.
-struct Delivery<'s> {
+struct Delivery<'s, E> {
     pending: BTreeMap<u64, GameRecord>,
     /// Position in `todo` of the next record to hand over.
     want: usize,
-    sink: &'s mut (dyn FnMut(GameRecord) -> anyhow::Result<()> + Send),
-    result: anyhow::Result<()>,
+    sink: &'s mut (dyn FnMut(GameRecord) -> Result<(), E> + Send),
+    result: Result<(), RunError<E>>,
 }
 
-impl Delivery<'_> {
+impl<E> Delivery<'_, E> {
     /// Adds a record and hands over every record now next in order; `Err` once the sink
     /// has failed (later records are dropped, as the match is stopping).
     fn deliver(&mut self, rec: GameRecord, todo: &[u64]) -> Result<(), ()> {
@@ -640,7 +663,7 @@ impl Delivery<'_> {
             if self.result.is_ok()
                 && let Err(e) = (self.sink)(rec)
             {
-                self.result = Err(e);
+                self.result = Err(RunError::Sink(e));
             }
         }
         if self.result.is_ok() { Ok(()) } else { Err(()) }

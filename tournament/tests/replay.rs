@@ -11,10 +11,10 @@ use croupier_rules::durak::{self, Durak};
 use croupier_rules::toepen::Toepen;
 use croupier_rules::uno::{self, Uno, UnoCard};
 use croupier_rules::{Card, Game, GameRng, Rules, Seat};
-use croupier_tournament::matches::LogHeader;
+use croupier_tournament::matches::log::LogHeader;
 use croupier_tournament::replay::{
-    Assets, Pile, PileCard, ReplayDoc, TableView, VIEWER_CSS, VIEWER_JS, doc_json, replay_doc,
-    replay_html,
+    Assets, Pile, PileCard, ReplayDoc, ReplayError, TableView, VIEWER_CSS, VIEWER_JS, doc_json,
+    replay_doc, replay_html,
 };
 use croupier_tournament::runner::{FaultPolicy, GameRecord, SeatFault};
 use std::collections::BTreeSet;
@@ -350,14 +350,56 @@ fn the_privacy_check_catches_a_leak() {
     leaks::<Uno>(GameKind::Uno);
 }
 
-/// A seat out of range is refused, naming the seat.
+/// A seat out of range is refused, naming the seat by its field: `--seat` is the command
+/// line's word for it, not the library's.
 #[test]
 fn a_seat_the_game_lacks_is_refused() {
     let opts = durak::Options::preset("classic").expect("preset");
     let h = header::<Durak>(GameKind::Durak, "classic", &opts, 2);
     let (rec, _) = play::<Durak>(&opts, 1);
     let e = replay_doc::<Durak>(&h, &rec, Some(2)).expect_err("seat 2 of 2");
-    assert!(e.to_string().contains("--seat 2"), "{e}");
+    assert!(
+        matches!(
+            e,
+            ReplayError::Seat {
+                seat: 2,
+                last: 1,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().starts_with("seat 2: "), "{e}");
+    assert!(!e.to_string().contains("--"), "a flag in the library: {e}");
+}
+
+/// A log that does not replay is refused naming what is wrong: the options, or the game and
+/// the action.
+#[test]
+fn a_log_that_does_not_replay_names_the_game_and_action() {
+    let opts = durak::Options::preset("classic").expect("preset");
+    let h = header::<Durak>(GameKind::Durak, "classic", &opts, 2);
+    let (rec, _) = play::<Durak>(&opts, 1);
+    let mut bad = h.clone();
+    bad.options.push(("no_such_option".into(), "1".into()));
+    let e = replay_doc::<Durak>(&bad, &rec, None).expect_err("bad options");
+    assert!(matches!(e, ReplayError::Options(_)), "{e:?}");
+    assert!(e.to_string().starts_with("log options: "), "{e}");
+    let mut undecodable = rec.clone();
+    undecodable.actions[3] = u32::MAX;
+    let e = replay_doc::<Durak>(&h, &undecodable, None).expect_err("undecodable");
+    assert!(matches!(e, ReplayError::Decode { at: 3, .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("game {}: action 3 ", rec.index)),
+        "{e}"
+    );
+    // The first action again in place of the second: not legal there.
+    let mut illegal = rec.clone();
+    illegal.actions[1] = illegal.actions[0];
+    let e = replay_doc::<Durak>(&h, &illegal, None).expect_err("illegal");
+    assert!(matches!(e, ReplayError::Illegal { at: 1, .. }), "{e:?}");
+    assert!(e.to_string().contains("action 1 does not replay"), "{e}");
 }
 
 /// The text replay is the document's: the same events, the fault without its message for a

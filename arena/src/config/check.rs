@@ -25,7 +25,7 @@ impl ArenaConfig {
             ));
         };
         croupier_tournament::with_game!(kind, G => {
-            croupier_tournament::matches::options::<G>(&self.rules_args())
+            croupier_tournament::matches::setup::options::<G>(&self.rules_args())
                 .map_err(|e| field("rules", e.to_string()))?;
         });
         if self.ladder.deals == 0 {

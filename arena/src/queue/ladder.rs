@@ -299,7 +299,7 @@ async fn queue_some(
             .collect()
     };
     let k = croupier_tournament::with_game!(arena.cfg.kind(), G => {
-        match croupier_tournament::matches::options::<G>(&arena.cfg.rules_args()) {
+        match croupier_tournament::matches::setup::options::<G>(&arena.cfg.rules_args()) {
             Ok((_, opts)) => entrants_per_match::<G>(&opts, pool.len()),
             Err(_) => 0,
         }

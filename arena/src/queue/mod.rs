@@ -290,7 +290,7 @@ impl MatchInfo {
 
 /// The arena's rule options for game `G`.
 fn options<G: Game>(cfg: &ArenaConfig) -> Result<G::Options, JobError> {
-    croupier_tournament::matches::options::<G>(&cfg.rules_args())
+    croupier_tournament::matches::setup::options::<G>(&cfg.rules_args())
         .map(|(_, o)| o)
         .map_err(|e| JobError::Rules(format!("{e:#}")))
 }

@@ -142,7 +142,7 @@ pub fn play<G: Adapter, Q: Queue>(
         id: job.match_id,
         reason,
     };
-    let (_, opts) = croupier_tournament::matches::options::<G>(&worker.cfg.rules_args())
+    let (_, opts) = croupier_tournament::matches::setup::options::<G>(&worker.cfg.rules_args())
         .map_err(|e| platform(format!("{e:#}")))?;
     if agents.len() != job.entrants.len() {
         return Err(platform(format!(
@@ -209,7 +209,7 @@ pub fn play<G: Adapter, Q: Queue>(
         }
         Ok(())
     };
-    let played = runner::run::<G>(&plan, &job.todo, &(), &mut sink);
+    let played = runner::run(&plan, &job.todo, &(), &mut sink);
     drop(tx);
     Ok(Tail {
         writer,

@@ -115,7 +115,7 @@ pub async fn game_log(
     let (_, header, rec) = game_doc(&arena, m, g, None, &who).await?;
     let mut body = serde_json::to_string(&header).map_err(|e| AppError::Internal(e.to_string()))?;
     body.push('\n');
-    let line = croupier_tournament::matches::game_line(&rec)
+    let line = croupier_tournament::matches::log::game_line(&rec)
         .map_err(|e| AppError::Internal(e.to_string()))?;
     body.push_str(&line);
     body.push('\n');

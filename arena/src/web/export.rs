@@ -11,7 +11,7 @@ use crate::context::Arena;
 use crate::queue::JobError;
 use crate::store::db::MatchRow;
 use croupier_rules::Rules;
-use croupier_tournament::matches::LogHeader;
+use croupier_tournament::matches::log::LogHeader;
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -84,7 +84,7 @@ pub async fn agent_names(
 /// seed and deals under the arena's rules and limits.
 pub fn header(arena: &Arena, m: &MatchRow, agents: Vec<String>) -> Result<LogHeader, JobError> {
     let (preset, options) = croupier_tournament::with_game!(arena.cfg.kind(), G => {
-        let (p, o) = croupier_tournament::matches::options::<G>(&arena.cfg.rules_args())
+        let (p, o) = croupier_tournament::matches::setup::options::<G>(&arena.cfg.rules_args())
             .map_err(|e| JobError::Rules(format!("{e:#}")))?;
         (p, o.option_pairs())
     });
@@ -135,7 +135,7 @@ pub async fn export(
                 })?;
             }
             let line =
-                croupier_tournament::matches::game_line(&rec).map_err(std::io::Error::from)?;
+                croupier_tournament::matches::log::game_line(&rec).map_err(std::io::Error::from)?;
             out.write_all(line.as_bytes())?;
             out.write_all(b"\n")?;
             done.games += 1;

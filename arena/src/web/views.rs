@@ -508,7 +508,7 @@ pub async fn game_doc(
 ) -> Result<
     (
         croupier_tournament::replay::ReplayDoc,
-        croupier_tournament::matches::LogHeader,
+        croupier_tournament::matches::log::LogHeader,
         croupier_tournament::runner::GameRecord,
     ),
     AppError,

@@ -18,7 +18,7 @@ pub fn execute(m: &MatchCmd) -> Result<()> {
         matches::run_match_with::<G>(&host, &args, &bar, report)
     });
     bar.finish();
-    let summary = summary?;
+    let summary = summary.map_err(crate::errors::of_match)?;
     print_summary(&summary);
     if let Some(path) = &m.json {
         write_json(path, &summary)?;

@@ -1,10 +1,10 @@
 //! `croupier merge`: the logs of a sharded match or tournament (`--shard K/N --log FILE`)
 //! put back together into the unsharded run's table, JSON and log.
 
+use crate::errors::user;
 use crate::render::{print_summary, write_json};
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_tournament::matches::user;
 use croupier_tournament::merge::{self, MergedSummary};
 use std::io::Write;
 use std::path::PathBuf;

@@ -25,7 +25,7 @@ use croupier_host::Runtime;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
 use croupier_host::loader::GameKind;
-use croupier_tournament::matches::{self, MatchArgs, RulesArgs};
+use croupier_tournament::matches::{MatchArgs, RulesArgs};
 use croupier_tournament::merge::Shard;
 use croupier_tournament::runner::FaultPolicy;
 use std::path::PathBuf;
@@ -50,7 +50,7 @@ pub(crate) use croupier_tournament::with_game;
 /// A game by its name, or the one-line error that lists the games.
 pub fn game(name: &str) -> Result<GameKind> {
     GameKind::parse(name).ok_or_else(|| {
-        matches::user(format!(
+        crate::errors::user(format!(
             "unknown game `{name}`; known games: {}",
             GameKind::ALL.map(GameKind::name).join(", ")
         ))

@@ -4,7 +4,8 @@
 use super::with_game;
 use anyhow::{Context, Result};
 use clap::Args;
-use croupier_tournament::{matches, replay};
+use croupier_tournament::matches;
+use croupier_tournament::replay::{self, ReplayError};
 use std::path::PathBuf;
 
 /// Show a logged game move by move, as a spectator saw it.
@@ -33,13 +34,13 @@ impl ReplayCommand {
     /// Prints the chosen game.
     pub fn execute(&self) -> Result<()> {
         let file = &self.file;
-        let runs = matches::read_log(file)?;
+        let runs = matches::log::read_log(file)?;
         let (header, records) = match (self.arena_match, self.game) {
             (Some(m), _) => runs
                 .iter()
                 .find(|r| r.0.arena_match == Some(m))
                 .ok_or_else(|| {
-                    matches::user(format!(
+                    crate::errors::user(format!(
                         "{}: no match {m} in this log (it holds {} runs; only an arena's logs number their matches)",
                         file.display(),
                         runs.len()
@@ -54,26 +55,53 @@ impl ReplayCommand {
         };
         let rec = match self.game {
             Some(i) => records.iter().find(|r| r.index == i).ok_or_else(|| {
-                matches::user(format!(
+                crate::errors::user(format!(
                     "{}: no game {i} in the run ({} games logged)",
                     file.display(),
                     records.len()
                 ))
             })?,
-            None => records
-                .first()
-                .ok_or_else(|| matches::user(format!("{}: no games logged", file.display())))?,
+            None => records.first().ok_or_else(|| {
+                crate::errors::user(format!("{}: no games logged", file.display()))
+            })?,
         };
         let doc = with_game!(header.game, G => replay::replay_doc::<G>(header, rec, self.seat))
-            .map_err(|e| matches::user(format!("{}: {e}", file.display())))?;
+            .map_err(|e| crate::errors::user(format!("{}: {}", file.display(), in_flags(&e))))?;
         match &self.html {
             Some(out) => {
                 let page = replay::replay_html(&doc, replay::Assets::Inline)?;
                 std::fs::write(out, page).map_err(|e| {
-                    matches::user(format!("{}: cannot write the page: {e}", out.display()))
+                    crate::errors::user(format!("{}: cannot write the page: {e}", out.display()))
                 })
             }
-            None => replay::write_text(&doc, &mut std::io::stdout().lock()),
+            None => Ok(replay::write_text(&doc, &mut std::io::stdout().lock())?),
         }
+    }
+}
+
+/// A replay error as the command line says it: the library's `seat` is the `--seat` flag.
+fn in_flags(e: &ReplayError) -> String {
+    match e {
+        ReplayError::Seat { seat, index, last } => {
+            format!("--seat {seat}: game {index} has seats 0 to {last}")
+        }
+        e => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library names the seat by its field; a person typed `--seat`.
+    #[test]
+    fn a_seat_error_names_the_flag() {
+        let e = ReplayError::Seat {
+            seat: 4,
+            index: 2,
+            last: 3,
+        };
+        assert_eq!(e.to_string(), "seat 4: game 2 has seats 0 to 3");
+        assert_eq!(in_flags(&e), "--seat 4: game 2 has seats 0 to 3");
     }
 }

@@ -1,12 +1,14 @@
 //! `croupier soak`: random games with every rules invariant checked in every state.
 
 use super::{RulesFlags, game, threads, with_game};
+use crate::errors::{of_options, user};
 use crate::render::games_bar;
 use crate::soak_ledger as ledger;
 use anyhow::Result;
 use clap::Args;
 use croupier_rules::{Checkable, Rules};
-use croupier_tournament::matches::{RulesArgs, options, user};
+use croupier_tournament::matches::RulesArgs;
+use croupier_tournament::matches::setup::options;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -120,7 +122,7 @@ pub fn soak<G: Checkable>(rules: &RulesArgs, args: &SoakArgs) -> Result<u64> {
         progress,
         ..
     } = args;
-    let (preset, opts) = options::<G>(rules)?;
+    let (preset, opts) = options::<G>(rules).map_err(of_options)?;
     let check = if sample { "sample" } else { "exact" };
     let (first, games) = match start {
         SoakStart::At(first) => {

@@ -75,7 +75,7 @@ impl SubmitCommand {
     /// Uploads `path` and prints the verdict; the exit code.
     fn upload(&self, agent: &ureq::Agent, base: &str, path: &std::path::Path) -> Result<ExitCode> {
         let bytes = std::fs::read(path)
-            .map_err(|e| croupier_tournament::matches::user(format!("{}: {e}", path.display())))?;
+            .map_err(|e| crate::errors::user(format!("{}: {e}", path.display())))?;
         let file = path.display();
         // The caps first: a server answers 413 as soon as it sees the length, and a client
         // still sending the body then gets a broken pipe, not the answer.
@@ -116,7 +116,7 @@ impl SubmitCommand {
                     &url,
                 )?;
                 if status == 400 {
-                    bail!(croupier_tournament::matches::user(format!(
+                    bail!(crate::errors::user(format!(
                         "{url}: the arena closed the connection while {file} was being sent; try again"
                     )));
                 }
@@ -177,7 +177,7 @@ impl SubmitCommand {
                     println!("{file}: refused: the arena said {status}: {why}");
                     return Ok(ExitCode::from(1));
                 }
-                bail!(croupier_tournament::matches::user(format!(
+                bail!(crate::errors::user(format!(
                     "{file}: the arena said {status}: {why}"
                 )))
             }
@@ -302,7 +302,7 @@ fn spar(agent: &ureq::Agent, base: &str, token: &str, against: &str) -> Result<E
             );
             return Ok(ExitCode::from(1));
         }
-        bail!(croupier_tournament::matches::user(format!(
+        bail!(crate::errors::user(format!(
             "spar against {}: the arena said {status}: {why}",
             escape(against)
         )));
@@ -336,7 +336,7 @@ fn spar(agent: &ureq::Agent, base: &str, token: &str, against: &str) -> Result<E
             return Ok(ExitCode::SUCCESS);
         }
         if status != 200 || started.elapsed() > SPAR_WAIT {
-            bail!(croupier_tournament::matches::user(format!(
+            bail!(crate::errors::user(format!(
                 "spar match {id} was not played within {} s; it is still queued at {base}/matches/{id}",
                 SPAR_WAIT.as_secs()
             )));

@@ -3,15 +3,16 @@
 use super::{MatchCmd, game, runtime, with_game};
 use crate::render::{table, write_json};
 use anyhow::Result;
-use croupier_tournament::matches::{self, Pairing, TournamentSummary};
+use croupier_tournament::matches::round_robin::{self, Pairing, TournamentSummary};
 
 /// Plays every pairing, printing each as it ends, then the ranking; writes the JSON.
 pub fn execute(m: &MatchCmd) -> Result<()> {
     let host = runtime(m.limits(), !m.no_cache)?;
     let args = m.args();
     let summary = with_game!(game(&m.game)?, G => {
-        matches::run_tournament_with::<G>(&host, &args, &(), &mut print_pairing)
-    })?;
+        round_robin::run_tournament_with::<G>(&host, &args, &(), &mut print_pairing)
+    })
+    .map_err(crate::errors::of_match)?;
     print_ranking(&summary);
     if let Some(path) = &m.json {
         write_json(path, &summary)?;

@@ -8,7 +8,6 @@ use clap::Args;
 use croupier_host::cache::{Cache, CacheOutcome};
 use croupier_host::limits::Limits;
 use croupier_host::{loader, registry};
-use croupier_tournament::matches;
 
 /// Say which world and version a component implements, or exactly why it cannot load.
 #[derive(Args)]
@@ -28,7 +27,8 @@ impl ValidateCommand {
     /// and no text from the file can start another).
     pub fn execute(&self) -> Result<()> {
         let host = super::runtime(Limits::default(), true)?;
-        let spec = registry::resolve(&self.agent).map_err(|e| matches::user(e.to_string()))?;
+        let spec =
+            registry::resolve(&self.agent).map_err(|e| crate::errors::user(e.to_string()))?;
         // With --recompile the file is compiled as if the cache were empty (no compiled
         // functions either); what it compiled is then stored for the next load.
         let read_cache = if self.recompile {
@@ -37,7 +37,7 @@ impl ValidateCommand {
             host.cache.clone()
         };
         let mut loaded = loader::load(&host.engine, &read_cache, &host.limits, &spec.path)
-            .map_err(|e| matches::user(e.to_string()))?;
+            .map_err(|e| crate::errors::user(e.to_string()))?;
         if self.recompile
             && let Ok(bytes) = std::fs::read(&spec.path)
         {
@@ -49,7 +49,7 @@ impl ValidateCommand {
         // Linking and a trial run are the last checks: they prove the host can
         // instantiate it and that its exports have the world's exact types.
         with_game!(loaded.game, G => host.factory_default::<G>(&loaded).map(drop))
-            .map_err(|e| matches::user(e.to_string()))?;
+            .map_err(|e| crate::errors::user(e.to_string()))?;
         println!(
             "{}: ok: {} agent, {}/{}-agent@{} ({}, {} KB, loaded in {:.1} ms, {}); {}",
             spec.path.display(),

@@ -1097,7 +1097,7 @@ pub async fn all_matches(db: &Db) -> Vec<MatchRow> {
 pub fn games_of(cfg: &ArenaConfig, row: &MatchRow) -> i64 {
     let n = row.entrant_ids().expect("entrants").len();
     croupier_tournament::with_game!(cfg.kind(), G => {
-        let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
+        let (_, opts) = croupier_tournament::matches::setup::options::<G>(&cfg.rules_args()).expect("rules");
         croupier_arena::queue::ladder::schedule::<G>(&opts, row, n).games() as i64
     })
 }
@@ -1147,7 +1147,8 @@ pub fn replay<G: Adapter>(
     row: &MatchRow,
     versions: &[(i64, String, i64)],
 ) -> Vec<(GameRecord, Option<String>)> {
-    let (_, opts) = croupier_tournament::matches::options::<G>(&cfg.rules_args()).expect("rules");
+    let (_, opts) =
+        croupier_tournament::matches::setup::options::<G>(&cfg.rules_args()).expect("rules");
     let cache = tempfile::tempdir().expect("temp dir");
     let rt = croupier_host::Runtime::new(
         cfg.limits.clone(),
@@ -1177,9 +1178,9 @@ pub fn replay<G: Adapter>(
     };
     let mut games: Vec<GameRecord> = Vec::new();
     let todo: Vec<u64> = (0..schedule.games()).collect();
-    runner::run::<G>(&plan, &todo, &(), &mut |rec| {
+    runner::run(&plan, &todo, &(), &mut |rec| {
         games.push(rec);
-        Ok(())
+        Ok::<_, std::convert::Infallible>(())
     })
     .expect("the match plays");
     games.sort_by_key(|g| g.index);

@@ -40,7 +40,7 @@ impl DemoArgs {
             .filter(|e| e.game == kind)
             .collect();
         if agents.len() < 2 {
-            bail!(croupier_tournament::matches::user(format!(
+            bail!(crate::errors::user(format!(
                 "the demo needs the {} example agents built: run `croupier build`",
                 kind.name()
             )));
@@ -58,7 +58,7 @@ impl DemoArgs {
             players: None,
             set: Vec::new(),
         };
-        let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::options::<G>(&rules.args()).map(|(p, _)| (p, ())))?;
+        let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&rules.args()).map(|(p, _)| (p, ()))).map_err(crate::errors::of_options)?;
         let mut cfg = ArenaConfig::new(kind, &preset);
         cfg.title = format!("{} demo arena", kind.name());
         cfg.listen = a.listen.clone();

@@ -39,11 +39,11 @@ impl InitArgs {
     pub fn execute(&self) -> Result<()> {
         let a = self;
         let kind = game(&a.game)?;
-        let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::options::<G>(&a.rules.args()).map(|(p, _)| (p, ())))?;
+        let (preset, _) = croupier_tournament::with_game!(kind, G => croupier_tournament::matches::setup::options::<G>(&a.rules.args()).map(|(p, _)| (p, ()))).map_err(crate::errors::of_options)?;
         let mut cfg = ArenaConfig::new(kind, &preset);
         cfg.set = a.rules.set.clone();
         if a.rules.players.is_some() {
-            bail!(croupier_tournament::matches::user(
+            bail!(crate::errors::user(
                 "--players: set the seats with --set players=N in an arena"
             ));
         }
@@ -75,7 +75,7 @@ impl InitArgs {
 pub(super) fn write_arena(dir: &Path, cfg: &ArenaConfig, database: Option<&str>) -> Result<String> {
     let path = dir.join("arena.toml");
     if path.exists() {
-        bail!(croupier_tournament::matches::user(format!(
+        bail!(crate::errors::user(format!(
             "{}: exists; an arena is made once (edit the file, or choose another DIR)",
             path.display()
         )));
@@ -83,7 +83,7 @@ pub(super) fn write_arena(dir: &Path, cfg: &ArenaConfig, database: Option<&str>)
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot make the directory", dir.display()))?;
     cfg.check(&path)
-        .map_err(|e| croupier_tournament::matches::user(e.to_string()))?;
+        .map_err(|e| crate::errors::user(e.to_string()))?;
     std::fs::write(&path, cfg.to_commented_toml())
         .with_context(|| format!("{}: cannot write", path.display()))?;
     let token = auth::admin_token()?;
