@@ -322,7 +322,7 @@ pub async fn run(
             .collect();
         for rec in records {
             for s in crate::queue::seats_of(rec, &ids, &ids) {
-                rows.push(crate::store::db::SeatRow {
+                rows.push(crate::store::db::seats::SeatRow {
                     match_id: match_no,
                     game_index: rec.index as i64,
                     seat: s.seat,

@@ -16,7 +16,7 @@
 //! rules and build, and it holds every float exactly, so a board restored from it and
 //! brought up to date is bit for bit the board counted from scratch.
 
-use crate::store::db::SeatRow;
+use crate::store::db::seats::SeatRow;
 use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};

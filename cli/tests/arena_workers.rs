@@ -261,7 +261,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     assert_eq!(x.status, 200, "{}", x.body);
     let x: croupier_arena::queue::jobs::Outcomes = serde_json::from_str(&x.body).expect("outcomes");
     use croupier_arena::queue::jobs::Outcome;
-    use croupier_arena::store::db::Stored;
+    use croupier_arena::store::db::games::Stored;
     assert_eq!(x.outcomes.len(), 3, "{x:?}");
     assert_eq!(x.outcomes[0], Outcome::Stored(Stored::LeaseLost));
     assert!(

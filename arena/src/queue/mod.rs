@@ -13,7 +13,10 @@ pub mod report_wire;
 pub mod worker;
 
 use crate::config::ArenaConfig;
-use crate::store::db::{DbError, GameRow, MatchRow, NewGame, NewSeat, Stored};
+use crate::store::db::DbError;
+use crate::store::db::games::{GameRow, Stored};
+use crate::store::db::insert::{NewGame, NewSeat};
+use crate::store::db::matches::MatchRow;
 use croupier_rules::{Game, Rules, SeatResult};
 use croupier_tournament::compact::{self, Frame};
 use croupier_tournament::runner::{GameRecord, Schedule};

@@ -200,8 +200,8 @@ pub struct Checking {
     pub sha256: String,
 }
 
-impl From<&crate::store::db::VersionRow> for Checking {
-    fn from(v: &crate::store::db::VersionRow) -> Checking {
+impl From<&crate::store::db::versions::VersionRow> for Checking {
+    fn from(v: &crate::store::db::versions::VersionRow) -> Checking {
         Checking {
             id: v.id,
             team: v.team_id,
@@ -339,7 +339,7 @@ impl SubmitJson {
 }
 
 /// The answer to an upload identical to the team's version `v`: that version's verdict.
-fn same_as(team: i64, v: crate::store::db::VersionRow) -> Result<SubmitJson, AppError> {
+fn same_as(team: i64, v: crate::store::db::versions::VersionRow) -> Result<SubmitJson, AppError> {
     let valid = match v.status.as_str() {
         "valid" => true,
         "refused" => false,
@@ -762,7 +762,7 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
         return Err(AppError::Conflict(NO_SPAR_IN_FINAL.into()));
     }
     check_active(arena, team).await?;
-    let latest_valid = |versions: Vec<crate::store::db::VersionRow>| {
+    let latest_valid = |versions: Vec<crate::store::db::versions::VersionRow>| {
         versions.into_iter().find(|v| v.status == "valid")
     };
     let Some(mine) = latest_valid(arena.db.versions_of(team).await?) else {
@@ -813,7 +813,7 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
     // One request at a time past the count: on PostgreSQL two statements at once could both
     // read the count below the cap.
     let _gate = arena.upload_gate.lock().await;
-    let m = crate::store::db::NewMatch {
+    let m = crate::store::db::matches::NewMatch {
         kind: "spar",
         // From the master seed and the moment it was asked; the seed is stored with the
         // match, so its games replay exactly.

@@ -156,7 +156,7 @@ pub struct VersionJson {
 }
 
 fn version_view(
-    v: &crate::store::db::VersionRow,
+    v: &crate::store::db::versions::VersionRow,
     private: bool,
     board: &crate::ratings::Board,
 ) -> VersionJson {
@@ -241,7 +241,7 @@ pub async fn live_json(
 /// The matches being played now.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiveJson {
-    /// The oldest first, at most [`crate::store::db::LIVE_SHOWN`].
+    /// The oldest first, at most [`crate::store::db::matches::LIVE_SHOWN`].
     pub matches: Vec<LiveMatch>,
     /// How many are being played (more than are listed when the list is cut).
     pub playing: u64,
@@ -303,7 +303,7 @@ pub struct MatchSeat {
 }
 
 /// The games match `m` plays, by its schedule.
-async fn games_in(arena: &Arena, m: &crate::store::db::MatchRow) -> Result<i64, AppError> {
+async fn games_in(arena: &Arena, m: &crate::store::db::matches::MatchRow) -> Result<i64, AppError> {
     let info = crate::queue::jobs::match_info_of(arena, m).await?;
     Ok(info.schedule(&arena.cfg)?.games() as i64)
 }
@@ -568,9 +568,9 @@ pub async fn game_doc(
 #[derive(Debug, Serialize)]
 pub struct AdminJson {
     /// Every team, by id (no token hashes).
-    pub teams: Vec<crate::store::db::TeamRow>,
+    pub teams: Vec<crate::store::db::teams::TeamRow>,
     /// Every worker, by id, with when it was last heard from (no token hashes).
-    pub workers: Vec<crate::store::db::WorkerRow>,
+    pub workers: Vec<crate::store::db::workers::WorkerRow>,
     /// Games stored.
     pub games: i64,
     /// Ladder matches waiting to be played.

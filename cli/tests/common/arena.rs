@@ -6,7 +6,10 @@
 
 use crate::common::croupier;
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::store::db::{Db, MatchRow, NewGame, NewSeat, Stored};
+use croupier_arena::store::db::Db;
+use croupier_arena::store::db::games::Stored;
+use croupier_arena::store::db::insert::{NewGame, NewSeat};
+use croupier_arena::store::db::matches::MatchRow;
 use croupier_host::adapters::Adapter;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan};
 use std::collections::BTreeMap;
