@@ -30,6 +30,7 @@ use arena_common::{
 use common::example_agent;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::queue::worker::Job;
+use croupier_arena::store::db::states::{MatchKind, MatchState, VersionStatus};
 use postgres::Postgres;
 use std::time::Duration;
 
@@ -419,7 +420,7 @@ fn three_workers_one_killed(database: Option<&str>) {
     let done_before = rt
         .block_on(all_matches(&db))
         .iter()
-        .filter(|m| m.state == "done")
+        .filter(|m| m.state == MatchState::Done)
         .count();
 
     // The two others go on; the dead worker's lease expires and its match is finished.
@@ -428,8 +429,10 @@ fn three_workers_one_killed(database: Option<&str>) {
         "the interrupted match and two more done",
         || {
             let all = rt.block_on(all_matches(&db));
-            let done = all.iter().filter(|m| m.state == "done").count();
-            all.iter().any(|m| m.id == row.id && m.state == "done") && done >= done_before + 2
+            let done = all.iter().filter(|m| m.state == MatchState::Done).count();
+            all.iter()
+                .any(|m| m.id == row.id && m.state == MatchState::Done)
+                && done >= done_before + 2
         },
     );
     // A late report under the dead worker's lease: refused, nothing stored.
@@ -489,7 +492,7 @@ fn three_workers_one_killed(database: Option<&str>) {
     let finals = rt
         .block_on(all_matches(&db))
         .iter()
-        .filter(|m| m.kind == "final" && m.state == "done")
+        .filter(|m| m.kind == MatchKind::Final && m.state == MatchState::Done)
         .count();
     assert_eq!(
         finals, 3,
@@ -503,7 +506,7 @@ fn three_workers_one_killed(database: Option<&str>) {
     // Every worker that lived played: the games are spread over the machines.
     let all = rt.block_on(all_matches(&db));
     assert!(
-        all.iter().filter(|m| m.state == "done").count() >= 3,
+        all.iter().filter(|m| m.state == MatchState::Done).count() >= 3,
         "{logs:?}"
     );
     rt.block_on(db.close());
@@ -551,7 +554,7 @@ fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
                 .expect("version");
             arena
                 .db
-                .set_version_status(v, "valid", "", None)
+                .set_version_status(v, VersionStatus::Valid, "", None)
                 .await
                 .expect("verdict");
         }

@@ -20,6 +20,7 @@
 
 use crate::context::Arena;
 use crate::store::db::matches::MatchRow;
+use crate::store::db::states::MatchKind;
 use croupier_rules::{Game, GameRng, Rules};
 use croupier_tournament::runner::Schedule;
 use std::sync::Arc;
@@ -334,7 +335,11 @@ async fn queue_some(
             c.matches += 1;
         }
         fresh.push(crate::store::db::matches::NewMatch {
-            kind: if placement { "placement" } else { "ladder" },
+            kind: if placement {
+                MatchKind::Placement
+            } else {
+                MatchKind::Ladder
+            },
             seed: match_seed(arena.cfg.ladder.seed, last_id + 1 + fresh.len() as u64),
             deals: arena.cfg.ladder.deals,
             duplicate: arena.cfg.ladder.duplicate,

@@ -189,6 +189,7 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::super::insert::NewSeat;
+    use super::super::states::{MatchKind, MatchState, SeatOutcome};
     use super::super::testdb::open;
     use super::*;
 
@@ -204,7 +205,11 @@ mod tests {
                     seat,
                     version_id: 1,
                     team_id: 1,
-                    result: if seat == 0 { "win" } else { "loss" },
+                    result: if seat == 0 {
+                        SeatOutcome::Win
+                    } else {
+                        SeatOutcome::Loss
+                    },
                     place: seat,
                     fault: None,
                 })
@@ -220,7 +225,7 @@ mod tests {
         let mut ids = Vec::new();
         for _ in 0..4 {
             ids.push(
-                o.db.queue_match("ladder", 1, 1, false, &[1, 2])
+                o.db.queue_match(MatchKind::Ladder, 1, 1, false, &[1, 2])
                     .await
                     .expect("queue"),
             );
@@ -268,8 +273,8 @@ mod tests {
         assert_eq!(indices(ids[0]).await.expect("read"), [0, 1]);
         assert_eq!(indices(ids[1]).await.expect("read"), Vec::<i64>::new());
         assert_eq!(indices(ids[2]).await.expect("read"), [0]);
-        assert_eq!(state(ids[0]).await, "done");
-        assert_eq!(state(ids[2]).await, "leased");
+        assert_eq!(state(ids[0]).await, MatchState::Done);
+        assert_eq!(state(ids[2]).await, MatchState::Leased);
 
         // The database refuses one match's games: nothing of the call is kept.
         sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -288,7 +293,7 @@ mod tests {
             .await;
         assert!(failed.is_err(), "{failed:?}");
         assert_eq!(indices(ids[1]).await.expect("read"), Vec::<i64>::new());
-        assert_eq!(state(ids[1]).await, "leased");
+        assert_eq!(state(ids[1]).await, MatchState::Leased);
         // Alone, the other one goes in.
         let alone = o.db.store_games(ids[1], &l1, &two, Some(2)).await;
         assert_eq!(alone.expect("stored"), Stored::Ok);

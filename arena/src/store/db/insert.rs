@@ -3,6 +3,7 @@
 //! match's lease).
 
 use super::multi_row;
+use super::states::SeatOutcome;
 
 /// A seat of a game about to be stored.
 #[derive(Clone, Debug)]
@@ -13,8 +14,8 @@ pub struct NewSeat {
     pub version_id: i64,
     /// Its team.
     pub team_id: i64,
-    /// `win`, `loss` or `draw`.
-    pub result: &'static str,
+    /// Won, lost or drawn.
+    pub result: SeatOutcome,
     /// Placement in the game, 0 best.
     pub place: i64,
     /// First fault's verdict.
@@ -195,7 +196,12 @@ impl InsertGames for sqlx::PgConnection {
                     .collect::<Vec<i64>>(),
             )
             .bind(seats.iter().map(|(_, s)| s.team_id).collect::<Vec<i64>>())
-            .bind(seats.iter().map(|(_, s)| s.result).collect::<Vec<&str>>())
+            .bind(
+                seats
+                    .iter()
+                    .map(|(_, s)| s.result.as_str())
+                    .collect::<Vec<&str>>(),
+            )
             .bind(seats.iter().map(|(_, s)| s.place).collect::<Vec<i64>>())
             .bind(
                 seats

@@ -3,6 +3,7 @@
 //! queue, where the next claim takes it.
 
 use super::matches::MatchRow;
+use super::states::MatchKind;
 use super::{Db, DbError};
 
 /// Leases the oldest leasable matches ([`Db::claim`]).
@@ -68,7 +69,7 @@ impl Db {
             .fetch_all(p)
             .await?);
         // RETURNING's order is not the subquery's.
-        rows.sort_by_key(|r| (r.kind != "final", r.id));
+        rows.sort_by_key(|r| (r.kind != MatchKind::Final, r.id));
         Ok(rows)
     }
 

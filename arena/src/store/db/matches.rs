@@ -2,6 +2,7 @@
 //! the ratings; and the id below which every match is done, where the ratings stop. Leasing
 //! them is `leases.rs`; a team's spar matches are `spars.rs`.
 
+use super::states::{MatchKind, MatchState};
 use super::{Db, DbError, multi_row};
 use serde::Serialize;
 
@@ -10,8 +11,8 @@ use serde::Serialize;
 pub struct MatchRow {
     /// Its id.
     pub id: i64,
-    /// `ladder` or `placement`.
-    pub kind: String,
+    /// `ladder`, `placement`, `spar` or `final`.
+    pub kind: MatchKind,
     /// The match seed (a u64's bits).
     pub seed: i64,
     /// Deals.
@@ -21,7 +22,7 @@ pub struct MatchRow {
     /// JSON array of version ids.
     pub entrants: String,
     /// `queued`, `leased` or `done`.
-    pub state: String,
+    pub state: MatchState,
     /// When it was queued.
     pub created_ms: i64,
     /// When it was done.
@@ -46,8 +47,8 @@ impl MatchRow {
 /// A match to queue ([`Db::queue_matches`]).
 #[derive(Clone, Debug)]
 pub struct NewMatch {
-    /// `ladder`, `placement`, `spar` or `final`.
-    pub kind: &'static str,
+    /// Why it is queued ([`Db::queue_spar`] stores `spar` whatever this says).
+    pub kind: MatchKind,
     /// Its master seed.
     pub seed: u64,
     /// Deals in it.
@@ -116,7 +117,7 @@ impl Db {
                         .bind(m.deals as i64)
                         .bind(i64::from(m.duplicate))
                         .bind(e.as_str())
-                        .bind("queued")
+                        .bind(MatchState::Queued)
                         .bind(now);
                 }
                 q.execute(pool).await?;
@@ -128,7 +129,12 @@ impl Db {
                             WITH ORDINALITY AS u(kind, seed, deals, duplicate, entrants, n)
                          ORDER BY u.n";
                 sqlx::query(q)
-                    .bind(matches.iter().map(|m| m.kind).collect::<Vec<&str>>())
+                    .bind(
+                        matches
+                            .iter()
+                            .map(|m| m.kind.as_str())
+                            .collect::<Vec<&str>>(),
+                    )
                     .bind(matches.iter().map(|m| m.seed as i64).collect::<Vec<i64>>())
                     .bind(matches.iter().map(|m| m.deals as i64).collect::<Vec<i64>>())
                     .bind(
@@ -149,7 +155,7 @@ impl Db {
     /// Queues a match; returns its id.
     pub async fn queue_match(
         &self,
-        kind: &str,
+        kind: MatchKind,
         seed: u64,
         deals: u64,
         duplicate: bool,
@@ -251,7 +257,11 @@ mod tests {
         let o = open("queue").await;
         let fresh: Vec<NewMatch> = (0..QUEUE_CHUNK as u64 + 3)
             .map(|i| NewMatch {
-                kind: if i % 2 == 0 { "ladder" } else { "placement" },
+                kind: if i % 2 == 0 {
+                    MatchKind::Ladder
+                } else {
+                    MatchKind::Placement
+                },
                 seed: u64::MAX - i,
                 deals: 8,
                 duplicate: i == 1,
@@ -269,7 +279,7 @@ mod tests {
             assert_eq!(r.deals, 8);
             assert_eq!(r.duplicate != 0, m.duplicate);
             assert_eq!(r.entrant_ids().expect("entrants"), m.entrants);
-            assert_eq!(r.state, "queued");
+            assert_eq!(r.state, MatchState::Queued);
         }
         assert_eq!(
             o.db.leasable_matches().await.expect("count"),

@@ -16,7 +16,9 @@
 //! batch insert per database), [`seats`], [`checkpoint`] (the ratings'), [`spars`] (house
 //! agents and spar matches) and [`retention`] (what the storage budget reads and drops). A
 //! table's file imports this one, never the reverse, and no table's file imports one that
-//! imports it back (`scripts/import-cycles.py`).
+//! imports it back (`scripts/import-cycles.py`). The words a state column holds are enums
+//! in [`states`], a leaf every table may use: rows decode into them on both databases, and a
+//! word they do not know is a [`DbError::Decode`] naming the column and the word.
 //!
 //! What the schema guarantees: a game is stored once, keyed by (match, game index), in
 //! the same transaction that checks the writer still holds the match's lease; a match is
@@ -49,10 +51,34 @@ pub enum DbError {
     },
     /// A query failed.
     #[error("database: {0}")]
-    Query(#[from] sqlx::Error),
+    Query(sqlx::Error),
     /// A stored value does not decode.
     #[error("database: {0}")]
     Corrupt(String),
+    /// A column's value is not one its type knows: a state this server never writes (a
+    /// newer server's, a hand edit), or a value of another type.
+    #[error("database: column {column}: {reason}")]
+    Decode {
+        /// The column, as the query named it.
+        column: String,
+        /// What was wrong, with the value (`invalid value "x" for enum MatchState`).
+        reason: String,
+    },
+}
+
+impl From<sqlx::Error> for DbError {
+    /// A decode error names its column apart, so that an unknown state reads as one
+    /// (`column state: invalid value "paused" for enum MatchState`) rather than as a failed
+    /// query.
+    fn from(e: sqlx::Error) -> DbError {
+        match e {
+            sqlx::Error::ColumnDecode { index, source } => DbError::Decode {
+                column: index.trim_matches('"').to_string(),
+                reason: source.to_string(),
+            },
+            e => DbError::Query(e),
+        }
+    }
 }
 
 /// One of the two databases.
@@ -125,6 +151,7 @@ pub mod matches;
 pub mod retention;
 pub mod seats;
 pub mod spars;
+pub mod states;
 pub mod teams;
 #[cfg(test)]
 mod testdb;

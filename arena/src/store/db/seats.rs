@@ -1,6 +1,7 @@
 //! Seats: one row per seat of each stored game, what the ratings, the team pages and the
 //! match pages are computed from.
 
+use super::states::SeatOutcome;
 use super::{Db, DbError};
 use serde::Serialize;
 
@@ -17,8 +18,8 @@ pub struct SeatRow {
     pub version_id: i64,
     /// Its team.
     pub team_id: i64,
-    /// `win`, `loss` or `draw`.
-    pub result: String,
+    /// Won, lost or drawn.
+    pub result: SeatOutcome,
     /// 0 for the game's best placed entrant.
     pub place: i64,
     /// The seat's first fault's verdict.

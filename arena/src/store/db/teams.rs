@@ -112,6 +112,7 @@ impl Db {
 
 #[cfg(test)]
 mod tests {
+    use super::super::states::{MatchKind, VersionStatus};
     use super::super::testdb::open;
 
     /// A withdrawn team leaves what the ladder matches, and its queued matches go; a match
@@ -125,7 +126,7 @@ mod tests {
         for name in ["a", "b", "c"] {
             let team = db.add_team(name, b"h").await.expect("team").expect("new");
             let (v, _) = db.add_version(team, "00", 1).await.expect("version");
-            db.set_version_status(v, "valid", "", None)
+            db.set_version_status(v, VersionStatus::Valid, "", None)
                 .await
                 .expect("valid");
             latest.push((team, v));
@@ -134,24 +135,24 @@ mod tests {
             panic!("three teams")
         };
         let held = db
-            .queue_match("ladder", 1, 1, false, &[va, vc])
+            .queue_match(MatchKind::Ladder, 1, 1, false, &[va, vc])
             .await
             .expect("q");
         db.claim("w1", i64::MAX, 1).await.expect("claim");
         let with_c = db
-            .queue_match("ladder", 2, 1, false, &[vc, vb])
+            .queue_match(MatchKind::Ladder, 2, 1, false, &[vc, vb])
             .await
             .expect("q");
         let placement = db
-            .queue_match("placement", 3, 1, false, &[va, vc])
+            .queue_match(MatchKind::Placement, 3, 1, false, &[va, vc])
             .await
             .expect("q");
         let without = db
-            .queue_match("ladder", 4, 1, false, &[va, vb])
+            .queue_match(MatchKind::Ladder, 4, 1, false, &[va, vb])
             .await
             .expect("q");
         let last = db
-            .queue_match("final", 5, 1, false, &[va, vb, vc])
+            .queue_match(MatchKind::Final, 5, 1, false, &[va, vb, vc])
             .await
             .expect("q");
         assert!(db.set_withdrawn(c, Some("left")).await.expect("withdrawn"));

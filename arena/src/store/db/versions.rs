@@ -2,6 +2,7 @@
 //! rate's record, and the latest valid version of each team (what the ladder matches and
 //! the leaderboard lists).
 
+use super::states::{VersionStage, VersionStatus};
 use super::{Db, DbError};
 use serde::Serialize;
 
@@ -21,7 +22,7 @@ pub struct VersionRow {
     /// When it was uploaded.
     pub uploaded_ms: i64,
     /// `queued`, `compiling` or `smoke` while it is checked, then `valid` or `refused`.
-    pub status: String,
+    pub status: VersionStatus,
     /// Why it was refused, or what its smoke match gave.
     pub message: String,
     /// The smoke match (JSON), team and organiser only.
@@ -90,9 +91,10 @@ impl Db {
     }
 
     /// Sets the stage a version's check is at (`queued`, `compiling`, `smoke`).
-    pub async fn set_version_stage(&self, id: i64, stage: &str) -> Result<(), DbError> {
+    pub async fn set_version_stage(&self, id: i64, stage: VersionStage) -> Result<(), DbError> {
         let q = "UPDATE versions SET status = $1 WHERE id = $2";
-        on_pool!(self, p => { sqlx::query(q).bind(stage).bind(id).execute(p).await?; });
+        let status = VersionStatus::from(stage);
+        on_pool!(self, p => { sqlx::query(q).bind(status).bind(id).execute(p).await?; });
         Ok(())
     }
 
@@ -100,7 +102,7 @@ impl Db {
     pub async fn set_version_status(
         &self,
         id: i64,
-        status: &str,
+        status: VersionStatus,
         message: &str,
         smoke: Option<&str>,
     ) -> Result<(), DbError> {
