@@ -487,7 +487,7 @@ impl Arena {
                 .board
                 .read()
                 .map_err(|_| "the board's lock is poisoned".to_string())?;
-            crate::store::db::CheckpointRow {
+            crate::store::db::checkpoint::CheckpointRow {
                 applied_upto: b.applied_upto,
                 games: b.games as i64,
                 body: b.save(self.rating_rules()).map_err(|e| e.to_string())?,

@@ -58,8 +58,8 @@ pub struct VersionEvent {
     pub version: i64,
     /// SHA-256 of the file (`croupier submit` knows its own file by it).
     pub sha256: String,
-    /// `queued`, `compiling`, `smoke`, `valid` or `refused`.
-    pub state: &'static str,
+    /// `queued`, `compiling`, `smoke`, `valid` or `refused` (the stored words).
+    pub state: crate::store::db::states::VersionStatus,
     /// The verdict's message, once there is one.
     pub message: String,
 }

@@ -13,6 +13,7 @@
 
 use crate::context::Arena;
 use crate::ratings::{Board, Rules};
+use crate::store::db::states::{MatchKind, MatchState, VersionStatus};
 use anyhow::{Context, Result};
 use croupier_tournament::matches::{MatchArgs, log, round_robin};
 use croupier_tournament::runner::{FaultPolicy, GameRecord};
@@ -118,7 +119,7 @@ async fn on_workers(
                 let id = arena
                     .db
                     .queue_match(
-                        "final",
+                        MatchKind::Final,
                         *pseed,
                         args.games,
                         true,
@@ -147,7 +148,8 @@ async fn on_workers(
         for id in &ids {
             match arena.db.match_row(*id).await {
                 Ok(row) => {
-                    done = done.map(|d| d + usize::from(row.is_some_and(|m| m.state == "done")))
+                    done = done
+                        .map(|d| d + usize::from(row.is_some_and(|m| m.state == MatchState::Done)))
                 }
                 // The wait can last hours beside busy workers; a pool that could not hand
                 // out a connection in time (seen on a loaded 2-core machine, and a known
@@ -249,7 +251,7 @@ pub async fn run(
         let valid = || {
             versions
                 .iter()
-                .filter(|v| v.team_id == t.id && v.status == "valid")
+                .filter(|v| v.team_id == t.id && v.status == VersionStatus::Valid)
         };
         let chosen = t.final_entry.and_then(|n| valid().find(|v| v.number == n));
         if let Some(v) = chosen.or_else(|| valid().max_by_key(|v| v.number)) {
@@ -322,13 +324,13 @@ pub async fn run(
             .collect();
         for rec in records {
             for s in crate::queue::seats_of(rec, &ids, &ids) {
-                rows.push(crate::store::db::SeatRow {
+                rows.push(crate::store::db::seats::SeatRow {
                     match_id: match_no,
                     game_index: rec.index as i64,
                     seat: s.seat,
                     version_id: s.version_id,
                     team_id: s.team_id,
-                    result: s.result.to_string(),
+                    result: s.result,
                     place: s.place,
                     fault: s.fault,
                     finished_ms: 0,

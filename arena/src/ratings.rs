@@ -16,7 +16,8 @@
 //! rules and build, and it holds every float exactly, so a board restored from it and
 //! brought up to date is bit for bit the board counted from scratch.
 
-use crate::store::db::SeatRow;
+use crate::store::db::seats::SeatRow;
+use crate::store::db::states::SeatOutcome;
 use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -219,14 +220,14 @@ impl Board {
         let (match_id, at) = (first.match_id, first.finished_ms);
         self.games += 1;
         // Each version's best seat: its place, its result, its first fault.
-        let mut sides: BTreeMap<i64, (i64, &str, Option<&str>)> = BTreeMap::new();
+        let mut sides: BTreeMap<i64, (i64, SeatOutcome, Option<&str>)> = BTreeMap::new();
         for s in seats {
             let e = sides
                 .entry(s.version_id)
-                .or_insert((s.place, s.result.as_str(), None));
+                .or_insert((s.place, s.result, None));
             if s.place < e.0 {
                 e.0 = s.place;
-                e.1 = s.result.as_str();
+                e.1 = s.result;
             }
             if e.2.is_none() {
                 e.2 = s.fault.as_deref();
@@ -239,9 +240,9 @@ impl Board {
                 .or_insert_with(|| VersionStats::new(team_of(v)));
             st.games += 1;
             match result {
-                "win" => st.wins += 1,
-                "draw" => st.draws += 1,
-                _ => st.losses += 1,
+                SeatOutcome::Win => st.wins += 1,
+                SeatOutcome::Draw => st.draws += 1,
+                SeatOutcome::Loss => st.losses += 1,
             }
             if st.last_match != match_id {
                 st.matches += 1;
@@ -363,7 +364,11 @@ mod tests {
             seat,
             version_id: v,
             team_id: v * 10,
-            result: if place == 0 { "win" } else { "loss" }.into(),
+            result: if place == 0 {
+                SeatOutcome::Win
+            } else {
+                SeatOutcome::Loss
+            },
             place,
             fault: fault.map(String::from),
             finished_ms: m * 1000 + g,

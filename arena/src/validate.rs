@@ -7,6 +7,7 @@
 //! The stored file's name is its hash, never a name from the upload.
 
 use crate::context::Arena;
+use crate::store::db::states::VersionStage;
 use croupier_host::adapters::Adapter;
 use croupier_host::sandbox::LogLine;
 use croupier_rules::Rules;
@@ -52,7 +53,7 @@ pub fn check<G: Adapter>(
     arena: &Arena,
     sha256: &str,
     label: &str,
-    stage: &dyn Fn(&'static str),
+    stage: &dyn Fn(VersionStage),
 ) -> Verdict {
     let path = arena.agent_path(sha256);
     let refuse = |message: String| Verdict {
@@ -64,7 +65,7 @@ pub fn check<G: Adapter>(
         Ok((_, o)) => o,
         Err(e) => return refuse(format!("the arena's rules: {e:#}")),
     };
-    stage("compiling");
+    stage(VersionStage::Compiling);
     let loaded = match arena.runtime.load(&path) {
         Ok(l) => l,
         Err(e) => return refuse(e.to_string()),
@@ -111,7 +112,7 @@ pub fn check<G: Adapter>(
         threads: 1,
     };
     let todo: Vec<u64> = (0..schedule.games()).collect();
-    stage("smoke");
+    stage(VersionStage::Smoke);
     let mut records: Vec<GameRecord> = Vec::new();
     let mut sink = |r: GameRecord| -> anyhow::Result<()> {
         records.push(r);

@@ -19,10 +19,11 @@ mod postgres;
 
 use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,
-    late_lease_stores_nothing, observer, runtime, snapshot, wait_until,
+    late_lease_stores_nothing, observer, runtime, snapshot, states_round_trip, wait_until,
 };
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::store::db::Db;
+use croupier_arena::store::db::states::MatchState;
 use postgres::Postgres;
 use std::time::Duration;
 
@@ -80,7 +81,7 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
     let done_before = rt
         .block_on(all_matches(&db))
         .iter()
-        .filter(|m| m.state == "done")
+        .filter(|m| m.state == MatchState::Done)
         .count();
 
     // The restart: the server takes back the match its dead worker held, at once, and
@@ -90,15 +91,17 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
     assert!(limit.as_secs() * 2 < LONG_LEASE as u64);
     wait_until(limit, "the interrupted match and another done", || {
         let all = rt.block_on(all_matches(&db));
-        let done = all.iter().filter(|m| m.state == "done").count();
-        all.iter().any(|m| m.id == row.id && m.state == "done") && done >= done_before + 2
+        let done = all.iter().filter(|m| m.state == MatchState::Done).count();
+        all.iter()
+            .any(|m| m.id == row.id && m.state == MatchState::Done)
+            && done >= done_before + 2
     });
     drop(server);
     assert!(
         rt.block_on(all_matches(&db))
             .iter()
             .find(|m| m.id == row.id)
-            .is_some_and(|m| m.state == "done")
+            .is_some_and(|m| m.state == MatchState::Done)
     );
 
     assert_nothing_lost(&rt, &db, &cfg, dir.path(), &row, &before);
@@ -126,6 +129,18 @@ fn a_late_lease_stores_nothing_on_sqlite() {
         let db = Db::open(tmp.path(), None).await.expect("open");
         assert!(matches!(db, Db::Sqlite { .. }));
         late_lease_stores_nothing(&db).await;
+        db.close().await;
+    });
+}
+
+/// The state enums through SQLite, as `arena_postgres.rs` runs them through PostgreSQL.
+#[test]
+fn states_round_trip_on_sqlite() {
+    let rt = runtime();
+    rt.block_on(async {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(tmp.path(), None).await.expect("open");
+        states_round_trip(&db).await;
         db.close().await;
     });
 }

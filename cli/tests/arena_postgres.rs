@@ -16,7 +16,8 @@ mod common;
 mod postgres;
 
 use arena_common::{
-    ArenaDir, arena_final, get, late_lease_stores_nothing, post, runtime, uploads_then_ladder,
+    ArenaDir, arena_final, get, late_lease_stores_nothing, post, runtime, states_round_trip,
+    uploads_then_ladder,
 };
 use croupier_arena::store::db::Db;
 use postgres::Postgres;
@@ -125,6 +126,23 @@ fn a_late_lease_stores_nothing_on_postgres() {
         let db = Db::open(tmp.path(), Some(&pg.url)).await.expect("open");
         assert!(matches!(db, Db::Postgres(_)));
         late_lease_stores_nothing(&db).await;
+        db.close().await;
+    });
+}
+
+/// The state enums read and write PostgreSQL's TEXT columns, and an unknown word is an
+/// error naming its column (`arena_crash.rs` runs the same on SQLite).
+#[test]
+fn states_round_trip_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL states test") else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(tmp.path(), Some(&pg.url)).await.expect("open");
+        assert!(matches!(db, Db::Postgres(_)));
+        states_round_trip(&db).await;
         db.close().await;
     });
 }

@@ -30,6 +30,7 @@ use arena_common::{
 use common::example_agent;
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::queue::worker::Job;
+use croupier_arena::store::db::states::{MatchKind, MatchState, VersionStatus};
 use postgres::Postgres;
 use std::time::Duration;
 
@@ -262,7 +263,7 @@ fn api_edges(url: &str, worker: &str, team: &str, admin: &str) {
     let x: croupier_arena::queue::jobs::ReportOutcomes =
         serde_json::from_str(&x.body).expect("outcomes");
     use croupier_arena::queue::jobs::ReportOutcome;
-    use croupier_arena::store::db::Stored;
+    use croupier_arena::store::db::games::Stored;
     assert_eq!(x.outcomes.len(), 3, "{x:?}");
     assert_eq!(x.outcomes[0], ReportOutcome::Stored(Stored::LeaseLost));
     assert!(
@@ -421,7 +422,7 @@ fn three_workers_one_killed(database: Option<&str>) {
     let done_before = rt
         .block_on(all_matches(&db))
         .iter()
-        .filter(|m| m.state == "done")
+        .filter(|m| m.state == MatchState::Done)
         .count();
 
     // The two others go on; the dead worker's lease expires and its match is finished.
@@ -430,8 +431,10 @@ fn three_workers_one_killed(database: Option<&str>) {
         "the interrupted match and two more done",
         || {
             let all = rt.block_on(all_matches(&db));
-            let done = all.iter().filter(|m| m.state == "done").count();
-            all.iter().any(|m| m.id == row.id && m.state == "done") && done >= done_before + 2
+            let done = all.iter().filter(|m| m.state == MatchState::Done).count();
+            all.iter()
+                .any(|m| m.id == row.id && m.state == MatchState::Done)
+                && done >= done_before + 2
         },
     );
     // A late report under the dead worker's lease: refused, nothing stored.
@@ -491,7 +494,7 @@ fn three_workers_one_killed(database: Option<&str>) {
     let finals = rt
         .block_on(all_matches(&db))
         .iter()
-        .filter(|m| m.kind == "final" && m.state == "done")
+        .filter(|m| m.kind == MatchKind::Final && m.state == MatchState::Done)
         .count();
     assert_eq!(
         finals, 3,
@@ -505,7 +508,7 @@ fn three_workers_one_killed(database: Option<&str>) {
     // Every worker that lived played: the games are spread over the machines.
     let all = rt.block_on(all_matches(&db));
     assert!(
-        all.iter().filter(|m| m.state == "done").count() >= 3,
+        all.iter().filter(|m| m.state == MatchState::Done).count() >= 3,
         "{logs:?}"
     );
     rt.block_on(db.close());
@@ -553,7 +556,7 @@ fn a_remote_worker_finds_a_batch_waiting_for_each_lease_it_has_in_flight() {
                 .expect("version");
             arena
                 .db
-                .set_version_status(v, "valid", "", None)
+                .set_version_status(v, VersionStatus::Valid, "", None)
                 .await
                 .expect("verdict");
         }

@@ -17,7 +17,9 @@ pub use crate::queue::{
     Job, JobEntrant, JobError, LeaseRef, Leased, MatchInfo, Report, ReportOutcome, ReportOutcomes,
     Reports,
 };
-use crate::store::db::{DbError, MatchRow, Stored};
+use crate::store::db::DbError;
+use crate::store::db::games::Stored;
+use crate::store::db::matches::MatchRow;
 use croupier_tournament::runner::GameRecord;
 
 /// What the server knows of match `id`: from the leased matches it remembers, else from the
@@ -175,7 +177,7 @@ pub async fn store(
 
 /// A report checked and made into rows, ready to store.
 struct Prepared {
-    rows: Vec<crate::store::db::NewGame>,
+    rows: Vec<crate::store::db::insert::NewGame>,
     /// With `done`, the games the schedule holds.
     expected: Option<i64>,
 }
@@ -232,9 +234,9 @@ pub async fn store_reports(arena: &Arena, reports: &[Report]) -> Vec<Result<Stor
             Err(e) => results.push(Some(Err(e))),
         }
     }
-    let batches: Vec<crate::store::db::GameBatch<'_>> = ready
+    let batches: Vec<crate::store::db::games::GameBatch<'_>> = ready
         .iter()
-        .map(|(i, p)| crate::store::db::GameBatch {
+        .map(|(i, p)| crate::store::db::games::GameBatch {
             match_id: reports[*i].match_id,
             lease: &reports[*i].lease,
             games: &p.rows,

@@ -19,7 +19,8 @@
 //! given back unscored: a failure of the platform never counts against an agent.
 
 use crate::context::Arena;
-use crate::store::db::MatchRow;
+use crate::store::db::matches::MatchRow;
+use crate::store::db::states::MatchKind;
 use croupier_rules::{Game, GameRng, Rules};
 use croupier_tournament::runner::Schedule;
 use std::sync::Arc;
@@ -333,8 +334,12 @@ async fn queue_some(
             c.games += games_per_match;
             c.matches += 1;
         }
-        fresh.push(crate::store::db::NewMatch {
-            kind: if placement { "placement" } else { "ladder" },
+        fresh.push(crate::store::db::matches::NewMatch {
+            kind: if placement {
+                MatchKind::Placement
+            } else {
+                MatchKind::Ladder
+            },
             seed: match_seed(arena.cfg.ladder.seed, last_id + 1 + fresh.len() as u64),
             deals: arena.cfg.ladder.deals,
             duplicate: arena.cfg.ladder.duplicate,

@@ -13,7 +13,11 @@ pub mod report_wire;
 pub mod worker;
 
 use crate::config::ArenaConfig;
-use crate::store::db::{DbError, GameRow, MatchRow, NewGame, NewSeat, Stored};
+use crate::store::db::DbError;
+use crate::store::db::games::{GameRow, Stored};
+use crate::store::db::insert::{NewGame, NewSeat};
+use crate::store::db::matches::MatchRow;
+use crate::store::db::states::SeatOutcome;
 use croupier_rules::{Game, Rules, SeatResult};
 use croupier_tournament::compact::{self, Frame};
 use croupier_tournament::runner::{GameRecord, Schedule};
@@ -295,15 +299,6 @@ fn options<G: Game>(cfg: &ArenaConfig) -> Result<G::Options, JobError> {
         .map_err(|e| JobError::Rules(format!("{e:#}")))
 }
 
-/// The result per seat, as stored.
-fn result_name(r: SeatResult) -> &'static str {
-    match r {
-        SeatResult::Win => "win",
-        SeatResult::Draw => "draw",
-        SeatResult::Loss => "loss",
-    }
-}
-
 /// A finished game as rows: the record without logs, the logs apart (they are private, and
 /// cut to `log_cap` bytes per agent, `storage.log_bytes_per_game`),
 /// and one row per seat with its dense place (0 best: wins, then draws, then losses).
@@ -353,7 +348,7 @@ pub fn seats_of(rec: &GameRecord, versions: &[i64], teams: &[i64]) -> Vec<NewSea
                 seat: s as i64,
                 version_id: versions.get(entrant).copied().unwrap_or(0),
                 team_id: teams.get(entrant).copied().unwrap_or(0),
-                result: result_name(*r),
+                result: SeatOutcome::from(*r),
                 place: classes.iter().position(|c| *c == order(*r)).unwrap_or(0) as i64,
                 fault: rec
                     .faults

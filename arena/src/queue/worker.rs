@@ -24,7 +24,7 @@
 use crate::config::ArenaConfig;
 pub use crate::linked::Linked;
 pub use crate::queue::{Job, JobEntrant};
-use crate::store::db::Stored;
+use crate::store::db::games::Stored;
 use croupier_host::adapters::Adapter;
 use croupier_rules::Rules;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan, Schedule};

@@ -23,7 +23,8 @@
 //! writes wait for at most one of them.
 
 use crate::config::Storage;
-use crate::store::db::{Db, DbError, GameBytes};
+use crate::store::db::retention::GameBytes;
+use crate::store::db::{Db, DbError};
 use croupier_host::limits::LOG_LINE_OVERHEAD;
 use croupier_host::sandbox::LogLine;
 use serde::Serialize;

@@ -9,7 +9,7 @@
 
 use crate::context::Arena;
 use crate::queue::JobError;
-use crate::store::db::MatchRow;
+use crate::store::db::matches::MatchRow;
 use croupier_rules::Rules;
 use croupier_tournament::matches::log::LogHeader;
 use std::collections::HashMap;

@@ -24,6 +24,7 @@
 
 use crate::auth::{self, hex};
 use crate::context::Arena;
+use crate::store::db::states::{MatchKind, VersionStage, VersionStatus};
 use crate::validate;
 use crate::web::errors::AppError;
 use serde::{Deserialize, Serialize};
@@ -200,8 +201,8 @@ pub struct Checking {
     pub sha256: String,
 }
 
-impl From<&crate::store::db::VersionRow> for Checking {
-    fn from(v: &crate::store::db::VersionRow) -> Checking {
+impl From<&crate::store::db::versions::VersionRow> for Checking {
+    fn from(v: &crate::store::db::versions::VersionRow) -> Checking {
         Checking {
             id: v.id,
             team: v.team_id,
@@ -281,7 +282,7 @@ pub async fn store(
         number,
         sha256: sha,
     };
-    announce(arena, &v, "queued", "");
+    announce(arena, &v, VersionStatus::Queued, "");
     Ok(Stored::New(NewVersion { slot, v }))
 }
 
@@ -312,7 +313,7 @@ pub async fn submit(
 }
 
 /// Tells every live page and `croupier submit` where an upload's check is.
-fn announce(arena: &Arena, v: &Checking, state: &'static str, message: &str) {
+fn announce(arena: &Arena, v: &Checking, state: VersionStatus, message: &str) {
     arena.events.send(
         "version",
         &crate::events::VersionEvent {
@@ -339,11 +340,14 @@ impl SubmitJson {
 }
 
 /// The answer to an upload identical to the team's version `v`: that version's verdict.
-fn same_as(team: i64, v: crate::store::db::VersionRow) -> Result<SubmitJson, AppError> {
-    let valid = match v.status.as_str() {
-        "valid" => true,
-        "refused" => false,
-        _ => {
+fn same_as(team: i64, v: crate::store::db::versions::VersionRow) -> Result<SubmitJson, AppError> {
+    let valid = match v.status {
+        VersionStatus::Valid => true,
+        VersionStatus::Refused => false,
+        VersionStatus::Checking
+        | VersionStatus::Queued
+        | VersionStatus::Compiling
+        | VersionStatus::Smoke => {
             return Err(AppError::Conflict(format!(
                 "this file is identical to version {}, which is still being checked",
                 v.number
@@ -391,10 +395,10 @@ pub async fn check_version(arena: &Arc<Arena>, v: Checking) -> Result<validate::
     let handle = tokio::runtime::Handle::current();
     let checking = v.clone();
     let verdict = tokio::task::spawn_blocking(move || {
-        let stage = |s: &'static str| {
+        let stage = |s: VersionStage| {
             // A stage that cannot be stored is still announced: the verdict is what counts.
             let _ = handle.block_on(a.db.set_version_stage(checking.id, s));
-            announce(&a, &checking, s, "");
+            announce(&a, &checking, s.into(), "");
         };
         croupier_tournament::with_game!(a.cfg.kind(), G => validate::check::<G>(&a, &checking.sha256, &label, &stage))
     })
@@ -404,7 +408,11 @@ pub async fn check_version(arena: &Arc<Arena>, v: Checking) -> Result<validate::
         .smoke
         .as_ref()
         .and_then(|s| serde_json::to_string(s).ok());
-    let status = if verdict.valid { "valid" } else { "refused" };
+    let status = if verdict.valid {
+        VersionStatus::Valid
+    } else {
+        VersionStatus::Refused
+    };
     arena
         .db
         .set_version_status(v.id, status, &verdict.message, smoke.as_deref())
@@ -710,7 +718,7 @@ pub async fn set_entry(arena: &Arena, team: i64, number: Option<i64>) -> Result<
     if let Some(n) = number {
         let versions = arena.db.versions_of(team).await?;
         match versions.iter().find(|v| v.number == n) {
-            Some(v) if v.status == "valid" => {}
+            Some(v) if v.status == VersionStatus::Valid => {}
             Some(v) => {
                 return Err(AppError::Unprocessable(format!(
                     "version {n} is {}: only a valid version can enter the final",
@@ -767,8 +775,10 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
         return Err(AppError::Conflict(NO_SPAR_IN_FINAL.into()));
     }
     check_active(arena, team).await?;
-    let latest_valid = |versions: Vec<crate::store::db::VersionRow>| {
-        versions.into_iter().find(|v| v.status == "valid")
+    let latest_valid = |versions: Vec<crate::store::db::versions::VersionRow>| {
+        versions
+            .into_iter()
+            .find(|v| v.status == VersionStatus::Valid)
     };
     let Some(mine) = latest_valid(arena.db.versions_of(team).await?) else {
         return Err(AppError::Conflict(
@@ -818,8 +828,8 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
     // One request at a time past the count: on PostgreSQL two statements at once could both
     // read the count below the cap.
     let _gate = arena.upload_gate.lock().await;
-    let m = crate::store::db::NewMatch {
-        kind: "spar",
+    let m = crate::store::db::matches::NewMatch {
+        kind: MatchKind::Spar,
         // From the master seed and the moment it was asked; the seed is stored with the
         // match, so its games replay exactly.
         seed: crate::queue::ladder::match_seed(arena.cfg.ladder.seed ^ SPAR_SALT, now as u64),

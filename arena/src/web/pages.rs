@@ -7,6 +7,7 @@
 
 use crate::auth::Who;
 use crate::context::Arena;
+use crate::store::db::states::{MatchState, VersionStatus};
 use crate::web::errors::{AppError, PageError};
 use crate::web::session::{self, CSRF_FIELD, Viewer};
 use crate::web::views::{self, SeatQuery, when};
@@ -152,7 +153,7 @@ fn live_list(live: &Option<views::LiveJson>) -> Markup {
     html! {
         ul #live data-playing=(l.playing) {
             @for m in &l.matches {
-                li { "match " (m.id) " (" (m.kind) "): " (m.agents.join(" v ")) ", game " (m.games) " of " (m.of) }
+                li { "match " (m.id) " (" (m.kind.as_str()) "): " (m.agents.join(" v ")) ", game " (m.games) " of " (m.of) }
             }
         }
         p.muted #live-none hidden[!l.matches.is_empty()] {
@@ -196,7 +197,7 @@ fn chart(points: &[(i64, i64, f64)]) -> Markup {
 pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64>) -> PageResult {
     let t = views::team_json(&arena, id, &v.who).await?;
     let mine = v.who.may_see(id);
-    let latest_valid = t.versions.iter().find(|v| v.status == "valid");
+    let latest_valid = t.versions.iter().find(|v| v.status == VersionStatus::Valid);
     // The teams this one may spar against (its own page only).
     let others: Vec<String> = if matches!(v.who, Who::Team(me) if me == id) {
         views::board_rows(&arena)
@@ -244,7 +245,7 @@ pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64
                             td { a href={ "/teams/" (id) "/versions/" (v.number) } { "v" (v.number) } }
                             td { (when(v.uploaded_ms)) }
                             td { (v.bytes) " B" }
-                            td class={ "status-" (v.status) } { (v.status) }
+                            td class={ "status-" (v.status.as_str()) } { (v.status.as_str()) }
                             td.message {
                                 (v.message)
                                 @if let Some(s) = &v.smoke {
@@ -277,7 +278,7 @@ pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64
                             td { a href={ "/games/" (g.match_id) "/" (g.game) } { "match " (g.match_id) " game " (g.game) } }
                             td { "v" (g.version) }
                             td { (g.opponents.join(", ")) }
-                            td class={ "result-" (g.result) } { (g.result) }
+                            td class={ "result-" (g.result.as_str()) } { (g.result.as_str()) }
                             td { (g.fault.as_deref().unwrap_or("–")) }
                             td { (when(g.finished_ms)) }
                         }
@@ -483,14 +484,15 @@ pub async fn submit_form(State(arena): State<Arc<Arena>>, v: Viewer, req: Reques
 }
 
 /// What a version's stage or verdict says, as a heading.
-fn stage_title(status: &str, unchanged: bool) -> &'static str {
+fn stage_title(status: VersionStatus, unchanged: bool) -> &'static str {
     match (status, unchanged) {
-        ("valid", true) | ("refused", true) => "unchanged",
-        ("valid", _) => "accepted",
-        ("refused", _) => "refused",
-        ("compiling", _) => "compiling",
-        ("smoke", _) => "smoke match",
-        _ => "queued",
+        (VersionStatus::Valid | VersionStatus::Refused, true) => "unchanged",
+        (VersionStatus::Valid, false) => "accepted",
+        (VersionStatus::Refused, false) => "refused",
+        (VersionStatus::Compiling, _) => "compiling",
+        (VersionStatus::Smoke, _) => "smoke match",
+        // `checking`, what older servers wrote, is checked again from the queue at start.
+        (VersionStatus::Queued | VersionStatus::Checking, _) => "queued",
     }
 }
 
@@ -505,17 +507,17 @@ pub async fn version(
     let t = arena.team_names([id]).await?;
     let name = t.get(&id).cloned().unwrap_or_default();
     let ver = views::version_json(&arena, id, n, &v.who).await?;
-    let done = matches!(ver.status.as_str(), "valid" | "refused");
+    let done = ver.status.is_verdict();
     let unchanged = q.unchanged.is_some();
     let body = html! {
-        section #version data-team=(id) data-version=(n) data-state=(ver.status) {
-            h1 { "Version " (n) ": " span #state { (stage_title(&ver.status, unchanged)) } }
+        section #version data-team=(id) data-version=(n) data-state=(ver.status.as_str()) {
+            h1 { "Version " (n) ": " span #state { (stage_title(ver.status, unchanged)) } }
             p.muted { "Team " a href={ "/teams/" (id) } { (name) } ", uploaded " (when(ver.uploaded_ms)) ", " (ver.bytes) " B, SHA-256 " code { (ver.sha256) } }
             @if unchanged {
                 p #unchanged { "This file is byte for byte version " (n) ", which is kept, with its rating: no new version was made." }
             }
             @if done {
-                p #verdict class=(if ver.status == "valid" { "ok" } else { "error" }) { (ver.message) }
+                p #verdict class=(if ver.status == VersionStatus::Valid { "ok" } else { "error" }) { (ver.message) }
                 @if let Some(s) = &ver.smoke {
                     @if !s.log.is_empty() {
                         h2 { "Your agent's log in the smoke game" }
@@ -828,7 +830,7 @@ fn entry_form(t: &views::TeamJson, v: &Viewer, frozen: bool) -> Markup {
     let valid: Vec<i64> = t
         .versions
         .iter()
-        .filter(|x| x.status == "valid")
+        .filter(|x| x.status == VersionStatus::Valid)
         .map(|x| x.number)
         .collect();
     let latest = valid.first().copied().unwrap_or(0);
@@ -925,14 +927,14 @@ pub async fn match_page(
     Path(id): Path<i64>,
 ) -> PageResult {
     let m = views::match_json(&arena, id).await?;
-    let state = match m.state.as_str() {
-        "done" => "done".to_string(),
-        "leased" => format!("being played: {} of {} games stored", m.games.len(), m.of),
-        _ => "waiting for a worker".to_string(),
+    let state = match m.state {
+        MatchState::Done => "done".to_string(),
+        MatchState::Leased => format!("being played: {} of {} games stored", m.games.len(), m.of),
+        MatchState::Queued => "waiting for a worker".to_string(),
     };
     let body = html! {
-        section #match data-match=(id) data-state=(m.state) {
-            h1 { "Match " (id) " (" (m.kind) ")" }
+        section #match data-match=(id) data-state=(m.state.as_str()) {
+            h1 { "Match " (id) " (" (m.kind.as_str()) ")" }
             p { (m.agents.join(" against ")) }
             p #match-state { (state) }
             table #totals {
@@ -949,7 +951,7 @@ pub async fn match_page(
                         td { a href={ "/games/" (id) "/" (g.game) } { "game " (g.game) } }
                         td { @for (i, seat) in g.seats.iter().enumerate() {
                             @if i > 0 { ", " }
-                            (m.agents.get(seat.agent).map_or("?", String::as_str)) " " (seat.result)
+                            (m.agents.get(seat.agent).map_or("?", String::as_str)) " " (seat.result.as_str())
                             @if let Some(f) = &seat.fault { " (" (f) ")" }
                         } }
                     }

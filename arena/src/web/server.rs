@@ -209,7 +209,10 @@ pub async fn serve(
     // Uploads a killed server left unchecked are checked again.
     // Each waits its turn again: it is `queued` until a check begins.
     for v in arena.db.checking_versions().await? {
-        arena.db.set_version_stage(v.id, "queued").await?;
+        arena
+            .db
+            .set_version_stage(v.id, crate::store::db::states::VersionStage::Queued)
+            .await?;
         let a = arena.clone();
         tokio::spawn(async move {
             let _ = check_version(&a, crate::web::manage::Checking::from(&v)).await;
@@ -375,5 +378,42 @@ mod tests {
         routes.dedup();
         documented.sort();
         assert_eq!(routes, documented, "routes and docs/openapi differ");
+    }
+
+    /// The states the API shows are the stored words, which the OpenAPI document lists: a
+    /// state added to an enum, or a word renamed, must change the document too.
+    #[test]
+    fn the_openapi_document_lists_every_state_the_api_shows() {
+        use crate::store::db::states::{MatchKind, MatchState, VersionStatus};
+        let doc: serde_json::Value =
+            serde_json::from_str(crate::web::api::OPENAPI).expect("valid JSON");
+        let listed = |path: &str, property: &str| -> Vec<String> {
+            let schema = &doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+                ["schema"]["properties"][property]["enum"];
+            schema
+                .as_array()
+                .unwrap_or_else(|| panic!("{path} {property}: no enum"))
+                .iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        // What serde writes for each, which is what the API sends.
+        let shown = |all: &[serde_json::Value]| -> Vec<String> {
+            all.iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        assert_eq!(
+            listed("/api/teams/{id}/versions/{n}", "status"),
+            shown(&VersionStatus::ALL.map(|s| serde_json::json!(s)))
+        );
+        assert_eq!(
+            listed("/api/matches/{id}", "kind"),
+            shown(&MatchKind::ALL.map(|s| serde_json::json!(s)))
+        );
+        assert_eq!(
+            listed("/api/matches/{id}", "state"),
+            shown(&MatchState::ALL.map(|s| serde_json::json!(s)))
+        );
     }
 }

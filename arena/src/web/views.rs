@@ -4,6 +4,7 @@
 
 use crate::auth::Who;
 use crate::context::Arena;
+use crate::store::db::states::{MatchKind, MatchState, SeatOutcome, VersionStatus};
 use crate::validate;
 use crate::web::errors::AppError;
 use serde::{Deserialize, Serialize};
@@ -144,7 +145,7 @@ pub struct VersionJson {
     /// Uploaded at (ms).
     pub uploaded_ms: i64,
     /// `queued`, `compiling` or `smoke` while it is checked, then `valid` or `refused`.
-    pub status: String,
+    pub status: VersionStatus,
     /// The verdict's message.
     pub message: String,
     /// The smoke match (team and organiser only).
@@ -156,7 +157,7 @@ pub struct VersionJson {
 }
 
 fn version_view(
-    v: &crate::store::db::VersionRow,
+    v: &crate::store::db::versions::VersionRow,
     private: bool,
     board: &crate::ratings::Board,
 ) -> VersionJson {
@@ -165,7 +166,7 @@ fn version_view(
         sha256: v.sha256.clone(),
         bytes: v.bytes,
         uploaded_ms: v.uploaded_ms,
-        status: v.status.clone(),
+        status: v.status,
         message: v.message.clone(),
         smoke: if private {
             v.smoke
@@ -226,7 +227,7 @@ pub async fn live_json(
         let of = games_in(arena, &m).await?;
         matches.push(LiveMatch {
             id: m.id,
-            kind: m.kind.clone(),
+            kind: m.kind,
             agents,
             games: arena.db.games_stored(m.id).await?,
             of,
@@ -241,7 +242,7 @@ pub async fn live_json(
 /// The matches being played now.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiveJson {
-    /// The oldest first, at most [`crate::store::db::LIVE_SHOWN`].
+    /// The oldest first, at most [`crate::store::db::matches::LIVE_SHOWN`].
     pub matches: Vec<LiveMatch>,
     /// How many are being played (more than are listed when the list is cut).
     pub playing: u64,
@@ -253,7 +254,7 @@ pub struct LiveMatch {
     /// The match.
     pub id: i64,
     /// `ladder`, `placement`, `spar` or `final`.
-    pub kind: String,
+    pub kind: MatchKind,
     /// Its agents (`team vN`), in schedule order.
     pub agents: Vec<String>,
     /// Games stored so far.
@@ -268,9 +269,9 @@ pub struct MatchJson {
     /// The match.
     pub id: i64,
     /// `ladder`, `placement`, `spar` or `final`.
-    pub kind: String,
+    pub kind: MatchKind,
     /// `queued`, `leased` (being played) or `done`.
-    pub state: String,
+    pub state: MatchState,
     /// Its agents, in schedule order (`team vN`, `name (house)`).
     pub agents: Vec<String>,
     /// Games it plays.
@@ -296,14 +297,14 @@ pub struct MatchSeat {
     /// Index into [`MatchJson::agents`].
     pub agent: usize,
     /// `win`, `loss` or `draw`.
-    pub result: String,
+    pub result: SeatOutcome,
     /// The verdict of its first fault.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
 }
 
 /// The games match `m` plays, by its schedule.
-async fn games_in(arena: &Arena, m: &crate::store::db::MatchRow) -> Result<i64, AppError> {
+async fn games_in(arena: &Arena, m: &crate::store::db::matches::MatchRow) -> Result<i64, AppError> {
     let info = crate::queue::jobs::match_info_of(arena, m).await?;
     Ok(info.schedule(&arena.cfg)?.games() as i64)
 }
@@ -327,10 +328,10 @@ pub async fn match_json(arena: &Arena, id: i64) -> Result<MatchJson, AppError> {
             .last()
             .is_some_and(|g| g.game == s.game_index && g.seats.iter().any(|x| x.agent == agent));
         if !counted && let Some(t) = totals.get_mut(agent) {
-            match s.result.as_str() {
-                "win" => t[0] += 1,
-                "draw" => t[1] += 1,
-                _ => t[2] += 1,
+            match s.result {
+                SeatOutcome::Win => t[0] += 1,
+                SeatOutcome::Draw => t[1] += 1,
+                SeatOutcome::Loss => t[2] += 1,
             }
         }
         let seat = MatchSeat {
@@ -367,7 +368,7 @@ pub struct TeamGame {
     /// The team's version in it.
     pub version: i64,
     /// The team's result.
-    pub result: String,
+    pub result: SeatOutcome,
     /// The team's first fault's verdict.
     pub fault: Option<String>,
     /// The other teams in the game, by name.
@@ -442,7 +443,7 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
             match_id: mine.match_id,
             game: mine.game_index,
             version: number.get(&mine.version_id).copied().unwrap_or(0),
-            result: mine.result.clone(),
+            result: mine.result,
             fault: one
                 .iter()
                 .filter(|o| o.team_id == id)
@@ -568,9 +569,9 @@ pub async fn game_doc(
 #[derive(Debug, Serialize)]
 pub struct AdminJson {
     /// Every team, by id (no token hashes).
-    pub teams: Vec<crate::store::db::TeamRow>,
+    pub teams: Vec<crate::store::db::teams::TeamRow>,
     /// Every worker, by id, with when it was last heard from (no token hashes).
-    pub workers: Vec<crate::store::db::WorkerRow>,
+    pub workers: Vec<crate::store::db::workers::WorkerRow>,
     /// Games stored.
     pub games: i64,
     /// Ladder matches waiting to be played.

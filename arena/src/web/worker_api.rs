@@ -171,7 +171,7 @@ async fn reports(
     for (r, stored) in x.reports.iter().zip(stored) {
         outcomes.push(match stored {
             Ok(s) => {
-                if r.done && s == crate::store::db::Stored::Ok {
+                if r.done && s == crate::store::db::games::Stored::Ok {
                     ended.push(r.match_id);
                 }
                 ReportOutcome::Stored(s)
@@ -280,7 +280,7 @@ async fn report(
 ) -> Result<Response, AppError> {
     let info = jobs::match_info(&arena, r.match_id).await?;
     match jobs::accept(&arena, &info, &r.lease, &r.games, r.done).await? {
-        crate::store::db::Stored::LeaseLost => Err(lost(r.match_id)),
+        crate::store::db::games::Stored::LeaseLost => Err(lost(r.match_id)),
         stored => Ok(Json(stored).into_response()),
     }
 }

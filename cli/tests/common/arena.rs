@@ -6,7 +6,11 @@
 
 use crate::common::croupier;
 use croupier_arena::config::ArenaConfig;
-use croupier_arena::store::db::{Db, MatchRow, NewGame, NewSeat, Stored};
+use croupier_arena::store::db::Db;
+use croupier_arena::store::db::games::Stored;
+use croupier_arena::store::db::insert::{NewGame, NewSeat};
+use croupier_arena::store::db::matches::MatchRow;
+use croupier_arena::store::db::states::{MatchKind, MatchState, SeatOutcome};
 use croupier_host::adapters::Adapter;
 use croupier_tournament::runner::{self, Entrant, FaultPolicy, GameRecord, Plan};
 use std::collections::BTreeMap;
@@ -829,7 +833,11 @@ fn test_game(index: i64, record: &str) -> NewGame {
                 seat: s,
                 version_id: 1 + s,
                 team_id: 1 + s,
-                result: if s == 0 { "win" } else { "loss" },
+                result: if s == 0 {
+                    SeatOutcome::Win
+                } else {
+                    SeatOutcome::Loss
+                },
                 place: s,
                 fault: None,
             })
@@ -848,7 +856,7 @@ fn ids(rows: &[MatchRow]) -> Vec<i64> {
 }
 
 /// Queues a two-deal match of versions 1 and 2.
-async fn queue(db: &Db, kind: &str, seed: u64) -> i64 {
+async fn queue(db: &Db, kind: MatchKind, seed: u64) -> i64 {
     db.queue_match(kind, seed, 2, false, &[1, 2])
         .await
         .expect("queue")
@@ -860,7 +868,7 @@ async fn queue(db: &Db, kind: &str, seed: u64) -> i64 {
 /// the new holder stores, and storing the same game again adds no second copy.
 pub async fn late_lease_stores_nothing(db: &Db) {
     let m = db
-        .queue_match("ladder", 7, 2, false, &[1, 2])
+        .queue_match(MatchKind::Ladder, 7, 2, false, &[1, 2])
         .await
         .expect("queue");
     let now = croupier_arena::now_ms();
@@ -926,7 +934,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     assert_eq!(a_done, Stored::LeaseLost);
     assert_eq!(
         db.match_row(m).await.expect("row").map(|r| r.state),
-        Some("leased".to_string())
+        Some(MatchState::Leased)
     );
     // "Done" with a game of the schedule missing stores nothing more and ends nothing.
     let early = db
@@ -942,7 +950,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     );
     assert_eq!(
         db.match_row(m).await.expect("row").map(|r| r.state),
-        Some("leased".to_string()),
+        Some(MatchState::Leased),
         "a match lacking a game is not done"
     );
     let b_done = db
@@ -952,7 +960,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     assert_eq!(b_done, Stored::Ok);
     assert_eq!(
         db.match_row(m).await.expect("row").map(|r| r.state),
-        Some("done".to_string())
+        Some(MatchState::Done)
     );
     let after = db
         .store_games(m, &lease_b, &[test_game(2, "{}")], None)
@@ -981,7 +989,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     // Several games in one statement: each lands in its own row with its own seats (SQLite
     // binds them by position, PostgreSQL by number).
     let m3 = db
-        .queue_match("ladder", 9, 3, false, &[1, 2])
+        .queue_match(MatchKind::Ladder, 9, 3, false, &[1, 2])
         .await
         .expect("queue");
     let g = db.claim("lease-g", now + 60_000, 1).await.expect("claim G");
@@ -1015,7 +1023,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     // A match given back (the platform failed) is queued again: only its holder can give it
     // back, and after that the holder stores nothing.
     let m2 = db
-        .queue_match("ladder", 8, 2, false, &[1, 2])
+        .queue_match(MatchKind::Ladder, 8, 2, false, &[1, 2])
         .await
         .expect("queue");
     let e = db.claim("lease-e", now + 60_000, 1).await.expect("claim E");
@@ -1024,7 +1032,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     db.release(m2, &lease_a).await.expect("release by another");
     assert_eq!(
         db.match_row(m2).await.expect("row").map(|r| r.state),
-        Some("leased".to_string()),
+        Some(MatchState::Leased),
         "only the holder gives a match back"
     );
     db.release(m2, &lease_e).await.expect("release");
@@ -1043,7 +1051,7 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     // stay queued for the next claim.
     let mut queued = Vec::new();
     for seed in 20..23 {
-        queued.push(queue(db, "ladder", seed).await);
+        queued.push(queue(db, MatchKind::Ladder, seed).await);
     }
     let h = db.claim("lease-h", now + 60_000, 2).await.expect("claim H");
     assert_eq!(ids(&h), queued[..2]);
@@ -1073,8 +1081,8 @@ pub async fn late_lease_stores_nothing(db: &Db) {
     // queued earlier. The ratings wait at the oldest match not done, so a stream of
     // placement matches held them still, placement (counted from the ratings) never ended,
     // and a four-seat ladder played placement matches forever. Older ladder matches first.
-    let ladder = queue(db, "ladder", 30).await;
-    let placement = queue(db, "placement", 31).await;
+    let ladder = queue(db, MatchKind::Ladder, 30).await;
+    let placement = queue(db, MatchKind::Placement, 31).await;
     let j = db.claim("lease-j", now + 60_000, 1).await.expect("claim J");
     assert_eq!(ids(&j), [ladder]);
     let k = db.claim("lease-k", now + 60_000, 4).await.expect("claim K");
@@ -1105,7 +1113,7 @@ pub fn games_of(cfg: &ArenaConfig, row: &MatchRow) -> i64 {
 /// A leased match with some but not all of its games stored, and how many are.
 pub async fn interrupted(db: &Db, cfg: &ArenaConfig) -> Option<(MatchRow, usize)> {
     for row in all_matches(db).await {
-        if row.state != "leased" {
+        if row.state != MatchState::Leased {
             continue;
         }
         let stored = db.stored_indices(row.id).await.expect("indices").len();
@@ -1248,7 +1256,7 @@ pub fn assert_nothing_lost(
     let finals: Vec<i64> = rt
         .block_on(all_matches(db))
         .iter()
-        .filter(|m| m.kind == "final")
+        .filter(|m| m.kind == MatchKind::Final)
         .map(|m| m.id)
         .collect();
     assert_eq!(
@@ -1269,7 +1277,7 @@ pub fn assert_nothing_lost(
             .map(|(_, g)| *g)
             .collect();
         let n = games_of(cfg, &m);
-        if m.state == "done" {
+        if m.state == MatchState::Done {
             assert_eq!(have, (0..n).collect::<Vec<_>>(), "match {}", m.id);
         } else {
             assert!((have.len() as i64) < n, "match {} is {}", m.id, m.state);
@@ -1329,4 +1337,199 @@ pub fn assert_nothing_lost(
         assert_eq!(a, record, "match {} game {i}: the records differ", row.id);
         assert_eq!(&g.logs, logs, "match {} game {i}: the logs differ", row.id);
     }
+}
+
+/// A statement that binds `word` and `id`, on whichever pool `db` holds: what a hand edit or
+/// a newer server could leave in a column.
+async fn write_word(db: &Db, q: &'static str, word: &str, id: i64) {
+    match db {
+        Db::Sqlite { pool, .. } => sqlx::query(q)
+            .bind(word)
+            .bind(id)
+            .execute(pool)
+            .await
+            .map(drop),
+        Db::Postgres(pool) => sqlx::query(q)
+            .bind(word)
+            .bind(id)
+            .execute(pool)
+            .await
+            .map(drop),
+    }
+    .expect(q);
+}
+
+/// The text a column holds, read as text on whichever pool `db` holds.
+async fn read_word(db: &Db, q: &'static str, id: i64) -> String {
+    match db {
+        Db::Sqlite { pool, .. } => sqlx::query_scalar(q).bind(id).fetch_one(pool).await,
+        Db::Postgres(pool) => sqlx::query_scalar(q).bind(id).fetch_one(pool).await,
+    }
+    .expect(q)
+}
+
+/// Every state enum through database `db`, on an empty arena database: each value the
+/// arena's own methods write reads back as itself, through the rows the arena reads, and is
+/// stored as its word (what older servers wrote and the API shows); a word an enum does not
+/// know is a `DbError::Decode` naming the column and the word. On PostgreSQL this is what
+/// `#[sqlx(type_name = "text")]` is for: a derived enum without it expects an enum type of
+/// its own name and cannot read a TEXT column.
+pub async fn states_round_trip(db: &Db) {
+    use croupier_arena::store::db::DbError;
+    use croupier_arena::store::db::matches::NewMatch;
+    use croupier_arena::store::db::states::{VersionStage, VersionStatus};
+
+    let team = db
+        .add_team("states", b"h")
+        .await
+        .expect("team")
+        .expect("new");
+    let (v, _) = db.add_version(team, "00", 1).await.expect("version");
+    let status_of = "SELECT status FROM versions WHERE id = $1";
+    for status in VersionStatus::ALL {
+        db.set_version_status(v, status, "", None)
+            .await
+            .expect("status");
+        let row = db.version(v).await.expect("read").expect("the version");
+        assert_eq!(row.status, status);
+        assert_eq!(read_word(db, status_of, v).await, status.as_str());
+        assert_eq!(serde_json::json!(status), status.as_str());
+    }
+    for stage in [
+        VersionStage::Queued,
+        VersionStage::Compiling,
+        VersionStage::Smoke,
+    ] {
+        db.set_version_stage(v, stage).await.expect("stage");
+        let row = db
+            .latest_version(team)
+            .await
+            .expect("read")
+            .expect("latest");
+        assert_eq!(row.status, VersionStatus::from(stage));
+    }
+
+    // Each kind queued one at a time and in a batch (PostgreSQL's batch binds text arrays).
+    let kind_of = "SELECT kind FROM matches WHERE id = $1";
+    let mut one = Vec::new();
+    for kind in MatchKind::ALL {
+        let m = db
+            .queue_match(kind, 1, 1, false, &[v, v])
+            .await
+            .expect("queue");
+        let row = db.match_row(m).await.expect("read").expect("the match");
+        assert_eq!((row.kind, row.state), (kind, MatchState::Queued));
+        assert_eq!(read_word(db, kind_of, m).await, kind.as_str());
+        assert_eq!(serde_json::json!(kind), kind.as_str());
+        one.push(m);
+    }
+    let batch: Vec<NewMatch> = MatchKind::ALL
+        .iter()
+        .map(|&kind| NewMatch {
+            kind,
+            seed: 2,
+            deals: 1,
+            duplicate: false,
+            entrants: vec![v, v],
+        })
+        .collect();
+    db.queue_matches(&batch).await.expect("queue a batch");
+    let all = all_matches(db).await;
+    let kinds: Vec<MatchKind> = all.iter().map(|m| m.kind).collect();
+    let mut twice = MatchKind::ALL.to_vec();
+    twice.extend(MatchKind::ALL);
+    assert_eq!(kinds, twice);
+
+    // Leased by a claim (read from its RETURNING), done once its game is stored, with a
+    // seat of each result.
+    let claimed = db.claim("states", i64::MAX, 1).await.expect("claim");
+    assert_eq!(claimed[0].kind, MatchKind::Final, "the final's first");
+    assert_eq!(claimed[0].state, MatchState::Leased);
+    let m = claimed[0].id;
+    let lease = claimed[0].lease.clone().expect("leased");
+    let game = NewGame {
+        index: 0,
+        record: "{}".into(),
+        compact: None,
+        logs: None,
+        seats: SeatOutcome::ALL
+            .iter()
+            .zip(0..)
+            .map(|(&result, seat)| NewSeat {
+                seat,
+                version_id: v,
+                team_id: team,
+                result,
+                place: seat,
+                fault: None,
+            })
+            .collect(),
+    };
+    let stored = db
+        .store_games(m, &lease, &[game], Some(1))
+        .await
+        .expect("store");
+    assert_eq!(stored, Stored::Ok);
+    let row = db.match_row(m).await.expect("read").expect("the final");
+    assert_eq!(row.state, MatchState::Done);
+    let state_of = "SELECT state FROM matches WHERE id = $1";
+    assert_eq!(read_word(db, state_of, m).await, "done");
+    let results: Vec<SeatOutcome> = db
+        .seats_of_match(m)
+        .await
+        .expect("seats")
+        .iter()
+        .map(|s| s.result)
+        .collect();
+    assert_eq!(results, SeatOutcome::ALL);
+    let first_result = "SELECT result FROM game_seats WHERE match_id = $1 AND seat = 0";
+    assert_eq!(read_word(db, first_result, m).await, "win");
+
+    // Words no enum knows: each read of its row is an error naming the column and the word.
+    let named = |e: DbError, column: &str, word: &str| {
+        let said = e.to_string();
+        match e {
+            DbError::Decode { column: c, reason } => {
+                assert_eq!(c, column, "{said}");
+                assert!(reason.contains(word), "{said}");
+            }
+            e => panic!("not a decode error: {e}"),
+        }
+    };
+    write_word(
+        db,
+        "UPDATE versions SET status = $1 WHERE id = $2",
+        "paused",
+        v,
+    )
+    .await;
+    let e = db.version(v).await.expect_err("an unknown status");
+    named(e, "status", "paused");
+    write_word(
+        db,
+        "UPDATE matches SET kind = $1 WHERE id = $2",
+        "friendly",
+        one[0],
+    )
+    .await;
+    let e = db.match_row(one[0]).await.expect_err("an unknown kind");
+    named(e, "kind", "friendly");
+    write_word(
+        db,
+        "UPDATE matches SET state = $1 WHERE id = $2",
+        "paused",
+        one[1],
+    )
+    .await;
+    let e = db.match_row(one[1]).await.expect_err("an unknown state");
+    named(e, "state", "paused");
+    write_word(
+        db,
+        "UPDATE game_seats SET result = $1 WHERE match_id = $2",
+        "forfeit",
+        m,
+    )
+    .await;
+    let e = db.seats_of_match(m).await.expect_err("an unknown result");
+    named(e, "result", "forfeit");
 }

@@ -4,7 +4,7 @@
 use super::Queue;
 use crate::context::Arena;
 use crate::queue::Job;
-use crate::store::db::Stored;
+use crate::store::db::games::Stored;
 use croupier_tournament::runner::GameRecord;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -17,7 +17,7 @@
 use super::{BATCH, Job, Queue};
 use crate::config::ArenaConfig;
 use crate::queue::Report;
-use crate::store::db::Stored;
+use crate::store::db::games::Stored;
 use axum::body::Bytes;
 use axum::http::{HeaderValue, Method, Request, Uri, header};
 use croupier_tournament::runner::GameRecord;
