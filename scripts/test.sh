@@ -5,7 +5,8 @@
 # components, which debug-mode wasmtime would make slow), builds every example agent, then
 # runs the tests with cargo-nextest (cargo test where it is missing), with the SLURM test
 # beside them, then the wheel test. First it checks that no file of a crate imports a file
-# that imports it back (scripts/import-cycles.py).
+# that imports it back (scripts/import-cycles.py) and that no source file is over 700 lines
+# but the rules engines (scripts/file-lengths.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/tools.sh
@@ -26,6 +27,7 @@ tools=$!
 # import the check must see, or must not.
 python3 scripts/import-cycles.py --self-test
 python3 scripts/import-cycles.py
+python3 scripts/file-lengths.py
 
 # The set-up's build, the arena's and the tests' must share every crate below croupier-cli
 # (cli/Cargo.toml pins the features that would differ): checked before building.

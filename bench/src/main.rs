@@ -7,7 +7,9 @@
 //! in a child process through the `croupier` beside it.
 
 mod figures;
+mod measure;
 mod native;
+mod search;
 
 use anyhow::{Context, Result};
 use clap::Parser;

@@ -65,25 +65,34 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/matches/{id}", get(pages::match_page))
         .route("/games/{m}/{g}", get(pages::game))
         .route("/final", get(pages::final_page))
-        .route("/login", get(pages::login_form).post(pages::login))
-        .route("/logout", post(pages::logout))
+        .route(
+            "/login",
+            get(pages::sign_in::login_form).post(pages::sign_in::login),
+        )
+        .route("/logout", post(pages::sign_in::logout))
         .route("/submit", get(pages::submit_page))
-        .route("/admin", get(pages::admin))
-        .route("/admin/teams", post(pages::admin_add_team))
-        .route("/admin/teams/{id}/token", post(pages::admin_team_token))
+        .route("/admin", get(pages::admin::admin))
+        .route("/admin/teams", post(pages::admin::admin_add_team))
+        .route(
+            "/admin/teams/{id}/token",
+            post(pages::admin::admin_team_token),
+        )
         .route(
             "/admin/teams/{id}/withdraw",
-            post(pages::admin_withdraw_team),
+            post(pages::admin::admin_withdraw_team),
         )
         .route(
             "/admin/teams/{id}/reinstate",
-            post(pages::admin_reinstate_team),
+            post(pages::admin::admin_reinstate_team),
         )
-        .route("/admin/workers", post(pages::admin_add_worker))
-        .route("/admin/workers/{id}/token", post(pages::admin_worker_token))
+        .route("/admin/workers", post(pages::admin::admin_add_worker))
+        .route(
+            "/admin/workers/{id}/token",
+            post(pages::admin::admin_worker_token),
+        )
         .route(
             "/admin/workers/{id}/remove",
-            post(pages::admin_remove_worker),
+            post(pages::admin::admin_remove_worker),
         )
         .route("/static/{file}", get(static_file))
         .route("/api/arena", get(api::arena_info))
