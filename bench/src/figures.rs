@@ -6,7 +6,7 @@
 use crate::measure::*;
 use crate::native::NativeFactory;
 use anyhow::{Context, Result};
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::loader;
 use croupier_host::player::{PlayerFactory, StartInfo};
 use croupier_rules::durak::Durak;
@@ -421,7 +421,7 @@ fn rules_rates(put: &mut dyn FnMut(&str, f64, &str), games: u64, rounds: usize) 
 /// instantiation per game and decisions per second (issue #18's per-language figures).
 fn language_figures(
     put: &mut dyn FnMut(&str, f64, &str),
-    host: &Host,
+    host: &Runtime,
     points: &[(<Durak as Game>::Observation, Vec<<Durak as Game>::Action>)],
     info: &StartInfo,
     rounds: usize,

@@ -2,7 +2,7 @@
 //! medians and percentiles, one match's time. A leaf below the figures' sections.
 
 use anyhow::Result;
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
@@ -16,12 +16,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The runtime the figures are taken in: default limits and the user's compile cache.
-pub(crate) fn runtime() -> Result<Host> {
+pub(crate) fn runtime() -> Result<Runtime> {
     let (cache, why) = Cache::default_or_disabled();
     if let Some(why) = why {
         eprintln!("warning: compiled-agent cache disabled: {why}");
     }
-    Host::new(Limits::default(), cache)
+    Runtime::new(Limits::default(), cache)
 }
 
 /// The trivial native agent: the first legal action (the hostile guest's `ok` mode in wasm).
@@ -133,7 +133,7 @@ pub(crate) fn ns_per_decision<G: Game>(
 }
 
 pub(crate) fn wasm_factory<G: Adapter>(
-    host: &Host,
+    host: &Runtime,
     spec: &str,
 ) -> Result<Arc<dyn PlayerFactory<G>>> {
     let agent = croupier_host::registry::resolve(spec).map_err(|e| anyhow::anyhow!("{e}"))?;

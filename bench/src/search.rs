@@ -6,7 +6,7 @@
 
 use crate::native::NativeFactory;
 use anyhow::{Context, Result};
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::loader;
 use croupier_host::player::{PlayerFactory, StartInfo};
@@ -35,7 +35,7 @@ fn search_setup<G: Game>(n: usize) -> Result<(Points<G>, StartInfo)> {
 
 pub(crate) fn search_figures(
     put: &mut dyn FnMut(&str, f64, &str),
-    host: &Host,
+    host: &Runtime,
     quick: bool,
     rounds: usize,
 ) -> Result<()> {
@@ -58,7 +58,7 @@ pub(crate) fn search_figures(
 /// like.
 fn levers(
     put: &mut dyn FnMut(&str, f64, &str),
-    host: &Host,
+    host: &Runtime,
     n: usize,
     rounds: usize,
 ) -> Result<()> {
@@ -107,7 +107,7 @@ fn levers(
         // uploads, and its artifacts fit only the engine agents play in.
         let component = wasmtime::component::Component::from_binary(&engine, &bytes)
             .map_err(|e| anyhow::anyhow!("compiling {spec} for {label}: {e:#}"))?;
-        let rt = Host {
+        let rt = Runtime {
             engine,
             cache: croupier_host::cache::Cache::disabled(),
             limits: host.limits.clone(),
@@ -129,7 +129,7 @@ fn levers(
 
 fn search_pair<G: Adapter, A: croupier_sdk::Agent<G> + Send + 'static>(
     put: &mut dyn FnMut(&str, f64, &str),
-    host: &Host,
+    host: &Runtime,
     spec: &str,
     n: usize,
     rounds: usize,

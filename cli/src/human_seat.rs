@@ -6,7 +6,7 @@
 
 use crate::errors::{of_options, user};
 use anyhow::Result;
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::{Player, StartInfo};
 use croupier_rules::{Game, Rules, Seat};
@@ -112,7 +112,7 @@ impl Describe for croupier_rules::uno::Uno {
 
 /// Plays one game with a person at `seat`; `opponents` fill the other seats in turn.
 pub fn play<G: Adapter + Describe>(
-    host: &Host,
+    host: &Runtime,
     rules: &RulesArgs,
     opponents: &[String],
     seat: Seat,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{croupier, fan_out, hostile, hostile_as, match_args as args, test_limits};
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
 use croupier_host::loader::{self, LoadError};
@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Plays a short match and returns its summary and every game record of the log.
 fn play(limits: Limits, agents: Vec<String>, games: u64) -> (MatchSummary, Vec<serde_json::Value>) {
-    let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     let s = matches::run_match::<Durak>(&host, &args(agents, games, Some(log.clone())))
@@ -500,7 +500,7 @@ impl runner::Progress for Overtaken {
 /// Workers now stay within a window of the oldest undelivered game.
 #[test]
 fn f04_a_slow_game_does_not_let_records_pile_up() {
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = durak::Options::preset("classic").expect("preset");
     let fast = matches::setup::entrant::<Durak>(&host, &hostile_as("ok"), &opts).expect("entrant");
     let slow =
@@ -613,7 +613,7 @@ struct Flaky<G: Game> {
 impl<G: Game> PlayerFactory<G> for Flaky<G> {
     fn make(&self, seed: u64) -> Result<Box<dyn croupier_host::player::Player<G>>, MakeError> {
         if self.made.fetch_add(1, Ordering::SeqCst) < self.fail {
-            return Err(MakeError::Host("pool exhausted (test)".into()));
+            return Err(MakeError::Runtime("pool exhausted (test)".into()));
         }
         self.inner.make(seed)
     }
@@ -644,7 +644,7 @@ fn run_with(entrants: &[Entrant<Durak>]) -> anyhow::Result<Vec<runner::GameRecor
 /// stays short, the match stops with a host error and nobody is scored for that game.
 #[test]
 fn f05_host_resource_errors_are_not_verdicts() {
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let opts = durak::Options::preset("classic").expect("preset");
     let entrant = |spec: &str, fail: u32| {
         let e = matches::setup::entrant::<Durak>(&host, spec, &opts).expect("entrant");

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{croupier, hostile};
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::cache::{Cache, CacheOutcome};
 use croupier_host::compile;
 use croupier_host::limits::Limits;
@@ -14,8 +14,8 @@ use croupier_rules::durak::Durak;
 use std::path::Path;
 use std::time::Duration;
 
-fn host() -> Host {
-    Host::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host")
+fn host() -> Runtime {
+    Runtime::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host")
 }
 
 fn load_bytes(bytes: &[u8]) -> Result<loader::LoadedComponent, LoadError> {

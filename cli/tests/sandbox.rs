@@ -5,7 +5,7 @@
 mod common;
 
 use common::{hostile, hostile_as, match_args as args, test_limits};
-use croupier_host::Runtime as Host;
+use croupier_host::Runtime;
 use croupier_host::limits::Limits;
 use croupier_rules::durak::{self, Durak};
 use croupier_tournament::matches::{self, summary::MatchSummary};
@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 /// Plays `mode` against a well-behaved agent, then a clean match on the same engine.
 fn verdict_then_clean(mode: &str, limits: Limits) -> (MatchSummary, Vec<String>) {
-    let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     // The fault messages come straight from the records, not from a log read back.
     let messages = Mutex::new(Vec::new());
     let collect = |rec: &GameRecord| {
@@ -138,7 +138,7 @@ fn log_flood_is_faulted() {
 
 #[test]
 fn huge_output_is_faulted_and_bounded() {
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     matches::run_match::<Durak>(
@@ -163,7 +163,7 @@ fn the_clock_is_not_there() {
 }
 
 fn logged_lines(mode: &str) -> String {
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("games.jsonl");
     let s = matches::run_match::<Durak>(
@@ -242,7 +242,7 @@ fn decisions_after(rec: &serde_json::Value, seat: u8, after: usize) -> usize {
 fn fallback_policy_keeps_playing() {
     // An illegal answer does not kill the instance: the host plays the first legal action
     // for that decision and keeps asking the agent.
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("illegal.jsonl");
     let mut a = args(
@@ -286,7 +286,7 @@ fn fallback_policy_keeps_playing() {
 fn fallback_policy_plays_on_for_a_trapped_instance() {
     // A panic kills the instance at its first decision; the host plays the first legal
     // action for that seat until the game ends, and counts one fault per game.
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("trap.jsonl");
     let mut a = args(
@@ -345,7 +345,8 @@ fn records(log: &std::path::Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn same_seed_same_games_whatever_the_threads() {
-    let host = Host::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host =
+        Runtime::new(Limits::default(), croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let mut runs = Vec::new();
     for (i, threads) in [1usize, 2, 2].into_iter().enumerate() {
@@ -390,7 +391,7 @@ fn hostile_component_is_a_real_component() {
     );
 }
 
-/// Host calls at the `spin` agent's first decision (k times as many at its k-th): about
+/// Runtime calls at the `spin` agent's first decision (k times as many at its k-th): about
 /// 100 ms of wall time on the 2-core development machine (2 M calls took 55 ms), five times
 /// the 20 ms decision limit below and a twentieth of the limit plus the 2 s bank. Each
 /// decision overruns by more than the last, so the bank is empty after about six decisions
@@ -408,7 +409,7 @@ fn spin_game(bank: Option<u32>) -> (u64, serde_json::Value, std::time::Duration)
         time_bank_millis: bank,
         ..test_limits()
     };
-    let host = Host::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(limits, croupier_host::cache::Cache::disabled()).expect("host");
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("bank.jsonl");
     let t = std::time::Instant::now();
@@ -489,7 +490,7 @@ fn time_bank_extends_the_deadline_then_runs_out() {
 /// games per second.
 #[test]
 fn one_thread_plays_on_the_callers_thread() {
-    let host = Host::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
+    let host = Runtime::new(test_limits(), croupier_host::cache::Cache::disabled()).expect("host");
     let on = |threads: usize| {
         let ids = Mutex::new(Vec::new());
         let mut a = args(vec![hostile_as("ok"), hostile_as("random")], 6, None);

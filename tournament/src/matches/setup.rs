@@ -55,12 +55,12 @@ pub fn options<G: Game>(args: &RulesArgs) -> Result<(String, G::Options), Option
 /// Loads an agent argument (an example agent's name or a file, with `#ARGS`) for game `G`:
 /// checks its world, links it and gives it a trial run under `opts`.
 pub fn entrant<G: Adapter>(
-    rt: &Runtime,
+    host: &Runtime,
     spec: &str,
     opts: &G::Options,
 ) -> Result<Entrant<G>, EntrantError> {
     let agent = registry::resolve(spec).map_err(EntrantError::Unknown)?;
-    let loaded = rt.load(&agent.path).map_err(EntrantError::Load)?;
+    let loaded = host.load(&agent.path).map_err(EntrantError::Load)?;
     if loaded.game != G::KIND {
         return Err(EntrantError::Load(loader::LoadError::WrongGame {
             path: agent.path.clone(),
@@ -68,7 +68,7 @@ pub fn entrant<G: Adapter>(
             expected: G::KIND,
         }));
     }
-    let factory = rt
+    let factory = host
         .factory::<G>(&loaded, opts, &agent.args)
         .map_err(EntrantError::Load)?;
     Ok(Entrant {
