@@ -5,7 +5,7 @@
 //! the arena call directly: schedules with seat rotation and duplicate deals, the parallel
 //! runner ([`runner`]), game records and the log format with resume, and matches and round
 //! robins from plain arguments ([`matches::MatchArgs`] to [`matches::run_match`], in
-//! [`matches`]), shards of a match and putting them back together
+//! [`matches`](mod@matches)), shards of a match and putting them back together
 //! ([`merge`]), a compact form of a game record for stores of millions of games
 //! ([`compact`]), replay documents for each viewer and the browser viewer ([`replay`]), hot
 //! swap ([`watch`]), and honest statistics ([`stats`]).

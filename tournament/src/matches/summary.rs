@@ -1,4 +1,4 @@
-//! A match's totals, counted game by game as records arrive ([`Tally`]), and the summary
+//! A match's totals, counted game by game as records arrive (`Tally`), and the summary
 //! computed from them ([`MatchSummary`]): the same for a run, a resumed run and `merge`.
 
 use super::log::LogHeader;
