@@ -107,14 +107,14 @@ fn levers(
         // uploads, and its artifacts fit only the engine agents play in.
         let component = wasmtime::component::Component::from_binary(&engine, &bytes)
             .map_err(|e| anyhow::anyhow!("compiling {spec} for {label}: {e:#}"))?;
-        let rt = Runtime {
+        let lever_host = Runtime {
             engine,
             cache: croupier_host::cache::Cache::disabled(),
             limits: host.limits.clone(),
         };
         let mut l = loaded.clone();
         l.component = component;
-        let f = rt
+        let f = lever_host
             .factory_default::<Durak>(&l)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut p = f.make(1).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;

@@ -613,7 +613,7 @@ struct Flaky<G: Game> {
 impl<G: Game> PlayerFactory<G> for Flaky<G> {
     fn make(&self, seed: u64) -> Result<Box<dyn croupier_host::player::Player<G>>, MakeError> {
         if self.made.fetch_add(1, Ordering::SeqCst) < self.fail {
-            return Err(MakeError::Runtime("pool exhausted (test)".into()));
+            return Err(MakeError::Host("pool exhausted (test)".into()));
         }
         self.inner.make(seed)
     }

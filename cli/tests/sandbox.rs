@@ -391,7 +391,7 @@ fn hostile_component_is_a_real_component() {
     );
 }
 
-/// Runtime calls at the `spin` agent's first decision (k times as many at its k-th): about
+/// Host calls at the `spin` agent's first decision (k times as many at its k-th): about
 /// 100 ms of wall time on the 2-core development machine (2 M calls took 55 ms), five times
 /// the 20 ms decision limit below and a twentieth of the limit plus the 2 s bank. Each
 /// decision overruns by more than the last, so the bank is empty after about six decisions
