@@ -123,7 +123,7 @@ PATH = re.compile(r"(?<![\w:$])(crate|super|self)((?:::\w+)+)")
 GROUP = re.compile(r"(?<![\w:$])((?:crate|super|self)(?:::\w+)*)::\{")
 
 
-def imports(code, here, mods, is_dir_module):
+def imports(code, here, mods):
     """The module paths this file's code names, resolved to modules that have a file."""
     found = []
     for m in GROUP.finditer(code):
@@ -207,7 +207,7 @@ def check(crate_dir):
     for path, f in mods.items():
         with open(f, encoding="utf-8") as fh:
             code = strip(fh.read())
-        graph[path] = imports(code, path, mods, f.endswith("mod.rs"))
+        graph[path] = imports(code, path, mods)
     found = cycles(graph)
     name = lambda p: os.path.relpath(mods[p])
     wings = WINGS.get(os.path.basename(os.path.abspath(crate_dir)), [])
