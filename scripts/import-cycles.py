@@ -242,11 +242,17 @@ def self_test():
                                   "b": "use crate::a::S;"}, False),
         "a test module": ({"lib": "", "a": "#[cfg(test)]\nmod tests { use crate::b::X; }", "b": "use crate::a::S;"}, False),
         "a macro's body": ({"lib": "", "c/mod": "mod v; macro_rules! g { () => { super::game_info(); } }", "c/v": "super::g!();"}, False),
+        "arena: a wing above": ({"lib": "", "store/mod": "pub mod db;", "store/db": "use crate::web::x;",
+                                 "web/mod": "pub mod x;", "web/x": ""}, True),
+        "arena: a wing below": ({"lib": "", "store/mod": "pub mod db;", "store/db": "",
+                                 "web/mod": "pub mod x;", "web/x": "use crate::store::db::Db;"}, False),
         "a macro's $crate": ({"lib": "pub mod p { pub use crate::g::*; }", "g": "macro_rules! m { () => { $crate::p::X } }"}, False),
     }
     failed = 0
     for name, (files, cyclic) in cases.items():
-        with tempfile.TemporaryDirectory() as d:
+        with tempfile.TemporaryDirectory() as t:
+            # Named `arena`, so that its wings are checked (WINGS).
+            d = os.path.join(t, "arena")
             for f, text in files.items():
                 path = os.path.join(d, "src", f + ".rs")
                 os.makedirs(os.path.dirname(path), exist_ok=True)
