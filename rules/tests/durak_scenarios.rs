@@ -1,6 +1,8 @@
 //! RULES.md §5.1, scenarios D1–D22: each builds the described state with
 //! `Durak::from_setup`, plays the listed actions through `apply` and checks every expected item.
 
+mod common;
+
 use croupier_rules::cards::{Card, CardSet, Seat, Suit};
 use croupier_rules::durak::*;
 use croupier_rules::game::{Checkable, Game, SeatResult, Visibility};
@@ -1230,14 +1232,6 @@ fn scenario_of(why: Why) -> &'static str {
     }
 }
 
-/// The variant's name, from its `Debug` text (`NoSlot(1)` → `NoSlot`).
-fn variant(why: &Why) -> String {
-    format!("{why:?}")
-        .chars()
-        .take_while(|ch| ch.is_ascii_alphanumeric())
-        .collect()
-}
-
 #[test]
 fn every_refusal_reason_has_a_scenario() {
     let (x, y) = (c("7S"), c("8S"));
@@ -1279,35 +1273,9 @@ fn every_refusal_reason_has_a_scenario() {
         Why::RankNotOnTable(x),
         Why::BoutFull,
     ];
-    check_scenarios(include_str!("durak_scenarios.rs"), &one_of_each);
-}
-
-/// Each sample's scenario is a `#[test]` in `src` whose body names the variant as
-/// `Why::<Variant>`; the samples are one per variant and as many as `scenario_of` has arms.
-fn check_scenarios(src: &str, one_of_each: &[Why]) {
-    let mut seen = std::collections::HashSet::new();
-    for why in one_of_each {
-        let v = variant(why);
-        assert!(seen.insert(v.clone()), "{v} is listed twice");
-        let name = scenario_of(*why);
-        let head = format!("#[test]\nfn {name}() {{\n");
-        let start = src
-            .find(&head)
-            .unwrap_or_else(|| panic!("no test `{name}` for {v}"));
-        let body = &src[start..];
-        let body = &body[..body.find("\n}\n").unwrap()];
-        assert!(
-            body.contains(&format!("Why::{v}")),
-            "`{name}` does not assert Why::{v} by name"
-        );
-    }
-    let arms = src
-        .split("fn scenario_of(")
-        .nth(1)
-        .and_then(|rest| rest.split("\n}\n").next())
-        .unwrap()
-        .lines()
-        .filter(|l| l.trim_start().starts_with("Why::"))
-        .count();
-    assert_eq!(seen.len(), arms, "one sample per arm of `scenario_of`");
+    common::check_scenarios(
+        include_str!("durak_scenarios.rs"),
+        &one_of_each,
+        scenario_of,
+    );
 }

@@ -1,5 +1,7 @@
 //! RULES.md §5.2: every Toepen scenario T1–T19 as its own test, on directly built states.
 
+mod common;
+
 use croupier_rules::cards::{Card, CardSet, Seat};
 use croupier_rules::game::{Checkable, Game, Rules, SeatResult, Visibility};
 use croupier_rules::toepen::*;
@@ -1308,14 +1310,6 @@ fn scenario_of(why: Why) -> &'static str {
     }
 }
 
-/// The variant's name, from its `Debug` text (`MaxStake { stake: 3 }` → `MaxStake`).
-fn variant(why: &Why) -> String {
-    format!("{why:?}")
-        .chars()
-        .take_while(|ch| ch.is_ascii_alphanumeric())
-        .collect()
-}
-
 #[test]
 fn every_refusal_reason_has_a_scenario() {
     let one_of_each = [
@@ -1343,35 +1337,9 @@ fn every_refusal_reason_has_a_scenario() {
             limit: 10,
         },
     ];
-    check_scenarios(include_str!("toepen_scenarios.rs"), &one_of_each);
-}
-
-/// Each sample's scenario is a `#[test]` in `src` whose body names the variant as
-/// `Why::<Variant>`; the samples are one per variant and as many as `scenario_of` has arms.
-fn check_scenarios(src: &str, one_of_each: &[Why]) {
-    let mut seen = std::collections::HashSet::new();
-    for why in one_of_each {
-        let v = variant(why);
-        assert!(seen.insert(v.clone()), "{v} is listed twice");
-        let name = scenario_of(*why);
-        let head = format!("#[test]\nfn {name}() {{\n");
-        let start = src
-            .find(&head)
-            .unwrap_or_else(|| panic!("no test `{name}` for {v}"));
-        let body = &src[start..];
-        let body = &body[..body.find("\n}\n").unwrap()];
-        assert!(
-            body.contains(&format!("Why::{v}")),
-            "`{name}` does not assert Why::{v} by name"
-        );
-    }
-    let arms = src
-        .split("fn scenario_of(")
-        .nth(1)
-        .and_then(|rest| rest.split("\n}\n").next())
-        .unwrap()
-        .lines()
-        .filter(|l| l.trim_start().starts_with("Why::"))
-        .count();
-    assert_eq!(seen.len(), arms, "one sample per arm of `scenario_of`");
+    common::check_scenarios(
+        include_str!("toepen_scenarios.rs"),
+        &one_of_each,
+        scenario_of,
+    );
 }

@@ -1,5 +1,7 @@
 //! RULES.md §5.3: every UNO scenario (U1–U22) as its own test, on states built directly.
 
+mod common;
+
 use croupier_rules::game::Visibility;
 use croupier_rules::uno::*;
 use croupier_rules::{Checkable, Game, Rules, SeatResult};
@@ -1076,14 +1078,6 @@ fn expected_name(e: Expected) -> &'static str {
     }
 }
 
-/// The variant's name, from its `Debug` text (`NotACard(200)` → `NotACard`).
-fn variant(why: &Why) -> String {
-    format!("{why:?}")
-        .chars()
-        .take_while(|ch| ch.is_ascii_alphanumeric())
-        .collect()
-}
-
 #[test]
 fn every_refusal_reason_has_a_scenario() {
     let x = c("R7");
@@ -1113,7 +1107,7 @@ fn every_refusal_reason_has_a_scenario() {
         Why::DrawnMustBePlayed,
     ];
     let src = include_str!("uno_scenarios.rs");
-    check_scenarios(src, &one_of_each);
+    common::check_scenarios(src, &one_of_each, scenario_of);
     // Every pending decision a `WrongDecision` can name is provoked in `why_wrong_decision`.
     let start = src.find("#[test]\nfn why_wrong_decision() {\n").unwrap();
     let body = &src[start..];
@@ -1133,34 +1127,4 @@ fn every_refusal_reason_has_a_scenario() {
             "`why_wrong_decision` does not provoke Expected::{name}"
         );
     }
-}
-
-/// Each sample's scenario is a `#[test]` in `src` whose body names the variant as
-/// `Why::<Variant>`; the samples are one per variant and as many as `scenario_of` has arms.
-fn check_scenarios(src: &str, one_of_each: &[Why]) {
-    let mut seen = HashSet::new();
-    for why in one_of_each {
-        let v = variant(why);
-        assert!(seen.insert(v.clone()), "{v} is listed twice");
-        let name = scenario_of(*why);
-        let head = format!("#[test]\nfn {name}() {{\n");
-        let start = src
-            .find(&head)
-            .unwrap_or_else(|| panic!("no test `{name}` for {v}"));
-        let body = &src[start..];
-        let body = &body[..body.find("\n}\n").unwrap()];
-        assert!(
-            body.contains(&format!("Why::{v}")),
-            "`{name}` does not assert Why::{v} by name"
-        );
-    }
-    let arms = src
-        .split("fn scenario_of(")
-        .nth(1)
-        .and_then(|rest| rest.split("\n}\n").next())
-        .unwrap()
-        .lines()
-        .filter(|l| l.trim_start().starts_with("Why::"))
-        .count();
-    assert_eq!(seen.len(), arms, "one sample per arm of `scenario_of`");
 }
