@@ -403,11 +403,7 @@ impl ArenaConfig {
 
 /// The example agent every upload of `game` is smoke-tested against.
 pub fn default_reference(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Durak => "durak/cheapest",
-        GameKind::Toepen => "toepen/reasoning",
-        GameKind::Uno => "uno/greedy",
-    }
+    croupier_tournament::with_game!(game, G => <G as croupier_tournament::games::Presentation>::REFERENCE)
 }
 
 #[cfg(test)]

@@ -64,8 +64,9 @@ pub fn read_crate(dir: &Path) -> Result<AgentCrate> {
         .unwrap_or_default();
     let game = GameKind::parse(&game_name).with_context(|| {
         format!(
-            "{}: cannot tell the game of `{package}`: set [package.metadata.croupier] game = \"durak\" (or toepen, uno)",
-            manifest.display()
+            "{}: cannot tell the game of `{package}`: set [package.metadata.croupier] game to {}",
+            manifest.display(),
+            GameKind::names_listed()
         )
     })?;
     let name = meta_str("name").map(str::to_string).unwrap_or_else(|| {
@@ -270,8 +271,9 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
         .and_then(|g| GameKind::parse(&g))
         .with_context(|| {
             format!(
-                "{}: [agent] game must be durak, toepen or uno",
-                manifest.display()
+                "{}: [agent] game must be {}",
+                manifest.display(),
+                GameKind::names_listed()
             )
         })?;
     let name = field("name")
@@ -400,7 +402,7 @@ pub fn build_python(agent: &PythonAgent, out: &Path) -> Result<Built> {
         if own_sdk { b"own sdk" } else { b"this sdk" },
     ];
     if !own_sdk {
-        for (name, text) in crate::scaffold::python::SDK_FILES {
+        for (name, text) in crate::scaffold::python::sdk_files() {
             inputs.extend([name.as_bytes(), text.as_bytes()]);
         }
     }

@@ -10,108 +10,14 @@ use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::player::{Player, StartInfo};
 use croupier_rules::{Game, Rules, Seat};
+use croupier_tournament::games::Presentation;
 use croupier_tournament::matches::RulesArgs;
 use croupier_tournament::matches::setup::{entrant, options};
 use croupier_tournament::runner::agent_seed;
 use std::io::{BufRead, Write};
 
-/// How a game's observation is shown to a person.
-pub trait Describe: Game {
-    fn describe(obs: &Self::Observation) -> String;
-}
-
-impl Describe for croupier_rules::durak::Durak {
-    fn describe(o: &Self::Observation) -> String {
-        let table: Vec<String> = o
-            .table
-            .iter()
-            .map(|(a, d)| match d {
-                Some(d) => format!("{a}/{d}"),
-                None => format!("{a}/–"),
-            })
-            .collect();
-        let others: Vec<String> = (0..o.players)
-            .filter(|s| *s != o.seat)
-            .map(|s| {
-                let out = if o.out & (1 << s) != 0 { " out" } else { "" };
-                format!("P{s}: {} cards{out}", o.hand_sizes[s as usize])
-            })
-            .collect();
-        format!(
-            "trump {} · talon {} · discard {}\nattacker P{} → defender P{}{} · table: {}\nothers: {}\nyour hand (P{}): {}",
-            o.trump,
-            o.talon,
-            o.discard.len(),
-            o.attacker,
-            o.defender,
-            if o.taking { " (taking)" } else { "" },
-            if table.is_empty() {
-                "empty".into()
-            } else {
-                table.join(" ")
-            },
-            others.join(", "),
-            o.seat,
-            o.hand
-        )
-    }
-}
-
-impl Describe for croupier_rules::toepen::Toepen {
-    fn describe(o: &Self::Observation) -> String {
-        let trick: Vec<String> = o.trick.iter().map(|(s, c)| format!("P{s} {c}")).collect();
-        let scores: Vec<String> = o
-            .scores
-            .iter()
-            .enumerate()
-            .map(|(s, p)| format!("P{s} {p}"))
-            .collect();
-        format!(
-            "round {} · trick {} · stake {} · scores: {}\ntrick so far: {}\nyour hand (P{}): {}",
-            o.round,
-            o.trick_no,
-            o.stake,
-            scores.join(", "),
-            if trick.is_empty() {
-                "nothing".into()
-            } else {
-                trick.join(", ")
-            },
-            o.seat,
-            o.hand
-        )
-    }
-}
-
-impl Describe for croupier_rules::uno::Uno {
-    fn describe(o: &Self::Observation) -> String {
-        let hand: Vec<String> = o.hand.iter().map(|c| c.to_string()).collect();
-        let sizes: Vec<String> = o
-            .hand_sizes
-            .iter()
-            .enumerate()
-            .filter(|(s, _)| *s as u8 != o.seat)
-            .map(|(s, n)| format!("P{s}: {n}"))
-            .collect();
-        format!(
-            "top {} · colour {:?} · draw pile {}{}\nothers: {}\nyour hand (P{}): {}",
-            o.top,
-            o.color,
-            o.draw_pile,
-            if o.pending > 0 {
-                format!(" · pending draw {}", o.pending)
-            } else {
-                String::new()
-            },
-            sizes.join(", "),
-            o.seat,
-            hand.join(" ")
-        )
-    }
-}
-
 /// Plays one game with a person at `seat`; `opponents` fill the other seats in turn.
-pub fn play<G: Adapter + Describe>(
+pub fn play<G: Adapter + Presentation>(
     host: &Runtime,
     rules: &RulesArgs,
     opponents: &[String],

@@ -73,11 +73,7 @@ impl JsAgent {
 /// The name the world's export has in JavaScript (componentize's camelCase of
 /// `durak-agent`).
 pub fn export_name(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Durak => "durakAgent",
-        GameKind::Toepen => "toepenAgent",
-        GameKind::Uno => "unoAgent",
-    }
+    croupier_tournament::with_game!(game, G => <G as croupier_tournament::games::Presentation>::JS_EXPORT)
 }
 
 /// Reads `agent.toml` if it declares a JavaScript or TypeScript agent.

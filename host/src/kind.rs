@@ -32,6 +32,16 @@ impl GameKind {
         }
     }
 
+    /// Every game's name as prose lists them: `durak, toepen or uno`.
+    pub fn names_listed() -> String {
+        let names = GameKind::ALL.map(GameKind::name);
+        match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// The game with this name, ignoring case and surrounding whitespace.
     pub fn parse(s: &str) -> Option<GameKind> {
         GameKind::ALL
@@ -43,5 +53,15 @@ impl GameKind {
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GameKind;
+
+    #[test]
+    fn names_are_listed_as_prose() {
+        assert_eq!(GameKind::names_listed(), "durak, toepen or uno");
     }
 }

@@ -11,36 +11,13 @@ use anyhow::{Context, Result};
 use croupier_host::loader::GameKind;
 use std::path::Path;
 
-/// The SDK's files (`sdk/js/croupier/`), relative to the folder that holds `croupier/`; the
-/// contract's types from `jco types` come along for TypeScript users to read.
-pub const SDK_FILES: &[(&str, &str)] = &[
+/// The SDK's files that every game shares (`sdk/js/croupier/`), relative to the folder that
+/// holds `croupier/`; the contract's types from `jco types` come along for TypeScript users
+/// to read. Each game's own files are in its module of `croupier_tournament::games`.
+const SHARED_SDK_FILES: &[(&str, &str)] = &[
     (
         "croupier/index.js",
         include_str!("../../../sdk/js/croupier/index.js"),
-    ),
-    (
-        "croupier/durak.js",
-        include_str!("../../../sdk/js/croupier/durak.js"),
-    ),
-    (
-        "croupier/toepen.js",
-        include_str!("../../../sdk/js/croupier/toepen.js"),
-    ),
-    (
-        "croupier/uno.js",
-        include_str!("../../../sdk/js/croupier/uno.js"),
-    ),
-    (
-        "croupier/wit/durak.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/durak.d.ts"),
-    ),
-    (
-        "croupier/wit/toepen.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/toepen.d.ts"),
-    ),
-    (
-        "croupier/wit/uno.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/uno.d.ts"),
     ),
     (
         "croupier/wit/interfaces/croupier-agent-common.d.ts",
@@ -50,48 +27,24 @@ pub const SDK_FILES: &[(&str, &str)] = &[
         "croupier/wit/interfaces/croupier-agent-host.d.ts",
         include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-host.d.ts"),
     ),
-    (
-        "croupier/wit/interfaces/croupier-agent-durak-agent.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-durak-agent.d.ts"),
-    ),
-    (
-        "croupier/wit/interfaces/croupier-agent-durak-types.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-durak-types.d.ts"),
-    ),
-    (
-        "croupier/wit/interfaces/croupier-agent-toepen-agent.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-toepen-agent.d.ts"),
-    ),
-    (
-        "croupier/wit/interfaces/croupier-agent-toepen-types.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-toepen-types.d.ts"),
-    ),
-    (
-        "croupier/wit/interfaces/croupier-agent-uno-agent.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-uno-agent.d.ts"),
-    ),
-    (
-        "croupier/wit/interfaces/croupier-agent-uno-types.d.ts",
-        include_str!("../../../sdk/js/croupier/wit/interfaces/croupier-agent-uno-types.d.ts"),
-    ),
 ];
+
+/// Every file of the SDK: the shared ones, then each game's.
+pub fn sdk_files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    SHARED_SDK_FILES.iter().chain(
+        GameKind::ALL
+            .into_iter()
+            .flat_map(|game| super::templates::new_files(game).js_sdk),
+    )
+}
 
 /// The agent module, per game and language, and the test (JavaScript).
 fn sources(game: GameKind, typescript: bool) -> (&'static str, &'static str) {
-    let test = match game {
-        GameKind::Durak => include_str!("js/durak_test.js"),
-        GameKind::Toepen => include_str!("js/toepen_test.js"),
-        GameKind::Uno => include_str!("js/uno_test.js"),
-    };
-    let app = match (game, typescript) {
-        (GameKind::Durak, false) => include_str!("js/durak_app.js"),
-        (GameKind::Toepen, false) => include_str!("js/toepen_app.js"),
-        (GameKind::Uno, false) => include_str!("js/uno_app.js"),
-        (GameKind::Durak, true) => include_str!("js/durak_app.ts"),
-        (GameKind::Toepen, true) => include_str!("js/toepen_app.ts"),
-        (GameKind::Uno, true) => include_str!("js/uno_app.ts"),
-    };
-    (app, test)
+    let new = super::templates::new_files(game);
+    (
+        if typescript { new.ts_app } else { new.js_app },
+        new.js_test,
+    )
 }
 
 /// The TypeScript test is the JavaScript one with its two untyped helpers typed (the rest is
@@ -172,11 +125,7 @@ pub fn create(game: GameKind, name: &str, dir: &Path, typescript: bool) -> Resul
         "{{\n  \"name\": \"{name}\",\n  \"private\": true,\n  \"type\": \"module\",\n  \"scripts\": {{\n    \
          \"build\": \"croupier build . --out agents\",\n    \"test\": \"{test}\"\n  }}\n}}\n"
     );
-    let opponent = match game {
-        GameKind::Durak => "durak/cheapest",
-        GameKind::Toepen => "toepen/random",
-        GameKind::Uno => "uno/primary",
-    };
+    let opponent = super::templates::first_opponent(game);
     let types = if typescript {
         "\n- `tsconfig.json` is strict; `croupier build` type-checks with it first. The SDK is\n  \
          JavaScript with JSDoc types, which TypeScript reads (`allowJs`); the contract's own types\n  \
@@ -236,7 +185,7 @@ returns one of the legal actions.
         write("tsconfig.json", TSCONFIG)?;
         write("types/node-test.d.ts", NODE_TEST_TYPES)?;
     }
-    for (rel, text) in SDK_FILES {
+    for (rel, text) in sdk_files() {
         write(rel, text)?;
     }
     Ok(())
@@ -246,7 +195,8 @@ returns one of the legal actions.
 mod tests {
     use super::*;
 
-    /// A file added to the SDK but not to `SDK_FILES` would be missing from every new project.
+    /// A file added to the SDK but to no list of its files would be missing from every new
+    /// project.
     #[test]
     fn every_sdk_file_is_shipped() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk/js");
@@ -264,7 +214,7 @@ mod tests {
             }
         }
         on_disk.sort();
-        let mut shipped: Vec<String> = SDK_FILES.iter().map(|(r, _)| r.to_string()).collect();
+        let mut shipped: Vec<String> = sdk_files().map(|(r, _)| r.to_string()).collect();
         shipped.sort();
         assert_eq!(on_disk, shipped);
     }

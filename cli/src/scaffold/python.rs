@@ -5,30 +5,27 @@ use anyhow::{Context, Result};
 use croupier_host::loader::GameKind;
 use std::path::{Path, PathBuf};
 
-/// The SDK's files (`sdk/python/croupier/`), relative to the folder that holds `croupier/`.
-pub const SDK_FILES: &[(&str, &str)] = &[
-    (
-        "croupier/__init__.py",
-        include_str!("../../../sdk/python/croupier/__init__.py"),
-    ),
-    (
-        "croupier/durak.py",
-        include_str!("../../../sdk/python/croupier/durak.py"),
-    ),
-    (
-        "croupier/toepen.py",
-        include_str!("../../../sdk/python/croupier/toepen.py"),
-    ),
-    (
-        "croupier/uno.py",
-        include_str!("../../../sdk/python/croupier/uno.py"),
-    ),
-];
+/// The SDK's files that every game shares (`sdk/python/croupier/`), relative to the folder
+/// that holds `croupier/`; each game's own file is in its module of
+/// `croupier_tournament::games`.
+const SHARED_SDK_FILES: &[(&str, &str)] = &[(
+    "croupier/__init__.py",
+    include_str!("../../../sdk/python/croupier/__init__.py"),
+)];
+
+/// Every file of the SDK: the shared ones, then each game's.
+pub fn sdk_files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    SHARED_SDK_FILES.iter().chain(
+        GameKind::ALL
+            .into_iter()
+            .flat_map(|game| super::templates::new_files(game).python_sdk),
+    )
+}
 
 /// Writes the SDK into `dir` (as `dir/croupier/`) and returns `dir`, for componentize-py's
 /// module path.
 pub fn write_sdk(dir: &Path) -> Result<PathBuf> {
-    for (rel, text) in SDK_FILES {
+    for (rel, text) in sdk_files() {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -45,22 +42,6 @@ pub fn has_own_sdk(agent_dir: &Path) -> bool {
     agent_dir.join("croupier/__init__.py").is_file()
 }
 
-fn app_py(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Durak => include_str!("python/durak_app.py"),
-        GameKind::Toepen => include_str!("python/toepen_app.py"),
-        GameKind::Uno => include_str!("python/uno_app.py"),
-    }
-}
-
-fn test_py(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Durak => include_str!("python/durak_test.py"),
-        GameKind::Toepen => include_str!("python/toepen_test.py"),
-        GameKind::Uno => include_str!("python/uno_test.py"),
-    }
-}
-
 /// Writes a Python agent project into `dir` (which the caller made and checked is new).
 pub fn create(game: GameKind, name: &str, dir: &Path) -> Result<()> {
     let manifest = format!(
@@ -68,11 +49,7 @@ pub fn create(game: GameKind, name: &str, dir: &Path) -> Result<()> {
          [agent]\ngame = \"{game}\"\nname = \"{name}\"\nlanguage = \"python\"\n\
          # The module that holds the agent (app.py).\nmodule = \"app\"\n"
     );
-    let opponent = match game {
-        GameKind::Durak => "durak/cheapest",
-        GameKind::Toepen => "toepen/random",
-        GameKind::Uno => "uno/primary",
-    };
+    let opponent = super::templates::first_opponent(game);
     let readme = format!(
         r#"# {name}
 
@@ -102,8 +79,14 @@ returns one of the legal actions.
 "#
     );
     std::fs::write(dir.join("agent.toml"), manifest)?;
-    std::fs::write(dir.join("app.py"), app_py(game))?;
-    std::fs::write(dir.join("test_app.py"), test_py(game))?;
+    std::fs::write(
+        dir.join("app.py"),
+        super::templates::new_files(game).python_app,
+    )?;
+    std::fs::write(
+        dir.join("test_app.py"),
+        super::templates::new_files(game).python_test,
+    )?;
     std::fs::write(dir.join("README.md"), readme)?;
     std::fs::write(dir.join(".gitignore"), "/agents\n__pycache__/\n")?;
     write_sdk(dir)?;
