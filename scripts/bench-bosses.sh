@@ -17,8 +17,9 @@
 # Usage: scripts/bench-bosses.sh   (environment: SEED, DURAK_DEALS, TOEPEN_DEALS, UNO_DEALS,
 #                                   THREADS, CROUPIER, CROUPIER_AGENTS, and SETTINGS, a subset
 #                                   of "classic teams toepen uno", all by default)
-# SEED's default, 20261129, is not a seed the agents were tuned on (they were tuned natively
-# on seeds 1, 2 and 1000..1400, and checked in the sandbox on seed 7). Needs the example
+# SEED's default, 20261129, is not a seed the agents were tuned on (they were tuned natively,
+# Durak at SEED=1 and 2 of its harness, UNO on deals 0..1599, Toepen on 0..299, and checked
+# in the sandbox on seed 7). Needs the example
 # agents built (scripts/setup.sh, or `croupier build`) and js-agents/durak-first
 # (`croupier build js-agents/durak-first`).
 set -euo pipefail
@@ -80,9 +81,18 @@ python3 - "$out" "$SEED" <<'PY'
 import glob, json, os, sys
 out, seed = sys.argv[1], sys.argv[2]
 print(f"seed {seed}; win% of games (a draw is not a win), 95% Wilson interval")
+
+def faults(s):
+    """Every entry's faults by verdict, e.g. `durak/js-first TIMEOUT×1`, or 0."""
+    out = []
+    for a in s["agents"]:
+        for verdict, k in sorted(a["faults_by_verdict"].items()):
+            out.append(f"{a['name']} {verdict}×{k}")
+    return ", ".join(out) or "0"
+
 print()
-print("| setting | boss | against | deals | games | boss W–L–D | boss win% (95% CI) | best other entry (95% CI) | target | met |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| setting | boss | against | deals | games | boss W–L–D | boss win% (95% CI) | best other entry (95% CI) | target | met | faults |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for path in sorted(glob.glob(os.path.join(out, "*.json"))):
     s = json.load(open(path))
     setting, target = open(path[:-5] + ".meta").read().strip().split("\t")
@@ -104,7 +114,7 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
         f"| {boss['wins']}–{boss['losses']}–{boss['draws']} "
         f"| {pct(boss['win_rate'])}% ({pct(lo)}–{pct(hi)}) "
         f"| {best['name']} {pct(best['win_rate'])}% ({pct(blo)}–{pct(bhi)}) "
-        f"| {want} | {'-' if met is None else ('yes' if met else 'no')} |"
+        f"| {want} | {'-' if met is None else ('yes' if met else 'no')} | {faults(s)} |"
     )
 print()
 faults = sum(a["faults"] for p in glob.glob(os.path.join(out, "*.json")) for a in json.load(open(p))["agents"])
