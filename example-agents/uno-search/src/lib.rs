@@ -17,8 +17,9 @@
 //! by the legal actions (e.g. 5 actions → 100 worlds). Measured in the sandbox (house, 2
 //! players, 40 duplicate games each, `uno/search#iters=N,fuel_per_playout=1 --fuel
 //! 100000000`): 500 playouts never ran out of 100 M fuel (47 M a decision on average), 700
-//! did twice, so a playout costs 95 k on average and at most about 200 k; the other half of
-//! the budget is the margin. More playouts still help: natively, against `uno/greedy` over
+//! did twice, so a playout costs 95 k on average and, in those games, at most about 200 k.
+//! That is not a bound: over 500 games on seed 20261129 against `uno/primary`
+//! (`scripts/bench-bosses.sh`) one decision ran out of the whole 200 M. More playouts still help: natively, against `uno/greedy` over
 //! the same 400 deals, 300 playouts won 52 %, 1 000 won 63 %, 3 000 won 67 %.
 //! `uno/search#iters=N` sets the count, `steps=N` the playouts' horizon (40).
 //!
@@ -36,8 +37,8 @@ use uno_common::{Style, greedy_pick, most_held_color};
 
 /// Most playouts per decision by default.
 pub const DEFAULT_ITERS: u32 = 1000;
-/// Default fuel reckoned per playout (the most measured, see the crate doc), to cap `iters`
-/// at half of the decision's budget.
+/// Default fuel reckoned per playout (the most measured on seed 7, see the crate doc), to cap
+/// `iters` at half of the decision's budget.
 pub const FUEL_PER_PLAYOUT: u64 = 200_000;
 /// Most simulated actions in one playout (a longer horizon cost more than it gained).
 const MAX_STEPS: u32 = 40;
