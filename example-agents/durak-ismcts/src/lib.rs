@@ -10,16 +10,27 @@
 //! result (win 1, draw ½, loss 0 for the own seat, hence the own team) wins. Partners
 //! coordinate implicitly: the playouts simulate the partner's base play.
 //!
+//! In a two-player game, once every card's place is known (talon empty or down to the
+//! face-up trump card, and the opponent's hand is then exactly the unseen cards), an exact
+//! end-game search ([`solve`]: alpha-beta with a transposition table) looks for a move that
+//! wins against every defence and plays it; if there is none, or the position is too big for
+//! its node budget, the Monte Carlo search decides (against a weak opponent a lost position is
+//! often still won, and the playouts see that where minimax does not).
+//!
 //! Cost: the playouts of a decision are spread over the candidates (`max(1, playouts /
 //! candidates)` worlds, each candidate played out once per world). A playout costs about
 //! 6 000 wasm instructions per card still in play (measured: up to 0.3 M at the start of a
 //! 52-card teams game), so the agent estimates the cost as [`FUEL_PER_CARD`] × cards in play
-//! plus [`FUEL_PER_PLAYOUT`] and by default plays as many playouts as fit in a quarter of the
-//! decision's fuel budget, at most [`DEFAULT_MAX_ITERS`]: with the default 200 M budget that
-//! is about **126 playouts** per decision at the start of a teams game, 175 at the start of a
-//! classic 36-card game, and more as the cards run out. `iters=N` (e.g.
-//! `durak/ismcts#iters=600`) asks for N playouts instead, capped at what fits in 80 % of the
-//! budget. Forced moves (one legal action) cost nothing.
+//! plus [`FUEL_PER_PLAYOUT`] and by default plans for half of the decision's fuel budget
+//! ([`SHARE`]; the other half is the margin): the end-game search gets at most a quarter of
+//! the budget ([`FUEL_PER_NODE`] per position, 5 000 positions with the default 200 M), and
+//! the playouts what is left of the half, at most [`DEFAULT_MAX_ITERS`]: about **250
+//! playouts** per decision at the start of a teams game, 350 at the start of a classic
+//! 36-card game, and more as the cards run out. Checked in the sandbox: with `--fuel
+//! 100000000` and `durak/ismcts#budget=200000000` (plan for 200 M, get 100 M) no decision of
+//! 80 classic and 80 teams games ran out. `iters=N` asks for N playouts instead, capped at
+//! what fits in 80 % of the budget; `nodes=N` caps the end-game search; `budget=F` plans for
+//! F fuel whatever the host gives. Forced moves (one legal action) cost nothing.
 //!
 //! Decided here:
 //! * When defending, only the beats of the first uncovered slot are candidates (with
@@ -28,8 +39,9 @@
 //! * Playouts run to the end of the game (no cut-off evaluation).
 //! * Playout policy ([`Rollout`], `rollout=cheapest|tosser|mixed`): by default *mixed*, at
 //!   every simulated decision the base behaviour of `cheapest` or of `trump-tosser` at
-//!   random. Measured over 400 duplicate teams games each: cheapest playouts gave 80.0 %
-//!   against `cheapest` but 69.5 % against `trump-tosser`, tosser playouts 67.2 % / 82.2 %,
+//!   random. Measured over 400 duplicate teams games each (with a quarter of the budget):
+//!   cheapest playouts gave 80.0 % against `cheapest` but 69.5 % against `trump-tosser`,
+//!   tosser playouts 67.2 % / 82.2 %,
 //!   mixed playouts 74.5 % / 83.0 % (classic: 76.5 % / 72.5 % against 79.2 % / 85.5 %), so
 //!   the mixture is the most robust.
 //! * If the search finds nothing (it cannot for a legal list of two or more), the base
@@ -39,6 +51,12 @@ use croupier_sdk::durak::{Action, Durak, Observation, Options};
 use croupier_sdk::search::{self, Search};
 use croupier_sdk::{Agent, Card, Ctx, GameInfo};
 use durak_common::{CHEAPEST, Style, TRUMP_TOSSER, base_decide_obs, base_policy, choose};
+
+pub mod solve;
+
+/// Estimated fuel of one position of the end-game search (measured in the sandbox: 20 000
+/// positions fit in 200 M fuel and not in 120 M, so 6 000–10 000 each; the upper end).
+pub const FUEL_PER_NODE: u64 = 10_000;
 
 /// The playout policy: the base behaviour of `cheapest`, of `trump-tosser`, or at every
 /// decision one of the two at random (`rollout=cheapest|tosser|mixed`).
@@ -53,17 +71,20 @@ pub enum Rollout {
 pub const DEFAULT_ROLLOUT: Rollout = Rollout::Mixed;
 
 /// Most playouts of a decision by default (late in the game, when playouts are short).
-pub const DEFAULT_MAX_ITERS: u32 = 400;
+pub const DEFAULT_MAX_ITERS: u32 = 1000;
 /// Estimated fuel of one playout per card in play (hands, talon, table).
 pub const FUEL_PER_CARD: u64 = 7_000;
 /// Estimated fixed fuel of one playout (determinization, cloning).
 pub const FUEL_PER_PLAYOUT: u64 = 30_000;
+/// The search plans for a half of the decision's fuel budget: the other half is the margin
+/// for the estimate's error and for the end-game search that may run first.
+pub const SHARE: u64 = 2;
 /// The fuel assumed when the host gives no budget (the host's default).
 pub const DEFAULT_FUEL: u64 = 200_000_000;
 
 /// Playouts for this decision: `iters` if asked (capped at 80 % of the budget), else as many
 /// as fit in a quarter of the budget, at most [`DEFAULT_MAX_ITERS`].
-pub fn playouts(obs: &Observation, iters: Option<u32>, fuel: u64) -> u32 {
+pub fn playouts(obs: &Observation, iters: Option<u32>, fuel: u64, spent: u64) -> u32 {
     let fuel = if fuel == 0 { DEFAULT_FUEL } else { fuel };
     let cards = obs.talon as u64
         + obs.hand_sizes.iter().map(|n| *n as u64).sum::<u64>()
@@ -72,7 +93,7 @@ pub fn playouts(obs: &Observation, iters: Option<u32>, fuel: u64) -> u32 {
     let fit = |share: u64| (share / each).min(u32::MAX as u64) as u32;
     match iters {
         Some(n) => n.min(fit(fuel / 5 * 4)).max(1),
-        None => fit(fuel / 4).clamp(1, DEFAULT_MAX_ITERS),
+        None => fit((fuel / SHARE).saturating_sub(spent)).clamp(1, DEFAULT_MAX_ITERS),
     }
 }
 
@@ -83,6 +104,8 @@ pub struct Ismcts {
     rollout: Rollout,
     candidates: Vec<Action>,
     table: Vec<(Card, Option<Card>)>,
+    nodes: Option<u32>,
+    budget: Option<u64>,
 }
 
 /// The candidates worth searching: every legal action, except that when defending only the
@@ -118,6 +141,8 @@ impl Agent<Durak> for Ismcts {
             },
             candidates: Vec::new(),
             table: Vec::new(),
+            nodes: info.arg("nodes"),
+            budget: info.arg("budget"),
         }
     }
 
@@ -127,10 +152,28 @@ impl Agent<Durak> for Ismcts {
         }
         let mut cands = std::mem::take(&mut self.candidates);
         candidates(obs, legal, &mut cands);
+        let fuel = match (self.budget, ctx.budget().fuel) {
+            (Some(f), _) => f,
+            (None, 0) => DEFAULT_FUEL,
+            (None, f) => f,
+        };
+        let mut spent = 0;
+        // Half of the search's share may go to the end-game search.
+        let nodes = (fuel / SHARE / 2 / FUEL_PER_NODE).min(u64::from(u32::MAX)) as u32;
+        let nodes = self.nodes.unwrap_or(nodes);
+        if obs.players == 2 && nodes > 0 && solve::perfect(obs) {
+            let world = <Durak as croupier_sdk::Game>::determinize(&self.opts, obs, ctx.rng());
+            let mut solver = solve::Solver::new(obs.seat, false, nodes);
+            if let Some(Some(a)) = solver.winning(&world, &cands) {
+                self.candidates = cands;
+                return choose(legal, a);
+            }
+            spent = u64::from(solver.nodes) * FUEL_PER_NODE;
+        }
         let table = &mut self.table;
         let rollout = self.rollout;
         let params = Search {
-            playouts: playouts(obs, self.iters, ctx.budget().fuel),
+            playouts: playouts(obs, self.iters, fuel, spent),
             max_steps: 10_000,
             // Neither the playout policy nor the score reads the simulated events.
             events: false,
