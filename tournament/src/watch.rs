@@ -85,8 +85,11 @@ pub fn watch<G: Adapter>(
     let thread = std::thread::Builder::new()
         .name("croupier-watch".into())
         .spawn(move || {
-            let mut seen: Vec<Option<(SystemTime, u64)>> =
-                watched.iter().map(|(p, _)| stamp(p)).collect();
+            // No baseline: the first poll loads every agent once more. The caller loaded them
+            // before this thread started, and a file changed in between (a slow compile, a
+            // student saving again) would otherwise become the baseline and never be seen;
+            // an unchanged file gives the same build, which is swapped in silently.
+            let mut seen: Vec<Option<(SystemTime, u64)>> = vec![None; watched.len()];
             while !stop2.load(Ordering::Relaxed) {
                 std::thread::sleep(POLL);
                 for (i, (path, slot)) in watched.iter().enumerate() {
