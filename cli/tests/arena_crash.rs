@@ -19,7 +19,7 @@ mod postgres;
 
 use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,
-    late_lease_stores_nothing, observer, runtime, snapshot, states_round_trip, wait_until,
+    late_lease_stores_nothing, observer, runtime, settled, snapshot, states_round_trip, wait_until,
 };
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::store::db::Db;
@@ -58,6 +58,7 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
             rt.block_on(interrupted(&db, &cfg)).is_some()
         });
         server.kill9();
+        rt.block_on(settled(&db));
         // What the kill left: a match still leased (its worker died holding it), with some
         // of its games stored and not all.
         if let Some(left) = rt.block_on(interrupted(&db, &cfg)) {
@@ -97,6 +98,7 @@ fn kill9_mid_match_loses_nothing(database: Option<&str>) {
             && done >= done_before + 2
     });
     drop(server);
+    rt.block_on(settled(&db));
     assert!(
         rt.block_on(all_matches(&db))
             .iter()
@@ -202,6 +204,7 @@ fn a_restart_counts_from_the_checkpoint(database: Option<&str>) {
             },
         );
         server.kill9();
+        rt.block_on(settled(&db));
         let c = rt
             .block_on(db.load_checkpoint())
             .expect("checkpoint")

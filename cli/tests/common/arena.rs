@@ -1110,6 +1110,34 @@ pub fn games_of(cfg: &ArenaConfig, row: &MatchRow) -> i64 {
     })
 }
 
+/// Waits until no other client of the database is inside a statement or a transaction:
+/// after a `kill -9`, PostgreSQL still finishes a COMMIT the dead server had sent (its
+/// backend notices the closed socket only afterwards), so a batch of games can land after the
+/// process is gone. Reads before that could see a count that then grows (a CI run saw 64
+/// games, one batch, appear between two reads). SQLite has no such backend: a write is
+/// durable, or rolled back, when the process that made it dies.
+pub async fn settled(db: &Db) {
+    let Db::Postgres(pool) = db else { return };
+    let q = "SELECT COUNT(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()
+               AND backend_type = 'client backend' AND state <> 'idle'";
+    let start = Instant::now();
+    loop {
+        let busy: i64 = sqlx::query_scalar(q)
+            .fetch_one(pool)
+            .await
+            .expect("pg_stat_activity");
+        if busy == 0 {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{busy} backends of a killed server still busy after 60 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// A leased match with some but not all of its games stored, and how many are.
 pub async fn interrupted(db: &Db, cfg: &ArenaConfig) -> Option<(MatchRow, usize)> {
     for row in all_matches(db).await {
@@ -1228,6 +1256,7 @@ pub fn assert_nothing_lost(
     row: &MatchRow,
     before: &Snapshot,
 ) {
+    rt.block_on(settled(db));
     let n = games_of(cfg, row);
     let now = rt.block_on(snapshot(db));
     // Every game stored before the kill is there, byte for byte (the restart played only
