@@ -10,6 +10,9 @@
 //! and 2 v 2 teams (one version per team) all fit. Before every game each side's σ grows by
 //! `tau`, so ratings keep following a pool that changes; a final uses `tau = 0`.
 //!
+//! Boss matches (`bosses` in arena.toml) come through the same rows and are never rated:
+//! [`Board::apply`] counts their games in [`Board::bosses`], per version and boss, apart.
+//!
 //! A board is saved now and then as a checkpoint ([`Board::save`]), so that a restarted
 //! server counts only the results stored since, not every game ever played: 18 s before the
 //! first page at a million games. The checkpoint is used only if it was computed by the same
