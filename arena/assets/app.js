@@ -37,6 +37,30 @@
       const f = Object.entries(r.faults).map(([k, v]) => k + " " + v).join(", ") || "–";
       cell(tr, f + (r.suspended ? " (suspended)" : ""));
       cell(tr, when(r.changed_ms));
+      // One cell per boss, as the server renders it (web/pages/bosses.rs).
+      for (const b of r.bosses || []) {
+        const td = cell(tr, "");
+        td.className = "boss";
+        if (b.deals === 0) {
+          const none = document.createElement("span");
+          none.className = "muted";
+          none.textContent = "–";
+          td.appendChild(none);
+          continue;
+        }
+        td.appendChild(document.createTextNode(pct(b.win_rate) + "% (" + pct(b.win_rate_ci95[0]) + "–" + pct(b.win_rate_ci95[1]) + ") "));
+        const deals = document.createElement("span");
+        deals.className = "muted";
+        deals.textContent = b.deals + " deals";
+        td.appendChild(deals);
+        if (b.badge) {
+          td.appendChild(document.createTextNode(" "));
+          const badge = document.createElement("span");
+          badge.className = "badge";
+          badge.textContent = b.badge;
+          td.appendChild(badge);
+        }
+      }
       body.appendChild(tr);
     }
     table.replaceChild(body, table.tBodies[0]);

@@ -47,6 +47,8 @@
 //!   student sees it within seconds; six an hour of 2-deal matches is a few dozen games a
 //!   team, far under what the ladder plays, so sparring cannot starve the ladder or fill the
 //!   storage budget.
+//! - `bosses.deals` 8, `first` 32 and `share` 0.25: see [`Bosses`]' defaults; the ladder
+//!   keeps at most half of its waiting matches boss matches, so bosses never starve it.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
 //!   its connection back; a client that trickles a file in (slowloris) cannot hold a
 //!   connection and a buffer for longer. A student on a slow line still sends something
@@ -216,6 +218,92 @@ pub struct ArenaConfig {
     /// Practice matches teams ask for.
     #[serde(default)]
     pub spar: Spar,
+    /// House agents every team is measured against, unrated.
+    #[serde(default)]
+    pub bosses: Bosses,
+}
+
+/// Bosses (`queue::ladder` schedules them, `croupier_tournament::bosses` says what they
+/// show): fixed agents every team's latest valid version plays in duplicate deals, apart
+/// from the ratings, so that a course can grade by "beats cheapest (95%)".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bosses {
+    /// The bosses, weakest first: example agents' names (`durak/cheapest`) or the
+    /// organiser's own agents as `.wasm` files under the arena's directory
+    /// (`bosses/teacher.wasm`). None by default.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// Deals in one boss match (each once per seat rotation).
+    #[serde(default = "default_boss_deals")]
+    pub deals: u64,
+    /// Deals each version plays against each boss as soon as it is valid.
+    #[serde(default = "default_boss_first")]
+    pub first: u64,
+    /// After `first`, a version's boss games grow with its rated games: at most this share
+    /// of them, split among the bosses.
+    #[serde(default = "default_boss_share")]
+    pub share: f64,
+}
+
+/// The default of [`Bosses::deals`]: the ladder's match length, for the same reason.
+fn default_boss_deals() -> u64 {
+    8
+}
+
+/// The default of [`Bosses::first`]: enough that a clear win (about 75% of deals) shows its
+/// badge at once, while a class's uploads at the start of a course cost each version 32
+/// deals a boss, a few seconds of play.
+fn default_boss_first() -> u64 {
+    32
+}
+
+/// The default of [`Bosses::share`]: a quarter of the games a version plays on the ladder.
+fn default_boss_share() -> f64 {
+    0.25
+}
+
+impl Default for Bosses {
+    fn default() -> Bosses {
+        Bosses {
+            agents: Vec::new(),
+            deals: default_boss_deals(),
+            first: default_boss_first(),
+            share: default_boss_share(),
+        }
+    }
+}
+
+impl Bosses {
+    /// Where boss `name` is: an organiser's `.wasm` file under `dir` (the arena's
+    /// directory), or a built example agent. Says why not, for the config's error.
+    pub fn path(dir: &Path, name: &str) -> Result<PathBuf, String> {
+        if name.contains('#') {
+            return Err(format!(
+                "`{name}`: a boss plays without arguments (the arena runs a house agent by its build alone)"
+            ));
+        }
+        if name.ends_with(".wasm") {
+            let rel = Path::new(name);
+            if rel.is_absolute()
+                || rel
+                    .components()
+                    .any(|c| !matches!(c, std::path::Component::Normal(_)))
+            {
+                return Err(format!(
+                    "`{name}`: an organiser's boss is a path inside the arena's directory, like bosses/teacher.wasm"
+                ));
+            }
+            let path = dir.join(rel);
+            if !path.is_file() {
+                return Err(format!("`{name}`: no such file {}", path.display()));
+            }
+            return Ok(path);
+        }
+        croupier_host::registry::resolve(name)
+            .map(|a| a.path)
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// What the database keeps of played games (`storage.rs` applies it).
@@ -365,6 +453,7 @@ impl ArenaConfig {
             final_: Final::default(),
             storage: Storage::default(),
             spar: Spar::default(),
+            bosses: Bosses::default(),
         }
     }
 
@@ -399,6 +488,12 @@ impl ArenaConfig {
         cfg.check(&path)?;
         Ok(cfg)
     }
+}
+
+/// Three example agents of `game`, weakest first: the bosses `croupier arena init` suggests
+/// and `croupier arena demo` plays (each game's presentation names them).
+pub fn suggested_bosses(game: GameKind) -> [&'static str; 3] {
+    croupier_tournament::with_game!(game, G => <G as croupier_tournament::games::Presentation>::BOSSES)
 }
 
 /// The example agent every upload of `game` is smoke-tested against.
@@ -455,6 +550,57 @@ mod tests {
         assert_eq!(back.ladder.rating, "weng-lin");
         assert_eq!(back.uploads.idle_seconds, 30);
         assert_eq!(back.uploads.in_flight, 2);
+    }
+
+    /// Bosses read back from the commented file; a boss the arena cannot use, and a deal
+    /// count or share out of range, are refused naming the file and the field.
+    #[test]
+    fn a_bad_boss_is_refused_naming_its_field() {
+        let dir = std::env::temp_dir().join(format!("croupier-bosses-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("bosses")).expect("mkdir");
+        std::fs::write(
+            dir.join("bosses/mine.wasm"),
+            b"checked by the loader at start",
+        )
+        .expect("write");
+        let path = dir.join("arena.toml");
+        let mut cfg = ArenaConfig::new(GameKind::Durak, "teams");
+        cfg.bosses.agents = vec!["durak/cheapest".into(), "bosses/mine.wasm".into()];
+        cfg.bosses.share = 1.0;
+        cfg.check(&path)
+            .expect("an example agent and a file under the arena");
+        let back: ArenaConfig = toml::from_str(&cfg.to_commented_toml()).expect("parses");
+        assert_eq!(back, cfg);
+        let refused = |edit: &dyn Fn(&mut Bosses)| {
+            let mut c = cfg.clone();
+            edit(&mut c.bosses);
+            c.check(&path).expect_err("refused").to_string()
+        };
+        for (agents, says) in [
+            ("durak/nobody", "durak/nobody"),
+            ("toepen/random", "toepen agent"),
+            ("../mine.wasm", "inside the arena's directory"),
+            ("/tmp/mine.wasm", "inside the arena's directory"),
+            ("bosses/none.wasm", "no such file"),
+            ("durak/ismcts#iters=9", "without arguments"),
+        ] {
+            let e = refused(&|b| b.agents = vec![agents.into()]);
+            assert!(
+                e.contains("bosses.agents") && e.contains(says) && e.contains("arena.toml"),
+                "{agents}: {e}"
+            );
+        }
+        let e = refused(&|b| b.agents = vec!["durak/cheapest".into(), "durak/cheapest".into()]);
+        assert!(e.contains("bosses.agents") && e.contains("twice"), "{e}");
+        let e = refused(&|b| b.deals = 0);
+        assert!(e.contains("bosses.deals"), "{e}");
+        let e = refused(&|b| b.first = 0);
+        assert!(e.contains("bosses.first"), "{e}");
+        for share in [-0.1, 1.5, f64::NAN] {
+            let e = refused(&|b| b.share = share);
+            assert!(e.contains("bosses.share"), "{share}: {e}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// `final.deadline` is an RFC 3339 time with its offset: read to the millisecond, and

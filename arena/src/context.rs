@@ -43,6 +43,10 @@ pub struct Arena {
     pub reference: String,
     /// The house agents a team may spar against (`ladder.reference`, then `spar.house`).
     pub house: Vec<House>,
+    /// The bosses every team is measured against (`bosses.agents`), weakest first.
+    pub bosses: Vec<House>,
+    /// Games in one deal of a boss match: one per seat rotation of two entrants.
+    pub boss_deal_games: u64,
     /// Tokens refused per client address in the current minute (see
     /// [`crate::web::identity::FAILED_TOKENS_PER_MINUTE`]).
     pub failed_tokens: std::sync::Mutex<HashMap<std::net::IpAddr, (i64, u32)>>,
@@ -161,6 +165,56 @@ async fn csrf_key(db: &Db) -> Result<[u8; 32], OpenError> {
         .ok_or_else(|| bad("meta.csrf_key is not 32 bytes of hex".into()))
 }
 
+/// The bosses of `bosses.agents`, each stored like an upload and recorded as a house agent
+/// with its build, so a boss match names one build for ever. An organiser's own file is
+/// checked by the loader here, so a broken boss stops the server at start, naming it,
+/// rather than losing every game (and handing every team its badge).
+async fn open_bosses(
+    dir: &Path,
+    cfg: &ArenaConfig,
+    runtime: &Runtime,
+    db: &Db,
+) -> Result<Vec<House>, OpenError> {
+    let bad = |name: &str, e: String| OpenError::Runtime(format!("bosses.agents: `{name}`: {e}"));
+    let mut bosses = Vec::new();
+    for name in &cfg.bosses.agents {
+        let path = crate::config::Bosses::path(dir, name).map_err(|e| bad(name, e))?;
+        if name.ends_with(".wasm") {
+            let loaded = runtime.load(&path).map_err(|e| bad(name, e.to_string()))?;
+            if loaded.game != cfg.kind() {
+                return Err(bad(
+                    name,
+                    format!(
+                        "a {} agent, and this arena plays {}",
+                        loaded.game.name(),
+                        cfg.game
+                    ),
+                ));
+            }
+        }
+        bosses.push(House::record(dir, db, name, &path).await?);
+    }
+    Ok(bosses)
+}
+
+impl House {
+    /// House agent `name`, the file at `path`: stored like an upload in `dir`'s agents and
+    /// recorded with its build, so a match's entrant `-id` names one build for ever.
+    async fn record(dir: &Path, db: &Db, name: &str, path: &Path) -> Result<House, OpenError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| OpenError::Runtime(format!("{}: {e}", path.display())))?;
+        let agents = dir.join("agents");
+        let sha256 = crate::store::agents::store_agent(&agents, &bytes)
+            .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
+        let id = db.house_agent(name, &sha256).await?;
+        Ok(House {
+            id,
+            name: name.to_string(),
+            sha256,
+        })
+    }
+}
+
 impl Arena {
     /// Opens the arena in `dir` (its config must exist), on SQLite in `dir` or on `database`.
     /// The board starts empty: the server fills it ([`Arena::update_board`]) before it
@@ -195,17 +249,15 @@ impl Arena {
             }
             let agent = croupier_host::registry::resolve(name)
                 .map_err(|e| OpenError::Runtime(format!("spar.house: {e}")))?;
-            let bytes = std::fs::read(&agent.path)
-                .map_err(|e| OpenError::Runtime(format!("{}: {e}", agent.path.display())))?;
-            let sha256 = crate::store::agents::store_agent(&agents, &bytes)
-                .map_err(|e| OpenError::Runtime(format!("{}: {e}", agents.display())))?;
-            let id = db.house_agent(name, &sha256).await?;
-            house.push(House {
-                id,
-                name: name.clone(),
-                sha256,
-            });
+            house.push(House::record(dir, &db, name, &agent.path).await?);
         }
+        let bosses = open_bosses(dir, &cfg, &runtime, &db).await?;
+        let boss_deal_games = croupier_tournament::with_game!(cfg.kind(), G => {
+            croupier_tournament::matches::setup::options::<G>(&cfg.rules_args())
+                .map(|(_, opts)| croupier_rules::Rules::seats(&opts))
+                .map_err(|e| OpenError::Runtime(format!("rules: {e}")))?
+        });
+        let boss_deal_games = croupier_tournament::bosses::games_per_deal(boss_deal_games);
         let frozen = db.meta("frozen").await?.is_some();
         let csrf_key = csrf_key(&db).await?;
         let linked = Arc::new(Linked::new(runtime.clone()));
@@ -222,6 +274,8 @@ impl Arena {
             known_tokens: tokio::sync::Mutex::new((i64::MIN, Default::default())),
             reference,
             house,
+            bosses,
+            boss_deal_games,
             frozen: AtomicBool::new(frozen),
             storage: std::sync::Mutex::new(None),
             pace: std::sync::atomic::AtomicU64::new(u64::MAX),
@@ -489,7 +543,7 @@ impl Arena {
                 .map_err(|_| "the board's lock is poisoned".to_string())?;
             crate::store::db::checkpoint::CheckpointRow {
                 applied_upto: b.applied_upto,
-                games: b.games as i64,
+                games: (b.games + b.boss_games) as i64,
                 body: b.save(self.rating_rules()).map_err(|e| e.to_string())?,
             }
         };
@@ -517,7 +571,8 @@ impl Arena {
             match Board::restore(&c.body, self.rating_rules()) {
                 Err(e) => e.to_string(),
                 Ok(board)
-                    if board.applied_upto != c.applied_upto || board.games as i64 != c.games =>
+                    if board.applied_upto != c.applied_upto
+                        || (board.games + board.boss_games) as i64 != c.games =>
                 {
                     format!(
                         "its row says {} games below match {}, its body {} below {}",

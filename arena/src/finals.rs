@@ -15,6 +15,8 @@ use crate::context::Arena;
 use crate::ratings::{Board, Rules};
 use crate::store::db::states::{MatchKind, MatchState, VersionStatus};
 use anyhow::{Context, Result};
+use croupier_tournament::bosses::Statement;
+use croupier_tournament::matches::bosses::{Boss, run_bosses};
 use croupier_tournament::matches::{MatchArgs, log, round_robin};
 use croupier_tournament::runner::{FaultPolicy, GameRecord};
 use maud::{Markup, html};
@@ -51,6 +53,10 @@ pub struct FinalRow {
     pub mu: f64,
     /// Weng-Lin σ.
     pub sigma: f64,
+    /// Against each boss (`bosses.agents`, weakest first), as `croupier tournament
+    /// --bosses` says it: win rate, 95% interval over deals, badge.
+    #[serde(default)]
+    pub bosses: Vec<Statement>,
 }
 
 /// The published final.
@@ -70,6 +76,9 @@ pub struct FinalTable {
     pub rows: Vec<FinalRow>,
     /// Each pairing: (team a, team b, a's wins, b's wins, draws, games).
     pub pairings: Vec<(String, String, u64, u64, u64, u64)>,
+    /// The bosses every entry played, `deals` deals each, weakest first.
+    #[serde(default)]
+    pub bosses: Vec<String>,
 }
 
 /// Where the final's games are played.
@@ -291,6 +300,7 @@ pub async fn run(
         watch: false,
         shard: None,
     };
+    let against = final_bosses(arena, &args, venue).await?;
     let summary = match venue {
         Venue::Here { .. } => {
             let a = arena.clone();
@@ -334,6 +344,7 @@ pub async fn run(
                     place: s.place,
                     fault: s.fault,
                     finished_ms: 0,
+                    kind: None,
                 });
             }
         }
@@ -369,6 +380,7 @@ pub async fn run(
                 elo: s.elo.unwrap_or(0.0),
                 mu: st.map_or(25.0, |s| s.mu),
                 sigma: st.map_or(25.0 / 3.0, |s| s.sigma),
+                bosses: against.get(i).cloned().unwrap_or_default(),
             })
         })
         .collect();
@@ -392,6 +404,7 @@ pub async fn run(
         deals,
         rows: table,
         pairings,
+        bosses: arena.bosses.iter().map(|b| b.name.clone()).collect(),
     };
     let json = serde_json::to_string_pretty(&f)?;
     std::fs::write(dir.join("final.json"), &json)?;
@@ -399,6 +412,53 @@ pub async fn run(
     std::fs::write(dir.join("final.html"), standalone_html(&f))?;
     arena.db.set_meta("final_json", &json).await?;
     Ok(f)
+}
+
+/// Every entry against every boss, as `croupier tournament --bosses` plays it on the same
+/// files and seed (each boss played by the build the arena stored), in this process: the
+/// final's deals against each boss, in duplicate deals. Per entry, in `args.agents` order.
+async fn final_bosses(
+    arena: &std::sync::Arc<Arena>,
+    args: &MatchArgs,
+    venue: Venue,
+) -> Result<Vec<Vec<Statement>>> {
+    if arena.bosses.is_empty() {
+        return Ok(Vec::new());
+    }
+    let bosses: Vec<Boss> = arena
+        .bosses
+        .iter()
+        .map(|b| Boss {
+            name: b.name.clone(),
+            agent: arena.agent_path(&b.sha256).display().to_string(),
+        })
+        .collect();
+    let mut args = args.clone();
+    args.log = None;
+    if venue == Venue::Workers {
+        // The workers played the round robin; the bosses are played here, on every core.
+        args.threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    }
+    let a = arena.clone();
+    let summary = tokio::task::spawn_blocking(move || {
+        croupier_tournament::with_game!(a.cfg.kind(), G => run_bosses::<G>(&a.runtime, &args, &bosses, &(), &mut |_| {}))
+    })
+    .await??;
+    Ok(summary.agents.into_iter().map(|a| a.bosses).collect())
+}
+
+/// One boss cell of a table (the final's, the leaderboard's, a team's): `62.5% (51.2–72.7)`,
+/// then the badge if the interval's lower bound is above one half.
+pub fn boss_cell(s: &Statement) -> Markup {
+    html! {
+        td.boss {
+            @if s.deals == 0 { span.muted { "–" } } @else {
+                (format!("{:.1}% ({:.1}–{:.1})", 100.0 * s.win_rate, 100.0 * s.win_rate_ci95.0, 100.0 * s.win_rate_ci95.1))
+                " " span.muted { (s.deals) " deals" }
+                @if let Some(b) = &s.badge { " " span.badge { (b) } }
+            }
+        }
+    }
 }
 
 /// The table as CSV, one team per line. Team names are quoted, with quotes doubled, and a
@@ -413,11 +473,20 @@ pub fn csv(f: &FinalTable) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     };
     let mut out = String::from(
-        "rank,team,version,games,wins,draws,losses,faults,win_rate,ci95_low,ci95_high,elo,mu,sigma\n",
+        "rank,team,version,games,wins,draws,losses,faults,win_rate,ci95_low,ci95_high,elo,mu,sigma",
     );
+    // Five columns per boss, named by its short name.
+    for b in &f.bosses {
+        let n = croupier_tournament::bosses::short_name(b);
+        for col in ["deals", "win_rate", "ci95_low", "ci95_high", "badge"] {
+            out.push(',');
+            out.push_str(&cell(&format!("vs_{n}_{col}")));
+        }
+    }
+    out.push('\n');
     for r in &f.rows {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.1},{:.3},{:.3}\n",
+            "{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.1},{:.3},{:.3}",
             r.rank,
             cell(&r.team),
             r.version,
@@ -433,6 +502,17 @@ pub fn csv(f: &FinalTable) -> String {
             r.mu,
             r.sigma
         ));
+        for b in &r.bosses {
+            out.push_str(&format!(
+                ",{},{:.4},{:.4},{:.4},{}",
+                b.deals,
+                b.win_rate,
+                b.win_rate_ci95.0,
+                b.win_rate_ci95.1,
+                cell(b.badge.as_deref().unwrap_or(""))
+            ));
+        }
+        out.push('\n');
     }
     out
 }
@@ -442,14 +522,19 @@ pub fn table_markup(f: &FinalTable) -> Markup {
     html! {
         h1 { "Final: " (f.title) }
         p.muted { (f.game) " · " (f.rules) " · " (f.deals) " deals per pairing, every seat rotation · seed " (f.seed) }
+        @if !f.bosses.is_empty() {
+            p.muted { "Against each boss: " (f.deals) " deals, unrated; win rate with draws counted half and its 95% interval over deals; a badge once the interval is above 50%." }
+        }
         table #final {
             thead { tr { th { "#" } th { "team" } th { "version" } th { "games" } th { "W" } th { "D" } th { "L" } th { "faults" }
-                th { "win rate (95% CI)" } th { "Elo (Bradley–Terry)" } th { "Weng-Lin μ ± σ" } } }
+                th { "win rate (95% CI)" } th { "Elo (Bradley–Terry)" } th { "Weng-Lin μ ± σ" }
+                @for b in &f.bosses { th title=(b) { "vs " (croupier_tournament::bosses::short_name(b)) " (95% CI)" } } } }
             tbody { @for r in &f.rows { tr {
                 td { (r.rank) } td { (r.team) } td { "v" (r.version) } td { (r.games) } td { (r.wins) } td { (r.draws) } td { (r.losses) } td { (r.faults) }
                 td { (format!("{:.1}% ({:.1}–{:.1})", 100.0 * r.win_rate, 100.0 * r.win_rate_ci95.0, 100.0 * r.win_rate_ci95.1)) }
                 td { (format!("{:.0}", r.elo)) }
                 td { (format!("{:.2} ± {:.2}", r.mu, r.sigma)) }
+                @for b in &r.bosses { (boss_cell(b)) }
             } } }
         }
         h2 { "Pairings" }

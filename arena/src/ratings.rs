@@ -10,6 +10,9 @@
 //! and 2 v 2 teams (one version per team) all fit. Before every game each side's σ grows by
 //! `tau`, so ratings keep following a pool that changes; a final uses `tau = 0`.
 //!
+//! Boss matches (`bosses` in arena.toml) come through the same rows and are never rated:
+//! [`Board::apply`] counts their games in [`Board::bosses`], per version and boss, apart.
+//!
 //! A board is saved now and then as a checkpoint ([`Board::save`]), so that a restarted
 //! server counts only the results stored since, not every game ever played: 18 s before the
 //! first page at a million games. The checkpoint is used only if it was computed by the same
@@ -17,7 +20,9 @@
 //! brought up to date is bit for bit the board counted from scratch.
 
 use crate::store::db::seats::SeatRow;
-use crate::store::db::states::SeatOutcome;
+use crate::store::db::states::{MatchKind, SeatOutcome};
+use croupier_rules::SeatResult;
+use croupier_tournament::bosses::{Tally, duel};
 use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -121,8 +126,15 @@ pub struct Board {
     pub head_to_head: BTreeMap<(i64, i64), HeadToHead>,
     /// Matches below this id are counted.
     pub applied_upto: i64,
-    /// Games counted.
+    /// Rated games counted.
     pub games: u64,
+    /// Per (version, house agent id): its games against that boss, never rated
+    /// ([`Board::apply`] counts a boss match's games here).
+    #[serde(default, with = "pair_keys")]
+    pub bosses: BTreeMap<(i64, i64), Tally>,
+    /// Boss games counted.
+    #[serde(default)]
+    pub boss_games: u64,
 }
 
 /// How results are turned into ratings.
@@ -209,10 +221,33 @@ impl Board {
             while end < rows.len() && (rows[end].match_id, rows[end].game_index) == key {
                 end += 1;
             }
-            self.apply_game(&rows[start..end], rules, team_of);
+            let game = &rows[start..end];
+            // A boss match's game is counted apart and never rated (`Board::bosses`).
+            if game[0].kind == Some(MatchKind::Boss) {
+                self.apply_boss_game(game);
+            } else {
+                self.apply_game(game, rules, team_of);
+            }
             start = end;
         }
         self.applied_upto = self.applied_upto.max(upto);
+    }
+
+    /// Counts one game of a boss match as the version's [`duel`] with the boss (a house
+    /// agent, entrant `-id`). Nothing here touches a rating, a version's games or its
+    /// faults: bosses are measured apart. Matches are counted whole (every rotation of each
+    /// deal), so a tally's games come in whole deals.
+    fn apply_boss_game(&mut self, game: &[SeatRow]) {
+        let version = game.iter().map(|s| s.version_id).find(|&v| v > 0);
+        let boss = game.iter().map(|s| s.version_id).find(|&v| v < 0);
+        let (Some(v), Some(b)) = (version, boss) else {
+            return;
+        };
+        let seats = game.iter().map(|s| (s.version_id, seat_result(s.result)));
+        if let Some(d) = duel(seats, &v, &b) {
+            self.bosses.entry((v, -b)).or_default().add(d);
+            self.boss_games += 1;
+        }
     }
 
     fn apply_game(&mut self, seats: &[SeatRow], rules: Rules, team_of: &dyn Fn(i64) -> i64) {
@@ -336,19 +371,29 @@ impl Board {
 }
 
 /// A map keyed by pairs as a list of entries: JSON keys are strings only.
+/// A stored seat's result as the rules give it.
+fn seat_result(r: SeatOutcome) -> SeatResult {
+    match r {
+        SeatOutcome::Win => SeatResult::Win,
+        SeatOutcome::Draw => SeatResult::Draw,
+        SeatOutcome::Loss => SeatResult::Loss,
+    }
+}
+
 mod pair_keys {
-    use super::HeadToHead;
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::collections::BTreeMap;
 
-    type Map = BTreeMap<(i64, i64), HeadToHead>;
+    type Map<V> = BTreeMap<(i64, i64), V>;
 
-    pub fn serialize<S: Serializer>(m: &Map, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer, V: Serialize>(m: &Map<V>, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(m.iter())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Map, D::Error> {
-        let entries: Vec<((i64, i64), HeadToHead)> = Vec::deserialize(d)?;
+    pub fn deserialize<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
+        d: D,
+    ) -> Result<Map<V>, D::Error> {
+        let entries: Vec<((i64, i64), V)> = Vec::deserialize(d)?;
         Ok(entries.into_iter().collect())
     }
 }
@@ -372,6 +417,7 @@ mod tests {
             place,
             fault: fault.map(String::from),
             finished_ms: m * 1000 + g,
+            kind: None,
         }
     }
 
@@ -379,6 +425,40 @@ mod tests {
         tau: 0.1,
         suspend_after: 3,
     };
+
+    /// A boss match's games (entrant `-id`, kind `boss`) go to the bosses' tallies and
+    /// change no rating, no version's games and no head to head.
+    #[test]
+    fn boss_games_are_tallied_and_never_rated() {
+        let boss = |m: i64, g: i64, s: i64, v: i64, place: i64| SeatRow {
+            kind: Some(MatchKind::Boss),
+            ..seat(m, g, s, v, place, None)
+        };
+        let rated = vec![seat(1, 0, 0, 1, 0, None), seat(1, 0, 1, 2, 1, None)];
+        let mut all = rated.clone();
+        // Version 1 against boss 7: a win and a loss (one deal, both rotations); version 2
+        // against it: a draw (both seats placed level).
+        all.extend([boss(2, 0, 0, 1, 0), boss(2, 0, 1, -7, 1)]);
+        all.extend([boss(2, 1, 0, -7, 0), boss(2, 1, 1, 1, 1)]);
+        all.extend([boss(3, 0, 0, 2, 0), boss(3, 0, 1, -7, 0)]);
+        all.extend([seat(4, 0, 0, 2, 0, None), seat(4, 0, 1, 1, 1, None)]);
+        let rated: Vec<SeatRow> = rated
+            .into_iter()
+            .chain([seat(4, 0, 0, 2, 0, None), seat(4, 0, 1, 1, 1, None)])
+            .collect();
+        let (mut with, mut without) = (Board::default(), Board::default());
+        with.apply(&all, 5, RULES, &|v| v * 10);
+        without.apply(&rated, 5, RULES, &|v| v * 10);
+        assert_eq!(with.versions, without.versions);
+        assert_eq!(with.head_to_head, without.head_to_head);
+        assert_eq!(with.games, 2);
+        assert_eq!(with.boss_games, 3);
+        let t = with.bosses[&(1, 7)];
+        assert_eq!((t.wins, t.draws, t.losses), (1, 0, 1));
+        let t = with.bosses[&(2, 7)];
+        assert_eq!((t.wins, t.draws, t.losses), (0, 1, 0));
+        assert!(with.versions.keys().all(|&v| v > 0));
+    }
 
     #[test]
     fn the_winner_rises_and_the_board_is_the_same_in_any_batching() {

@@ -49,8 +49,9 @@ struct Cli {
 enum Command {
     /// Play N games between agents and print a table per agent.
     Match(MatchCmd),
-    /// Round robin: every pair of agents plays a match; prints a ranking.
-    Tournament(MatchCmd),
+    /// Round robin: every pair of agents plays a match; prints a ranking. With --bosses,
+    /// every agent also plays each boss and is told whether it beats it (95%).
+    Tournament(commands::tournament::TournamentCmd),
     /// Put the logs of a sharded match or tournament (--shard K/N --log FILE) together: the
     /// unsharded run's table, JSON and log.
     Merge(MergeCommand),

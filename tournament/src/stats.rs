@@ -3,12 +3,20 @@
 /// Wilson score interval for a proportion at 95% (z = 1.96). Better than the normal
 /// approximation near 0 and 1 and for small samples.
 pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
+    wilson_score(successes as f64, n)
+}
+
+/// [`wilson`] for `n` independent scores in [0, 1] summing to `score` (a deal's mean over its
+/// seat rotations, a draw's half point). The Bernoulli variance it assumes, p(1 − p), is the
+/// largest any score in [0, 1] with mean p can have (Bhatia–Davis), so for such scores the
+/// interval is at least as wide as it needs to be: conservative, never overconfident.
+pub fn wilson_score(score: f64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
     let z = 1.959_963_984_540_054_f64;
     let n_f = n as f64;
-    let p = successes as f64 / n_f;
+    let p = (score / n_f).clamp(0.0, 1.0);
     let denom = 1.0 + z * z / n_f;
     let centre = (p + z * z / (2.0 * n_f)) / denom;
     let half = z * ((p * (1.0 - p) / n_f) + z * z / (4.0 * n_f * n_f)).sqrt() / denom;

@@ -119,18 +119,37 @@ impl ArenaConfig {
         for name in &self.spar.house {
             croupier_host::registry::resolve(name)
                 .map_err(|e| field("spar.house", e.to_string()))?;
-            // An example agent's name starts with its game's.
-            if let Some((game, _)) = name.split_once('/')
-                && GameKind::parse(game).is_some_and(|g| g != self.kind())
-            {
-                return Err(field(
-                    "spar.house",
-                    format!(
-                        "`{name}` is a {game} agent, and this arena plays {}",
-                        self.game
-                    ),
-                ));
+            if let Some(why) = self.other_game(name) {
+                return Err(field("spar.house", why));
             }
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut seen = std::collections::HashSet::new();
+        for name in &self.bosses.agents {
+            if !seen.insert(name) {
+                return Err(field("bosses.agents", format!("`{name}` is listed twice")));
+            }
+            super::Bosses::path(dir, name).map_err(|e| field("bosses.agents", e))?;
+            if !name.ends_with(".wasm")
+                && let Some(why) = self.other_game(name)
+            {
+                return Err(field("bosses.agents", why));
+            }
+        }
+        if self.bosses.deals == 0 {
+            return Err(field("bosses.deals", "must be at least 1".into()));
+        }
+        if self.bosses.first == 0 {
+            return Err(field(
+                "bosses.first",
+                "must be at least 1 (leave `agents` empty for no bosses)".into(),
+            ));
+        }
+        if !(self.bosses.share.is_finite() && (0.0..=1.0).contains(&self.bosses.share)) {
+            return Err(field(
+                "bosses.share",
+                "must be a number from 0 to 1 (a share of a version's rated games)".into(),
+            ));
         }
         if self.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(field(
@@ -139,5 +158,18 @@ impl ArenaConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Why example agent `name` cannot play here: its name starts with another game's.
+    fn other_game(&self, name: &str) -> Option<String> {
+        let (game, _) = name.split_once('/')?;
+        GameKind::parse(game)
+            .is_some_and(|g| g != self.kind())
+            .then(|| {
+                format!(
+                    "`{name}` is a {game} agent, and this arena plays {}",
+                    self.game
+                )
+            })
     }
 }

@@ -8,7 +8,12 @@ impl ArenaConfig {
     pub fn to_commented_toml(&self) -> String {
         let l = &self.limits;
         let q = |s: &str| toml::Value::String(s.to_string()).to_string();
-        let set = self.set.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ");
+        // A TOML list's items, quoted.
+        let list = |items: &[&str]| items.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ");
+        fn strs(v: &[String]) -> Vec<&str> {
+            v.iter().map(String::as_str).collect()
+        }
+        let set = list(&strs(&self.set));
         let bank = match l.time_bank_millis {
             Some(ms) => format!("time_bank_millis = {ms}"),
             None => "# time_bank_millis = 1000".into(),
@@ -120,6 +125,20 @@ deals = {spar_deals}
 # against another team or a house agent: ladder.reference or one of these.
 house = [{spar_house}]
 
+[bosses]
+# House agents every team's latest valid version plays in duplicate deals, unrated, weakest
+# first: example agents, or your own agents as .wasm files under this directory
+# (bosses/teacher.wasm). Pages show the win rate against each with its 95% interval (a deal
+# is the unit), and "beats cheapest (95%)" once the interval is above 50%. For example:
+# agents = [{boss_example}]
+agents = [{boss_agents}]
+# Deals in one boss match (each once per seat rotation).
+deals = {boss_deals}
+# Deals each version plays against each boss as soon as it is valid,
+first = {boss_first}
+# then its boss games grow with its rated games, up to this share of them (all bosses).
+share = {boss_share:?}
+
 [final]
 # When uploads close by themselves, with its offset; the ladder plays on until the final.
 # deadline = "2026-12-18T23:59:00+01:00"
@@ -164,13 +183,12 @@ house = [{spar_house}]
             plan_days = self.storage.plan_days,
             spar_per_hour = self.spar.per_hour,
             spar_deals = self.spar.deals,
-            spar_house = self
-                .spar
-                .house
-                .iter()
-                .map(|h| q(h))
-                .collect::<Vec<_>>()
-                .join(", "),
+            spar_house = list(&strs(&self.spar.house)),
+            boss_example = list(&super::suggested_bosses(self.kind())),
+            boss_agents = list(&strs(&self.bosses.agents)),
+            boss_deals = self.bosses.deals,
+            boss_first = self.bosses.first,
+            boss_share = self.bosses.share,
             deadline = self
                 .final_
                 .deadline

@@ -1,5 +1,8 @@
 //! The ladder: matchmaking queues matches, workers lease and play them.
 //!
+//! Bosses (`bosses.agents`) are matched here too: each team's latest valid version against
+//! each boss, unrated, by the budget of [`crate::queue::bosses`].
+//!
 //! Matchmaking (Halite's and aiarena's pattern): the version with the fewest games (then
 //! the widest σ) seeds the next match. A version still in placement meets opponents spread
 //! over the whole table; after that, opponents near its rating, chosen at random within a
@@ -133,6 +136,58 @@ pub fn pick(
         }
     }
     chosen
+}
+
+/// The boss matches owed now (`queue::bosses`), numbered from `last_id`: at most `slots`,
+/// and, if `waiting` says how many boss matches may wait at once, no more than that with
+/// those already waiting.
+async fn boss_matches(
+    arena: &Arena,
+    pool: &[Candidate],
+    slots: usize,
+    waiting: Option<usize>,
+    last_id: u64,
+    pace: &mut Pace,
+) -> Result<Vec<crate::store::db::matches::NewMatch>, crate::store::db::DbError> {
+    if arena.bosses.is_empty() || slots == 0 {
+        return Ok(Vec::new());
+    }
+    let k = arena.boss_deal_games;
+    let (upto, mut played) = {
+        let Ok(board) = arena.board.read() else {
+            return Ok(Vec::new());
+        };
+        let played: std::collections::HashMap<(i64, i64), u64> = board
+            .bosses
+            .iter()
+            .map(|(&pair, t)| (pair, t.games() / k.max(1)))
+            .collect();
+        (board.applied_upto, played)
+    };
+    // What the board has not counted yet: queued, being played, or done above its mark.
+    let mut queued = 0;
+    for (v, b, deals, waits) in arena.db.boss_matches_from(upto).await? {
+        *played.entry((v, b)).or_default() += deals;
+        queued += usize::from(waits);
+    }
+    let max = waiting.map_or(slots, |w| w.saturating_sub(queued).min(slots));
+    let versions: Vec<(i64, u64)> = pool.iter().map(|c| (c.id, c.games)).collect();
+    let bosses: Vec<i64> = arena.bosses.iter().map(|b| b.id).collect();
+    let cfg = &arena.cfg.bosses;
+    let mut fresh = Vec::new();
+    for (v, b) in crate::queue::bosses::due(cfg, &versions, &bosses, &played, k, max) {
+        if !pace.take(arena.pace(), cfg.deals * k) {
+            break;
+        }
+        fresh.push(crate::store::db::matches::NewMatch {
+            kind: MatchKind::Boss,
+            seed: match_seed(arena.cfg.ladder.seed, last_id + 1 + fresh.len() as u64),
+            deals: cfg.deals,
+            duplicate: true,
+            entrants: vec![v, -b],
+        });
+    }
+    Ok(fresh)
 }
 
 /// Queues ladder matches while fewer than four per worker thread of the server and four per
@@ -308,8 +363,12 @@ async fn queue_some(
     let mut pool = pool;
     let last_id = arena.db.last_match_id().await?;
     let games_per_match = arena.cfg.ladder.deals * if arena.cfg.ladder.duplicate { 2 } else { 1 };
-    let mut fresh = Vec::new();
-    for _ in pending..want {
+    let slots = (want - pending) as usize;
+    // Bosses first, but never more than half of the waiting matches while the ladder has a
+    // match to queue (`queue::bosses`).
+    let share = (pool.len() >= 2 && k >= 2).then_some(want as usize / 2);
+    let mut fresh = boss_matches(arena, &pool, slots, share, last_id, pace).await?;
+    for _ in fresh.len()..slots {
         let seed = pick(&pool, k, arena.cfg.ladder.placement, rng, None)
             .first()
             .copied();

@@ -7,6 +7,7 @@
 //! ([`crate::queue::worker`]) or serves ([`crate::web::worker_api`]), so those import it and not each
 //! other.
 
+pub mod bosses;
 pub mod jobs;
 pub mod ladder;
 pub mod report_wire;

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 pub mod admin;
+pub mod bosses;
 pub mod sign_in;
 
 type PageResult = Result<Response, PageError>;
@@ -117,6 +118,7 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
             thead { tr {
                 th { "#" } th { "team" } th { "version" } th { "rating μ ± σ" } th { "μ − 3σ" }
                 th { "games" } th { "win rate (95% CI)" } th { "faults" } th { "changed" }
+                (bosses::header(&arena))
             } }
             tbody {
                 @for r in &rows {
@@ -130,6 +132,7 @@ pub async fn leaderboard(State(arena): State<Arc<Arena>>, v: Viewer) -> PageResu
                         td { @if r.rank.is_some() { (format!("{:.1}% ({:.1}–{:.1})", 100.0 * r.win_rate, 100.0 * r.win_rate_ci95.0, 100.0 * r.win_rate_ci95.1)) } @else { span.placement { "placement" } } }
                         td { (faults_text(&r.faults)) @if r.suspended.is_some() { " (suspended)" } }
                         td { (when(r.changed_ms)) }
+                        @for b in &r.bosses { (bosses::cell(b)) }
                     }
                 }
             }
@@ -265,6 +268,7 @@ pub async fn team(State(arena): State<Arc<Arena>>, v: Viewer, Path(id): Path<i64
                     }
                 }
             }
+            (bosses::team_section(&arena, &t))
             h2 { "Head to head" }
             @if t.head_to_head.is_empty() { p.muted { "No games yet." } } @else {
                 table #head-to-head {

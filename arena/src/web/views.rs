@@ -9,6 +9,8 @@ use crate::validate;
 use crate::web::errors::AppError;
 use serde::{Deserialize, Serialize};
 
+pub mod bosses;
+
 /// One row of the leaderboard.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardRow {
@@ -39,6 +41,9 @@ pub struct BoardRow {
     pub suspended: Option<String>,
     /// When its rating last changed (ms since the epoch), 0 if never.
     pub changed_ms: i64,
+    /// Against each boss (`bosses.agents`, weakest first): win rate, 95% interval over
+    /// deals, and the badge when its lower bound is above one half. Unrated.
+    pub bosses: Vec<croupier_tournament::bosses::Statement>,
 }
 
 /// A team the organiser withdrew, listed under the leaderboard instead of in it.
@@ -98,6 +103,7 @@ pub async fn board_rows(arena: &Arena) -> Result<Vec<BoardRow>, AppError> {
                 faults: st.map(|s| s.faults.clone()).unwrap_or_default(),
                 suspended: st.and_then(|s| s.suspended.clone()),
                 changed_ms: st.map_or(0, |s| s.changed_ms),
+                bosses: bosses::statements(arena, &board, e.version_id),
             }
         })
         .collect();
@@ -253,7 +259,7 @@ pub struct LiveJson {
 pub struct LiveMatch {
     /// The match.
     pub id: i64,
-    /// `ladder`, `placement`, `spar` or `final`.
+    /// `ladder`, `placement`, `spar`, `final` or `boss`.
     pub kind: MatchKind,
     /// Its agents (`team vN`), in schedule order.
     pub agents: Vec<String>,
@@ -268,7 +274,7 @@ pub struct LiveMatch {
 pub struct MatchJson {
     /// The match.
     pub id: i64,
-    /// `ladder`, `placement`, `spar` or `final`.
+    /// `ladder`, `placement`, `spar`, `final` or `boss`.
     pub kind: MatchKind,
     /// `queued`, `leased` (being played) or `done`.
     pub state: MatchState,
@@ -396,6 +402,8 @@ pub struct TeamJson {
     pub head_to_head: Vec<(String, u64, u64, u64)>,
     /// μ − 3σ over time of the team's versions: (ms, version, value).
     pub history: Vec<(i64, i64, f64)>,
+    /// Its valid versions against the bosses, newest first (`bosses::of_team`).
+    pub bosses: Vec<bosses::VersionBosses>,
 }
 
 /// Everything about one team that `who` may see.
@@ -456,6 +464,7 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         .board
         .read()
         .map_err(|_| AppError::Internal("board lock".into()))?;
+    let against_bosses = bosses::of_team(arena, &board, &versions);
     let versions = versions
         .iter()
         .map(|v| version_view(v, private, &board))
@@ -489,6 +498,7 @@ pub async fn team_json(arena: &Arena, id: i64, who: &Who) -> Result<TeamJson, Ap
         games,
         head_to_head,
         history,
+        bosses: against_bosses,
     })
 }
 

@@ -64,8 +64,9 @@ mod tests {
     #[test]
     fn every_named_agent_is_an_example_agent_of_its_game() {
         for kind in __games::GameKind::ALL {
-            let (first, reference) = with_game!(kind, G => (G::FIRST_OPPONENT, G::REFERENCE));
-            for name in [first, reference] {
+            let (first, reference, bosses) =
+                with_game!(kind, G => (G::FIRST_OPPONENT, G::REFERENCE, G::BOSSES));
+            for name in [first, reference].into_iter().chain(bosses) {
                 assert!(
                     name.starts_with(&format!("{}/", kind.name())),
                     "{kind:?}: {name} is not one of its agents"

@@ -10,6 +10,11 @@ pub trait Presentation: TableView {
     /// The example agent every arena upload is smoke-tested against (`ladder.reference`'s
     /// default): it must be one that plays every preset.
     const REFERENCE: &'static str;
+    /// Three example agents, weakest first (an easy, a medium and a hard boss): the bosses
+    /// `croupier arena init` suggests and `croupier arena demo` plays. The easy one is
+    /// beaten by nearly every sensible agent, so the demo shows badges within its first
+    /// minute; the hard one is the game's strongest house agent (BENCHMARKS.md, "Bosses").
+    const BOSSES: [&'static str; 3];
     /// The name a JavaScript agent's module exports (`durakAgent`).
     const JS_EXPORT: &'static str;
     /// What `croupier new` writes for this game.

@@ -18,7 +18,9 @@
 //! - `resume`: the earlier run of a match in its log, for `resume`.
 //! - [`run`]: playing a match, with its log, resume and summary.
 //! - [`round_robin`]: tournaments, every pair of agents a match, and their ranking.
+//! - [`bosses`](mod@bosses): every agent against every boss, in duplicate deals.
 
+pub mod bosses;
 pub mod error;
 pub mod log;
 mod resume;

@@ -159,9 +159,12 @@ impl Db {
         )
     }
 
-    /// Games stored in matches below `upto`.
+    /// Games the board counts (the ladder's and the bosses') in matches below `upto`.
     pub async fn games_below(&self, upto: i64) -> Result<i64, DbError> {
-        let q = "SELECT COUNT(*) FROM games WHERE match_id < $1";
+        // The games the board counts: the ladder's and the bosses'. A spar's or the final's
+        // game counted here made every checkpoint look stale once one was stored.
+        let q = "SELECT COUNT(*) FROM games g JOIN matches m ON m.id = g.match_id
+                 WHERE g.match_id < $1 AND m.kind NOT IN ('final', 'spar')";
         Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(upto).fetch_one(p).await?))
     }
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 pub struct MatchRow {
     /// Its id.
     pub id: i64,
-    /// `ladder`, `placement`, `spar` or `final`.
+    /// `ladder`, `placement`, `spar`, `final` or `boss`.
     pub kind: MatchKind,
     /// The match seed (a u64's bits).
     pub seed: i64,

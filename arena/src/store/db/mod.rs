@@ -14,9 +14,9 @@
 //! [`teams`], [`workers`], [`versions`], [`matches`] (queueing and reading), [`leases`]
 //! (claiming, beating, giving back), [`games`] (storing under a lease) with [`insert`] (the
 //! batch insert per database), [`seats`], [`checkpoint`] (the ratings'), [`spars`] (house
-//! agents and spar matches) and [`retention`] (what the storage budget reads and drops). A
-//! table's file imports this one, never the reverse, and no table's file imports one that
-//! imports it back (`scripts/import-cycles.py`). The words a state column holds are enums
+//! agents, spar matches and the boss matches not yet counted) and [`retention`] (what the
+//! storage budget reads and drops). A table's file imports this one, never the reverse,
+//! and no table's file imports one that imports it back (`scripts/import-cycles.py`). The words a state column holds are enums
 //! in [`states`], a leaf every table may use: rows decode into them on both databases, and a
 //! word they do not know is a [`DbError::Decode`] naming the column and the word.
 //!

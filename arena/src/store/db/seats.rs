@@ -1,7 +1,7 @@
 //! Seats: one row per seat of each stored game, what the ratings, the team pages and the
 //! match pages are computed from.
 
-use super::states::SeatOutcome;
+use super::states::{MatchKind, SeatOutcome};
 use super::{Db, DbError};
 use serde::Serialize;
 
@@ -26,11 +26,17 @@ pub struct SeatRow {
     pub fault: Option<String>,
     /// When the game finished.
     pub finished_ms: i64,
+    /// Its match's kind, where the query reads it (the board's, [`Db::seats_between`]);
+    /// `None` elsewhere.
+    #[sqlx(default)]
+    #[serde(skip)]
+    pub kind: Option<MatchKind>,
 }
 
-/// The seats the ratings take next.
-/// Run per match stored: it must find its rows through an index (`mod.rs`).
-pub(super) const SEATS_BETWEEN: &str = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms
+/// The seats the board takes next: the ladder's, which the ratings count, and the bosses',
+/// which [`crate::ratings::Board::apply`] counts apart by their kind (one statement, not two,
+/// per match stored). Run per match stored: it must find its rows through an index (`mod.rs`).
+pub(super) const SEATS_BETWEEN: &str = "SELECT s.match_id, s.game_index, s.seat, s.version_id, s.team_id, s.result, s.place, s.fault, g.finished_ms, m.kind
                  FROM game_seats s JOIN games g ON g.match_id = s.match_id AND g.game_index = s.game_index
                  JOIN matches m ON m.id = s.match_id
                  WHERE s.match_id >= $1 AND s.match_id < $2 AND m.kind NOT IN ('final', 'spar')

@@ -1,8 +1,10 @@
 //! Sparring: the house agents a team may spar against (each build its own id, so a stored
 //! spar names what it played), and the spar matches a team asks for, capped per hour in the
-//! same statement that queues them.
+//! same statement that queues them. Bosses are house agents too: the boss matches the
+//! ladder has queued and the board has not counted yet are read here.
 
-use super::matches::NewMatch;
+use super::matches::{MatchRow, NewMatch};
+use super::states::MatchState;
 use super::{Db, DbError};
 
 impl Db {
@@ -59,5 +61,29 @@ impl Db {
     pub async fn spars_since(&self, team: i64, since_ms: i64) -> Result<Vec<i64>, DbError> {
         let q = "SELECT created_ms FROM matches WHERE requested_by = $1 AND created_ms > $2 ORDER BY created_ms";
         Ok(on_pool!(self, p => sqlx::query_scalar(q).bind(team).bind(since_ms).fetch_all(p).await?))
+    }
+
+    /// The boss matches from id `from` on (what the board has not counted: waiting, being
+    /// played, or done above its watermark), each as (version, house agent id, deals,
+    /// whether it waits to be leased). The queue's few dozen matches, read through the
+    /// primary key.
+    pub async fn boss_matches_from(
+        &self,
+        from: i64,
+    ) -> Result<Vec<(i64, i64, u64, bool)>, DbError> {
+        let q = "SELECT id, kind, seed, deals, duplicate, entrants, state, created_ms, done_ms
+                 FROM matches WHERE id >= $1 AND kind = 'boss'";
+        let rows: Vec<MatchRow> =
+            on_pool!(self, p => sqlx::query_as::<_, MatchRow>(q).bind(from).fetch_all(p).await?);
+        let mut out = Vec::new();
+        for m in rows {
+            let ids = m.entrant_ids()?;
+            let version = ids.iter().copied().find(|&v| v > 0);
+            let boss = ids.iter().copied().find(|&v| v < 0);
+            if let (Some(v), Some(b)) = (version, boss) {
+                out.push((v, -b, m.deals as u64, m.state == MatchState::Queued));
+            }
+        }
+        Ok(out)
     }
 }

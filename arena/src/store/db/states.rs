@@ -138,15 +138,19 @@ pub enum MatchKind {
     Spar,
     /// The final's, rated only in the final's own table.
     Final,
+    /// A team's latest valid version against a boss (`bosses` in arena.toml); unrated,
+    /// counted in the bosses' own table.
+    Boss,
 }
 
 impl MatchKind {
     /// Every kind.
-    pub const ALL: [MatchKind; 4] = [
+    pub const ALL: [MatchKind; 5] = [
         MatchKind::Ladder,
         MatchKind::Placement,
         MatchKind::Spar,
         MatchKind::Final,
+        MatchKind::Boss,
     ];
 
     /// The stored word, which is also what the API and the pages show.
@@ -156,6 +160,7 @@ impl MatchKind {
             MatchKind::Placement => "placement",
             MatchKind::Spar => "spar",
             MatchKind::Final => "final",
+            MatchKind::Boss => "boss",
         }
     }
 }

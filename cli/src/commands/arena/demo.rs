@@ -64,6 +64,12 @@ impl DemoArgs {
         cfg.listen = a.listen.clone();
         // A demo shows the ladder at full speed; a course's pace is for a course.
         cfg.storage.plan_days = 0;
+        // Three bosses, weakest first, of those built: badges show within about a minute.
+        cfg.bosses.agents = croupier_arena::config::suggested_bosses(kind)
+            .iter()
+            .filter(|b| agents.iter().any(|e| e.id() == **b))
+            .map(|b| b.to_string())
+            .collect();
         let admin = write_arena(&dir, &cfg, None)?;
         // Compiled agents first: an interpreted one (Python, 18 MB) takes seconds to compile.
         let mut agents = agents;

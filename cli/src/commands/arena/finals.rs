@@ -62,6 +62,20 @@ impl FinalArgs {
                     r.elo
                 );
             }
+            // Against each boss: the statement, and the badge when the interval earns it.
+            for r in f.rows.iter().filter(|r| !r.bosses.is_empty()) {
+                for b in &r.bosses {
+                    println!(
+                        "     {:<24} vs {:<20} {:>5.1}% ({:.1}–{:.1}) {}",
+                        croupier_host::text::escape(&r.team),
+                        b.boss,
+                        100.0 * b.win_rate,
+                        100.0 * b.win_rate_ci95.0,
+                        100.0 * b.win_rate_ci95.1,
+                        b.badge.as_deref().unwrap_or("")
+                    );
+                }
+            }
             println!(
                 "written: {}",
                 a.at.dir

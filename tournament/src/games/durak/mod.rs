@@ -13,6 +13,7 @@ const NEW: Scaffold = scaffold!("durak");
 impl Presentation for Durak {
     const FIRST_OPPONENT: &'static str = "durak/cheapest";
     const REFERENCE: &'static str = "durak/cheapest";
+    const BOSSES: [&'static str; 3] = ["durak/hand-value", "durak/cheapest", "durak/ismcts"];
     const JS_EXPORT: &'static str = "durakAgent";
     const NEW: &'static Scaffold = &NEW;
 

@@ -13,6 +13,7 @@ const NEW: Scaffold = scaffold!("toepen");
 impl Presentation for Toepen {
     const FIRST_OPPONENT: &'static str = "toepen/random";
     const REFERENCE: &'static str = "toepen/reasoning";
+    const BOSSES: [&'static str; 3] = ["toepen/random", "toepen/reasoning", "toepen/search"];
     const JS_EXPORT: &'static str = "toepenAgent";
     const NEW: &'static Scaffold = &NEW;
 

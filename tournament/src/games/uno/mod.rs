@@ -13,6 +13,7 @@ const NEW: Scaffold = scaffold!("uno");
 impl Presentation for Uno {
     const FIRST_OPPONENT: &'static str = "uno/primary";
     const REFERENCE: &'static str = "uno/greedy";
+    const BOSSES: [&'static str; 3] = ["uno/primary", "uno/greedy", "uno/search"];
     const JS_EXPORT: &'static str = "unoAgent";
     const NEW: &'static Scaffold = &NEW;
 
