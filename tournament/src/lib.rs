@@ -3,12 +3,13 @@
 //!
 //! Matches and tournaments between agents, as a library that the command line, tests and
 //! the arena call directly: schedules with seat rotation and duplicate deals, the parallel
-//! runner ([`runner`]), game records and the log format with resume, and matches and round
-//! robins from plain arguments ([`matches::MatchArgs`] to [`matches::run_match`], in
-//! [`matches`](mod@matches)), shards of a match and putting them back together
-//! ([`merge`]), a compact form of a game record for stores of millions of games
-//! ([`compact`]), replay documents for each viewer and the browser viewer ([`replay`]), hot
-//! swap ([`watch`]), and honest statistics ([`stats`]).
+//! runner ([`runner`], seating its agents through [`seating`]), game records and the log
+//! format with resume, and matches and round robins from plain arguments
+//! ([`matches::MatchArgs`] to [`matches::run_match`], in [`matches`](mod@matches)), shards
+//! of a match and putting them back together ([`merge`]), a compact form of a game record
+//! for stores of millions of games ([`compact`]), replay documents for each viewer and the
+//! browser viewer ([`replay`]), a person's seat in a game played move by move ([`human`]),
+//! hot swap ([`watch`]), and honest statistics ([`stats`]).
 //!
 //! Determinism: game `i` of a match depends only on the master seed and `i` (its deal, its
 //! seat rotation and every agent's random stream), so a match gives the same records and the
@@ -16,10 +17,12 @@
 //! Agents run in `croupier-host`'s sandbox; nothing here prints.
 
 pub mod compact;
+pub mod human;
 pub mod matches;
 pub mod merge;
 pub mod replay;
 pub mod runner;
+pub mod seating;
 pub mod shard;
 pub mod stats;
 pub mod watch;

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 pub mod admin;
+pub mod play;
 pub mod sign_in;
 
 type PageResult = Result<Response, PageError>;

@@ -64,6 +64,13 @@ impl DemoArgs {
         cfg.listen = a.listen.clone();
         // A demo shows the ladder at full speed; a course's pace is for a course.
         cfg.storage.plan_days = 0;
+        // Anyone who opens the demo may play (`/play`) against every example agent.
+        cfg.play.open = true;
+        cfg.spar.house = agents
+            .iter()
+            .map(|e| e.name.clone())
+            .filter(|n| n != &cfg.ladder.reference)
+            .collect();
         let admin = write_arena(&dir, &cfg, None)?;
         // Compiled agents first: an interpreted one (Python, 18 MB) takes seconds to compile.
         let mut agents = agents;
