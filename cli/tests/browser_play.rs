@@ -381,14 +381,7 @@ fn a_team_plays_durak_against_its_own_version_by_clicking() {
     };
     let same = [("Origin", url.as_str()), ("Sec-Fetch-Site", "same-origin")];
     let first = deal(&same);
-    assert_eq!(first.status, 303, "{}", first.body);
-    let id = first
-        .location
-        .as_deref()
-        .and_then(|l| l.strip_prefix("/play/"))
-        .expect("the game's page")
-        .to_string();
-    let api = format!("{url}/api/play/{id}");
+    let api = format!("{url}/api/play/{}", dealt_game(&first));
     let state = |who: &str| browser("GET", &api, &[("Cookie", who)], None).0;
     arena_common::wait_until(TURN, "the person's turn", || {
         state(&session).json()["state"] == "turn"
@@ -481,6 +474,16 @@ fn a_team_plays_durak_against_its_own_version_by_clicking() {
     // A game is never rated: the board has no games from any of this.
     let board = arena_common::board(url);
     assert_eq!(board["games"].as_u64(), Some(0), "{board}");
+}
+
+/// The game a start form's answer opens (a 303 to its page).
+fn dealt_game(r: &arena_common::Resp) -> String {
+    assert_eq!(r.status, 303, "{}", r.body);
+    r.location
+        .as_deref()
+        .and_then(|l| l.strip_prefix("/play/"))
+        .expect("the game's page")
+        .to_string()
 }
 
 /// `croupier play --web`, killed when the test's handle drops.
@@ -682,14 +685,7 @@ fn a_visitor_plays_in_an_open_arena_only_with_its_own_cookie_and_token() {
     let elsewhere = deal(&[("Cookie", &me), ("Origin", "http://evil.example")], &form);
     assert_eq!(elsewhere.status, 403, "{}", elsewhere.body);
     let dealt = deal(&[("Cookie", &me), ("Origin", url)], &form);
-    assert_eq!(dealt.status, 303, "{}", dealt.body);
-    let id = dealt
-        .location
-        .as_deref()
-        .and_then(|l| l.strip_prefix("/play/"))
-        .expect("the game's page")
-        .to_string();
-    let api = format!("{url}/api/play/{id}");
+    let api = format!("{url}/api/play/{}", dealt_game(&dealt));
     let mine = browser("GET", &api, &[("Cookie", &me)], None).0;
     assert_eq!(mine.status, 200, "{}", mine.body);
     let (_, other) = browser("GET", &format!("{url}/play"), &[], None);

@@ -48,7 +48,24 @@ pub struct ActBody {
     /// The action, e.g. `beat 0 9S`.
     pub action: String,
     /// The page's move count.
+    #[serde(deserialize_with = "whole_number")]
     pub moves: u64,
+}
+
+/// A count sent as JSON: any whole number at least 0, `7` or `7.0` alike, as JSON Schema's
+/// `integer` allows (a client may write every number as a float). One past `u64` is read as
+/// `u64::MAX`, which no game reaches, so the action is refused as sent at the wrong move;
+/// anything else is refused as the wrong shape.
+fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = serde_json::Number::deserialize(d)?;
+    n.as_u64()
+        .or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                // `as` saturates: a float past u64::MAX becomes u64::MAX.
+                .map(|f| f as u64)
+        })
+        .ok_or_else(|| serde::de::Error::custom(format!("`{n}` is not a move count")))
 }
 
 /// One agent the form offers for a seat: the form's value and the name shown.
@@ -253,3 +270,23 @@ pub const PLAY_JS: &str = include_str!("../../assets/play.js");
 
 /// The play page's style sheet.
 pub const PLAY_CSS: &str = include_str!("../../assets/play.css");
+
+#[cfg(test)]
+mod tests {
+    use super::ActBody;
+
+    /// schemathesis sends `9409.0` for a schema's integer, as JSON Schema allows.
+    #[test]
+    fn a_move_count_is_a_whole_number_however_it_is_written() {
+        let read = |moves: &str| {
+            serde_json::from_str::<ActBody>(&format!(r#"{{"action": "pass", "moves": {moves}}}"#))
+                .map(|b| b.moves)
+        };
+        assert_eq!(read("7").ok(), Some(7));
+        assert_eq!(read("9409.0").ok(), Some(9409));
+        assert_eq!(read("3539907581736010645504").ok(), Some(u64::MAX));
+        for bad in ["7.5", "-1", "\"7\"", "null"] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
+    }
+}
