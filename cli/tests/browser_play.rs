@@ -309,7 +309,13 @@ fn a_team_plays_durak_against_its_own_version_by_clicking() {
                 "return location.pathname.startsWith('/teams/');",
             )
             .await;
-            c.goto(&format!("{base}/play")).await.expect("open /play");
+            // The header's link to /play, on every page of a signed-in team.
+            find(&c, "header a[href='/play']")
+                .await
+                .click()
+                .await
+                .expect("open /play");
+            find(&c, "#play-form").await;
             let offered = js(
                 &c,
                 "return Array.from(document.querySelectorAll('select[name=p1] option')).map(o => o.value);",
