@@ -49,6 +49,18 @@
 //!   storage budget.
 //! - `bosses.deals` 8, `first` 32 and `share` 0.25: see [`Bosses`]' defaults; the ladder
 //!   keeps at most half of its waiting matches boss matches, so bosses never starve it.
+//! - `play.games` 16 and `play.per_team` 2: a person's game against agents (`/play`) keeps its
+//!   agents' instances (each up to `limits.memory_mib`) while the person thinks, so the
+//!   server holds at most 16 such games (48 instances at four seats, beside the ladder's
+//!   few in a pool of 1 000); two per team let a student open a second game without one
+//!   team taking them all.
+//! - `play.turn_seconds` 600: a person reads, thinks, fetches coffee; ten minutes without a
+//!   move means nobody is there, and the game ends so that its instances go.
+//! - `play.left_seconds` 180: the page asks for the state every two seconds and says so as
+//!   it closes; a browser that hides a tab may slow its timers to one a minute, so three
+//!   minutes of silence, not seconds, mean the page is gone.
+//! - `play.keep_minutes` 60: a finished human game is kept in memory only (never rated,
+//!   never in the database), long enough to look at its replay and download it.
 //! - `uploads.idle_seconds` 30: an upload whose body sends nothing for this long gets 408 and
 //!   its connection back; a client that trickles a file in (slowloris) cannot hold a
 //!   connection and a buffer for longer. A student on a slow line still sends something
@@ -221,6 +233,9 @@ pub struct ArenaConfig {
     /// House agents every team is measured against, unrated.
     #[serde(default)]
     pub bosses: Bosses,
+    /// People playing agents from the browser (`/play`).
+    #[serde(default)]
+    pub play: Play,
 }
 
 /// Bosses (`queue::ladder` schedules them, `croupier_tournament::bosses` says what they
@@ -402,6 +417,38 @@ impl Default for Spar {
     }
 }
 
+/// People playing agents from the browser ([`crate::play`]): never rated, kept in memory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Play {
+    /// Human games going at once on the server, all teams together (503 beyond).
+    pub games: u32,
+    /// Human games one team may have going at once (429 beyond).
+    pub per_team: u32,
+    /// Seconds a person has for one decision; past it the game ends.
+    pub turn_seconds: u32,
+    /// Seconds without a sign of the game's page after which the game ends.
+    pub left_seconds: u32,
+    /// Minutes a finished human game's replay is kept (in memory only).
+    pub keep_minutes: u32,
+    /// Anyone may play, signed in or not, against the house agents (`arena demo` sets it).
+    #[serde(default)]
+    pub open: bool,
+}
+
+impl Default for Play {
+    fn default() -> Play {
+        Play {
+            games: 16,
+            per_team: 2,
+            turn_seconds: 600,
+            left_seconds: 180,
+            keep_minutes: 60,
+            open: false,
+        }
+    }
+}
+
 /// The guard against clients that present refused tokens (`identity.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -454,6 +501,7 @@ impl ArenaConfig {
             storage: Storage::default(),
             spar: Spar::default(),
             bosses: Bosses::default(),
+            play: Play::default(),
         }
     }
 

@@ -74,6 +74,8 @@ pub struct Arena {
     pub verdicts: std::sync::atomic::AtomicU64,
     /// Linked agents by content hash (the uploads' checks and the embedded worker share it).
     pub linked: Arc<Linked>,
+    /// People's games against agents (`/play`), in memory only.
+    pub play: Arc<crate::play::Games>,
     /// Serialises board updates, so two never interleave, and knows when the board was last
     /// saved.
     board_update: tokio::sync::Mutex<Saves>,
@@ -261,6 +263,7 @@ impl Arena {
         let frozen = db.meta("frozen").await?.is_some();
         let csrf_key = csrf_key(&db).await?;
         let linked = Arc::new(Linked::new(runtime.clone()));
+        let play = crate::play::Games::new(crate::play::Bounds::from(&cfg.play));
         let arena = Arc::new(Arena {
             dir: dir.to_path_buf(),
             cfg,
@@ -283,6 +286,7 @@ impl Arena {
             upload_gate: tokio::sync::Mutex::new(()),
             uploads_open: std::sync::Mutex::new(HashMap::new()),
             verdicts: std::sync::atomic::AtomicU64::new(0),
+            play,
             linked,
             board_update: tokio::sync::Mutex::new(Saves::default()),
             entrants: std::sync::Mutex::new(HashMap::new()),

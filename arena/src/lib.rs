@@ -38,6 +38,10 @@
 //!   index); a match whose worker died is leased again and plays only its missing games,
 //!   from the same seeds, so it gives the same results. A failure of the platform is never
 //!   scored against an agent.
+//! - *A person's game shows only that person's seat.* `/play` ([`play`]) builds what the page
+//!   shows from the person's own observation, offers exactly the legal actions and refuses
+//!   any other; its agents play in the sandbox like any other, the games are bounded in
+//!   number, time and memory, and they are never rated.
 //! - *A machine that plays matches holds no keys to the arena.* Workers on other machines
 //!   ([`queue::worker`]) pull jobs over HTTP with a worker token that opens only the worker API; the
 //!   server checks every game they report against the match's schedule and refuses a report
@@ -49,6 +53,7 @@ pub mod context;
 pub mod events;
 pub mod finals;
 pub mod linked;
+pub mod play;
 pub mod queue;
 pub mod ratings;
 pub mod store;

@@ -17,154 +17,27 @@
 
 #[path = "common/arena.rs"]
 mod arena_common;
+#[path = "common/chromium.rs"]
+mod chromium;
 mod common;
 
 use arena_common::{ArenaDir, Server, get, submit};
+use chromium::{
+    BrowserLog, CHROMEDRIVER, CHROMIUM, SHORT, find, have_browser, js, sign_in, text, wait_js,
+};
 use common::{example_agent, repo};
-use fantoccini::elements::Element;
-use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+use fantoccini::{Client, Locator};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// The whole browser walk must end within this, whatever hangs (the browser, the driver or
 /// the server): a stuck test is reported as a failure, not left running.
 const WHOLE_WALK: Duration = Duration::from_secs(360);
-/// A page element that should be there at once (or after one navigation).
-const SHORT: Duration = Duration::from_secs(20);
 /// An upload's verdict: the loader in a child process and a smoke match.
 const VERDICT: Duration = Duration::from_secs(120);
 /// The ladder playing enough games for the leaderboard and the team page to have content.
 const LADDER: Duration = Duration::from_secs(180);
-
-/// Whether both programs can be run.
-fn have_browser() -> bool {
-    let runs = |p: &str| {
-        Command::new(p)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    runs(CHROMIUM) && runs(CHROMEDRIVER)
-}
-
-/// A free port on 127.0.0.1, as the OS hands it out. It is released before chromedriver
-/// binds it; another process taking it in between would make the start fail loudly.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port on 127.0.0.1")
-}
-
-/// A running chromedriver, in a process group of its own so that dropping it also ends the
-/// Chromium it started, even when the test panicked before closing the session.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Driver {
-    fn start(log: &Path) -> Driver {
-        use std::os::unix::process::CommandExt;
-        let port = free_port();
-        let child = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            // Only this machine may drive it (the default, said out loud).
-            .arg("--allowed-ips=127.0.0.1")
-            .arg(format!("--log-path={}", log.display()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("spawn chromedriver");
-        let driver = Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        };
-        let status = format!("{}/status", driver.url);
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(2)))
-            .build()
-            .into();
-        let start = Instant::now();
-        while agent.get(&status).call().is_err() {
-            assert!(
-                start.elapsed() < SHORT,
-                "chromedriver did not answer on {status} within {SHORT:?}; its log: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        driver
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        // The group's id is chromedriver's pid (process_group(0)); Chromium inherits it.
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a negative pid signals that process group only.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-        let _ = self.child.wait();
-    }
-}
-
-/// Headless Chromium at a fixed window size (the screenshots' size), with its console kept
-/// for [`BrowserLog`], nothing fetched in the background, and timeouts on page loads and
-/// scripts so that no WebDriver command can wait forever.
-fn capabilities() -> Capabilities {
-    let caps = json!({
-        "browserName": "chrome",
-        "goog:chromeOptions": {
-            "binary": CHROMIUM,
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
-                "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-extensions", "--hide-scrollbars",
-            ],
-        },
-        "goog:loggingPrefs": { "browser": "ALL" },
-        "timeouts": { "pageLoad": 60_000, "script": 10_000, "implicit": 0 },
-    });
-    match caps {
-        Value::Object(m) => m,
-        _ => unreachable!("a JSON object literal"),
-    }
-}
-
-/// chromedriver's console log (`POST /session/{id}/se/log`, which it keeps for Selenium):
-/// the entries since the last call. Not in the W3C standard, so fantoccini has no method.
-#[derive(Debug)]
-struct BrowserLog;
-
-impl WebDriverCompatibleCommand for BrowserLog {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/se/log",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(r#"{"type":"browser"}"#.into()))
-    }
-}
 
 /// Where the screenshots go, and the temporary directory to keep alive when it is one.
 fn screenshot_dir() -> (PathBuf, Option<tempfile::TempDir>) {
@@ -210,7 +83,6 @@ fn a_team_uploads_watches_and_replays_in_a_real_browser() {
     assert_eq!(up.status, 201, "{}", up.body);
 
     let (shots, _keep) = screenshot_dir();
-    let driver = Driver::start(&dir.path().join("chromedriver.log"));
     let walk = Walk {
         base: server.url.clone(),
         team_b: b,
@@ -221,46 +93,12 @@ fn a_team_uploads_watches_and_replays_in_a_real_browser() {
         shots: shots.clone(),
         console: Default::default(),
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    let outcome = rt.block_on(async {
-        // A cold Chromium on a busy machine can take a while to start.
-        let client = tokio::time::timeout(
-            Duration::from_secs(60),
-            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(capabilities())
-                .connect(&driver.url),
-        )
-        .await
-        .expect("starting Chromium timed out")
-        .expect("a WebDriver session with headless Chromium");
-        // The walk runs as its own task so that a failed assertion in it comes back here as
-        // a JoinError and the session is still closed (which ends Chromium) before the panic
-        // goes on.
-        let mut task = tokio::spawn(walk.clone().run(client.clone()));
-        let outcome = tokio::time::timeout(WHOLE_WALK, &mut task).await;
-        if outcome.is_err() {
-            task.abort();
-        }
-        let _ = tokio::time::timeout(SHORT, client.close()).await;
-        outcome
-    });
-    drop(driver);
-    match outcome {
-        Err(_) => panic!(
-            "the browser walk did not finish within {WHOLE_WALK:?}; server log:\n{}",
-            server.stderr()
-        ),
-        Ok(Err(e)) if e.is_panic() => {
-            eprintln!("server log:\n{}", server.stderr());
-            std::panic::resume_unwind(e.into_panic())
-        }
-        Ok(Err(e)) => panic!("the browser walk failed: {e}"),
-        Ok(Ok(())) => {}
-    }
+    chromium::run_walk(
+        &dir.path().join("chromedriver.log"),
+        WHOLE_WALK,
+        |c| walk.run(c),
+        || server.stderr(),
+    );
     for name in [
         "arena-upload",
         "arena-leaderboard",
@@ -280,14 +118,7 @@ impl Walk {
         let base = self.base.clone();
 
         // Sign in as team B with its token.
-        c.goto(&format!("{base}/login")).await.expect("open /login");
-        let token = find(&c, "main input[name=token]").await;
-        token.send_keys(&self.team_b).await.expect("type the token");
-        find(&c, "main form button")
-            .await
-            .click()
-            .await
-            .expect("sign in");
+        sign_in(&c, &base, &self.team_b).await;
         wait_js(
             &c,
             SHORT,
@@ -492,17 +323,7 @@ impl Walk {
         self.shot(&c, "arena-replay-seat").await;
 
         // The organiser's page, signed in with the admin token (it replaces team B's cookie).
-        c.goto(&format!("{base}/login")).await.expect("open /login");
-        find(&c, "main input[name=token]")
-            .await
-            .send_keys(&self.admin)
-            .await
-            .expect("type the admin token");
-        find(&c, "main form button")
-            .await
-            .click()
-            .await
-            .expect("sign in");
+        sign_in(&c, &base, &self.admin).await;
         wait_js(
             &c,
             SHORT,
@@ -734,35 +555,4 @@ fn last_step(counter: &Value) -> &str {
         .as_str()
         .and_then(|s| s.rsplit(" / ").next())
         .unwrap_or("?")
-}
-
-/// Waits up to [`SHORT`] for an element.
-async fn find(c: &Client, css: &str) -> Element {
-    c.wait()
-        .at_most(SHORT)
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no `{css}` within {SHORT:?}: {e}"))
-}
-
-async fn text(c: &Client, css: &str) -> String {
-    find(c, css).await.text().await.expect("element text")
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed ({e}): {script}"))
-}
-
-/// Polls a script every 250 ms until it returns true; panics with `what` after `limit`.
-async fn wait_js(c: &Client, limit: Duration, what: &str, script: &str) {
-    let start = Instant::now();
-    while js(c, script).await != Value::Bool(true) {
-        assert!(
-            start.elapsed() < limit,
-            "timed out after {limit:?} waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
 }

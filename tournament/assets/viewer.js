@@ -246,8 +246,12 @@
   };
 
   Viewer.prototype.renderTable = function (t) {
-    var doc = this.doc;
-    var box = this.table;
+    drawTable(this.table, this.doc, t);
+  };
+
+  // The table `t` of a document's step into `box`: seats (hands as counts), facts, piles.
+  // Also what the play page draws a live table with (window.croupierView).
+  function drawTable(box, doc, t) {
     clear(box);
     if (!t) {
       return;
@@ -316,10 +320,14 @@
       pbox.appendChild(row);
       box.appendChild(pbox);
     }
-  };
+  }
 
   Viewer.prototype.renderHand = function (t) {
-    var box = this.hand;
+    drawHand(this.hand, this.doc, t);
+  };
+
+  // The viewing seat's hand of table `t` into `box`.
+  function drawHand(box, doc, t) {
     clear(box);
     if (!t || t.hand === null || t.hand === undefined) {
       box.appendChild(el("p", "empty", "A spectator sees no hand."));
@@ -329,8 +337,17 @@
       box.appendChild(el("p", "empty", "no cards"));
     }
     for (var i = 0; i < t.hand.length; i++) {
-      box.appendChild(card(t.hand[i], this.doc.game));
+      box.appendChild(card(t.hand[i], doc.game));
     }
+  }
+
+  // What the play page (arena/assets/play.js) draws with: the same cards and table.
+  window.croupierView = {
+    el: el,
+    clear: clear,
+    card: card,
+    drawTable: drawTable,
+    drawHand: drawHand,
   };
 
   Viewer.prototype.renderEvents = function (step) {
@@ -395,6 +412,10 @@
 
   function start() {
     var source = document.getElementById("replay-doc");
+    if (!source && document.getElementById("play")) {
+      // The play page: it draws with window.croupierView and has no document to show.
+      return;
+    }
     var root = document.getElementById("replay");
     if (!root) {
       root = el("main");

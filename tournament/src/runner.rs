@@ -5,13 +5,14 @@
 //! in index order, so the same command gives the same results and the same log file whatever
 //! the number of threads. A failure of any agent ends at most that game.
 
-use croupier_host::player::{Player, PlayerFactory, StartInfo, StartRules};
-use croupier_host::sandbox::{CallStats, LogLine, MakeError};
+pub use crate::seating::Entrant;
+use crate::seating::{seat_teams, start_player};
+use croupier_host::player::{Player, StartRules};
+use croupier_host::sandbox::{CallStats, LogLine};
 use croupier_host::verdict::{Fault, Verdict};
 use croupier_rules::{Game, GameRng, Rules, SeatResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -25,17 +26,6 @@ pub enum FaultPolicy {
     /// The host plays the first legal action for it and counts a fault; after a trap the
     /// agent's instance is dead, so the host plays for it for the rest of that game.
     Fallback,
-}
-
-/// One agent argument of a match.
-pub struct Entrant<G: Game> {
-    /// As given on the command line (`durak/cheapest`, `./my.wasm#iters=100`).
-    pub name: String,
-    /// The agent arguments (the text after `#`), sent at the start of each game.
-    pub args: String,
-    /// Makes the entrant's player for each game; under `--watch`, switches to a new build when the
-    /// file changes.
-    pub factory: Arc<dyn PlayerFactory<G>>,
 }
 
 /// The games of a match.
@@ -158,6 +148,38 @@ pub struct GameRecord {
     pub calls: Vec<CallStats>,
 }
 
+impl GameRecord {
+    /// A game's record before its first action: who sits where, which builds, no result yet.
+    pub fn begun(
+        index: u64,
+        deal: u64,
+        rotation: usize,
+        seed: u64,
+        seats: Vec<usize>,
+        builds: Vec<String>,
+    ) -> GameRecord {
+        GameRecord {
+            index,
+            deal,
+            rotation,
+            seed,
+            seats,
+            actions: Vec::new(),
+            results: Vec::new(),
+            scores: Vec::new(),
+            summary: String::new(),
+            aborted: false,
+            faults: Vec::new(),
+            forfeit: None,
+            decisions: 0,
+            teams: None,
+            builds,
+            logs: Vec::new(),
+            calls: Vec::new(),
+        }
+    }
+}
+
 /// The seed of deal `deal`: every game that plays the deal is dealt from it.
 pub fn game_seed(master: u64, deal: u64) -> u64 {
     GameRng::derive(master, deal)
@@ -198,28 +220,11 @@ pub fn play_game<G: Game>(
     let (deal, rotation) = schedule.game(index);
     let seats = schedule.rotations[rotation].clone();
     let seed = game_seed(master_seed, deal);
-    let mut rec = GameRecord {
-        index,
-        deal,
-        rotation,
-        seed,
-        seats: seats.clone(),
-        actions: Vec::new(),
-        results: Vec::new(),
-        scores: Vec::new(),
-        summary: String::new(),
-        aborted: false,
-        faults: Vec::new(),
-        forfeit: None,
-        decisions: 0,
-        teams: None,
-        builds: seats
-            .iter()
-            .map(|&e| entrants[e].factory.build_id())
-            .collect(),
-        logs: Vec::new(),
-        calls: Vec::new(),
-    };
+    let builds = seats
+        .iter()
+        .map(|&e| entrants[e].factory.build_id())
+        .collect();
+    let mut rec = GameRecord::begun(index, deal, rotation, seed, seats.clone(), builds);
     let mut game = match G::new(options, seed) {
         Ok(g) => g,
         Err(e) => {
@@ -232,28 +237,15 @@ pub fn play_game<G: Game>(
     };
     let n = game.num_players();
     rec.calls = vec![CallStats::default(); n];
-    let teams: Vec<Option<u8>> = (0..n as u8).map(|s| game.team_of(s)).collect();
-    if teams.iter().all(Option::is_some) {
-        rec.teams = Some(teams.iter().map(|t| t.unwrap_or(0)).collect());
-    }
+    let (teams, rec_teams) = seat_teams(&game);
+    rec.teams = rec_teams;
     // A seat's player is `None` when its agent could not start (or, with fallback, died).
     let mut players: Vec<Option<Box<dyn Player<G>>>> = Vec::with_capacity(n);
     for (seat, &e) in seats.iter().enumerate() {
         let entrant = &entrants[e];
         let aseed = agent_seed(master_seed, index, seat);
-        let started = match entrant.factory.make(aseed) {
-            Ok(mut p) => p
-                .start(&StartInfo {
-                    seat: seat as u8,
-                    players: n as u8,
-                    rules: rules.clone(),
-                    seed: aseed,
-                    args: entrant.args.clone(),
-                })
-                .map(|()| p),
-            Err(MakeError::Agent(f)) => Err(f),
-            Err(MakeError::Host(reason)) => return Err(HostError { index, reason }),
-        };
+        let started = start_player(entrant, seat, n, rules, aseed)
+            .map_err(|reason| HostError { index, reason })?;
         match started {
             Ok(p) => {
                 // The player's own build: a hot swap between reading the factory's build
@@ -671,4 +663,4 @@ impl<E> Delivery<'_, E> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -151,6 +151,16 @@ impl ArenaConfig {
                 "must be a number from 0 to 1 (a share of a version's rated games)".into(),
             ));
         }
+        for (name, value) in [
+            ("play.games", self.play.games),
+            ("play.per_team", self.play.per_team),
+            ("play.turn_seconds", self.play.turn_seconds),
+            ("play.left_seconds", self.play.left_seconds),
+        ] {
+            if value == 0 {
+                return Err(field(name, "must be at least 1".into()));
+            }
+        }
         if self.listen.parse::<std::net::SocketAddr>().is_err() {
             return Err(field(
                 "listen",

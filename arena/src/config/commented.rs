@@ -139,6 +139,21 @@ first = {boss_first}
 # then its boss games grow with its rated games, up to this share of them (all bosses).
 share = {boss_share:?}
 
+[play]
+# People playing agents from the browser (/play), never rated, kept in memory only: this
+# many games at once on the server,
+games = {play_games}
+# this many per team,
+per_team = {play_per_team}
+# seconds a person has for one decision before the game ends,
+turn_seconds = {play_turn}
+# seconds without a sign of the game's page before it ends (the page asks every 2 s),
+left_seconds = {play_left}
+# and minutes a finished game's replay is kept.
+keep_minutes = {play_keep}
+# Anyone may play, signed in or not (`croupier arena demo` sets it).
+open = {play_open}
+
 [final]
 # When uploads close by themselves, with its offset; the ladder plays on until the final.
 # deadline = "2026-12-18T23:59:00+01:00"
@@ -189,6 +204,12 @@ share = {boss_share:?}
             boss_deals = self.bosses.deals,
             boss_first = self.bosses.first,
             boss_share = self.bosses.share,
+            play_games = self.play.games,
+            play_per_team = self.play.per_team,
+            play_turn = self.play.turn_seconds,
+            play_left = self.play.left_seconds,
+            play_keep = self.play.keep_minutes,
+            play_open = self.play.open,
             deadline = self
                 .final_
                 .deadline

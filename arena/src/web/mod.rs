@@ -10,6 +10,8 @@ pub mod export;
 pub mod identity;
 pub mod manage;
 pub mod pages;
+pub mod play;
+pub mod play_local;
 pub mod request_limits;
 pub mod server;
 pub mod session;

@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 pub mod admin;
 pub mod bosses;
+pub mod play;
 pub mod sign_in;
 
 type PageResult = Result<Response, PageError>;
@@ -53,6 +54,7 @@ fn layout(arena: &Arena, v: &Viewer, title: &str, body: Markup) -> Markup {
                                 span #signed-in { "signed in as team " strong { (v.team.as_deref().unwrap_or("?")) } }
                                 a href={ "/teams/" (id) } { "my team" }
                                 a href="/submit" { "upload" }
+                                a href="/play" { "play" }
                                 form.inline method="post" action="/logout" { (csrf_input(v)) button { "sign out" } }
                             }
                             Who::Admin => {
@@ -60,7 +62,10 @@ fn layout(arena: &Arena, v: &Viewer, title: &str, body: Markup) -> Markup {
                                 a href="/admin" { "admin" }
                                 form.inline method="post" action="/logout" { (csrf_input(v)) button { "sign out" } }
                             }
-                            Who::Public => { a href="/login" { "sign in" } }
+                            Who::Public => {
+                                @if arena.cfg.play.open { a href="/play" { "play" } }
+                                a href="/login" { "sign in" }
+                            }
                         }
                     }
                 }

@@ -56,7 +56,7 @@ pub fn router(arena: Arc<Arena>) -> Router {
             announced_length,
         ));
     let timeout = || TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT);
-    Router::new()
+    let app = Router::new()
         .route("/", get(pages::leaderboard))
         .route("/teams/{id}", get(pages::team))
         .route("/teams/{id}/versions/{n}", get(pages::version))
@@ -65,6 +65,13 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/matches/{id}", get(pages::match_page))
         .route("/games/{m}/{g}", get(pages::game))
         .route("/final", get(pages::final_page))
+        .route(
+            "/play",
+            get(pages::play::play_page).post(pages::play::start),
+        )
+        .route("/play/{id}", get(pages::play::game_page))
+        .route("/play/{id}/replay", get(pages::play::replay))
+        .route("/play/{id}/log", get(pages::play::log))
         .route(
             "/login",
             get(pages::sign_in::login_form).post(pages::sign_in::login),
@@ -117,6 +124,9 @@ pub fn router(arena: Arc<Arena>) -> Router {
         .route("/api/admin/workers/{id}", delete(api::remove_worker))
         .route("/api/final", get(api::final_table))
         .route("/api/openapi.json", get(api::openapi))
+        .route("/api/play/{id}", get(pages::play::state))
+        .route("/api/play/{id}/act", post(pages::play::act))
+        .route("/api/play/{id}/leave", post(pages::play::leave))
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .layer(timeout())
         .merge(uploads)
@@ -131,20 +141,25 @@ pub fn router(arena: Arc<Arena>) -> Router {
         ))
         // Pages, JSON and replays for browsers that ask (`Accept-Encoding: gzip`); a worker
         // asks for none, so its binary reports and agents go as they are.
-        .layer(CompressionLayer::new())
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ))
-        .with_state(arena)
+        .layer(CompressionLayer::new());
+    secure_headers(app).with_state(arena)
+}
+
+/// The headers every response carries: the Content-Security-Policy, `nosniff` and no
+/// referrer (the arena's and `croupier play --web`'s alike).
+pub fn secure_headers<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
+    r.layer(SetResponseHeaderLayer::overriding(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    ))
+    .layer(SetResponseHeaderLayer::overriding(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ))
+    .layer(SetResponseHeaderLayer::overriding(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    ))
 }
 
 /// 413 for an upload whose announced length is over the cap, before anything is read.
@@ -169,8 +184,11 @@ async fn announced_length(
     next.run(req).await
 }
 
-async fn static_file(Path(file): Path<String>) -> Result<Response, AppError> {
+/// A file under `/static/`: the pages' style and scripts, the viewer's and the play page's.
+pub async fn static_file(Path(file): Path<String>) -> Result<Response, AppError> {
     let (body, ty): (&'static str, &str) = match file.as_str() {
+        "play.js" => (crate::web::play::PLAY_JS, "text/javascript; charset=utf-8"),
+        "play.css" => (crate::web::play::PLAY_CSS, "text/css; charset=utf-8"),
         "style.css" => (
             include_str!("../../assets/style.css"),
             "text/css; charset=utf-8",
@@ -250,6 +268,7 @@ pub async fn serve(
     ));
     let pruner = tokio::spawn(apply_storage_budget(arena.clone(), stop_rx.clone()));
     let ticker = tokio::spawn(live_events(arena.clone(), stop_rx.clone()));
+    let people = tokio::spawn(arena.play.clone().sweeper(stop_rx.clone()));
     // The embedded worker: the same loop as `croupier arena worker`, on the database.
     // `ladder.threads = 0` leaves the playing to workers on other machines.
     let worker = (arena.cfg.ladder.threads > 0).then(|| {
@@ -282,6 +301,7 @@ pub async fn serve(
     let _ = sched.await;
     let _ = pruner.await;
     let _ = ticker.await;
+    let _ = people.await;
     if let Some(w) = worker {
         let _ = w.await;
     }

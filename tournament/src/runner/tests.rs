@@ -1,7 +1,10 @@
 use super::*;
+use croupier_host::player::{PlayerFactory, StartInfo};
+use croupier_host::sandbox::MakeError;
+use std::sync::Arc;
 
-/// A first-legal-action player that reports `build`.
-struct Fixed {
+/// A first-legal-action player that reports `build` and logs one line each time it is asked.
+pub(crate) struct Fixed {
     build: String,
 }
 
@@ -16,7 +19,11 @@ impl<G: Game> Player<G> for Fixed {
             .ok_or_else(|| Fault::new(Verdict::Trap, "no legal action"))
     }
     fn take_log(&mut self) -> Vec<LogLine> {
-        Vec::new()
+        vec![LogLine {
+            level: "info".into(),
+            text: format!("build {}", self.build),
+            at: None,
+        }]
     }
     fn stats(&self) -> CallStats {
         CallStats::default()
@@ -28,7 +35,7 @@ impl<G: Game> Player<G> for Fixed {
 
 /// A factory hot-swapped between being asked its build and making the player: it says
 /// "old" but makes "new" players, as a `--watch` swap can.
-struct Swapped;
+pub(crate) struct Swapped;
 
 impl<G: Game> PlayerFactory<G> for Swapped {
     fn make(&self, _: u64) -> Result<Box<dyn Player<G>>, MakeError> {

@@ -70,6 +70,13 @@ impl DemoArgs {
             .filter(|b| agents.iter().any(|e| e.id() == **b))
             .map(|b| b.to_string())
             .collect();
+        // Anyone who opens the demo may play (`/play`) against every example agent.
+        cfg.play.open = true;
+        cfg.spar.house = agents
+            .iter()
+            .map(|e| e.id().to_string())
+            .filter(|n| n != &cfg.ladder.reference)
+            .collect();
         let admin = write_arena(&dir, &cfg, None)?;
         // Compiled agents first: an interpreted one (Python, 18 MB) takes seconds to compile.
         let mut agents = agents;
