@@ -263,6 +263,29 @@ mod tests {
 
     /// Seat 0 searches, the others play greedy; returns seat 0's wins.
     fn play(preset: &str, players: usize, games: u64, iters: u32) -> u32 {
+        play_with(preset, players, games, |info| {
+            let mut agent = Native::<Uno, Search>::new(&GameInfo {
+                args: format!("iters={iters}"),
+                ..info.clone()
+            });
+            let mut services = Quiet(GameRng::new(info.seed));
+            move |_: &Uno, obs: &Observation, legal: &[Action], budget: Budget| {
+                agent.decide(obs, legal, budget, &mut services)
+            }
+        })
+    }
+
+    /// Seat 0 decides with what `seat0` makes for each deal (it sees the true state), the
+    /// others play greedy; returns seat 0's wins over deals (seeds) `0..games`.
+    fn play_with<D>(
+        preset: &str,
+        players: usize,
+        games: u64,
+        mut seat0: impl FnMut(&GameInfo<Uno>) -> D,
+    ) -> u32
+    where
+        D: FnMut(&Uno, &Observation, &[Action], Budget) -> Action,
+    {
         let mut opts = Options::preset(preset).unwrap();
         opts.set_players(players).unwrap();
         let mut wins = 0;
@@ -273,9 +296,9 @@ mod tests {
                 players: players as u8,
                 options: opts.clone(),
                 seed,
-                args: format!("iters={iters}"),
+                args: String::new(),
             };
-            let mut agent = Native::<Uno, Search>::new(&info);
+            let mut decide = seat0(&info);
             let mut services = Quiet(GameRng::new(seed));
             let mut rng = GameRng::new(seed ^ 77);
             let budget = Budget {
@@ -289,7 +312,7 @@ mod tests {
                 g.legal_actions(&mut legal);
                 let obs = g.observe(s);
                 let a = if s == 0 {
-                    agent.decide(&obs, &legal, budget, &mut services)
+                    decide(&g, &obs, &legal, budget)
                 } else {
                     let mut ctx = Ctx::new(budget, &mut rng, &mut services);
                     uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
@@ -306,6 +329,119 @@ mod tests {
             }
         }
         wins
+    }
+
+    /// The same flat Monte Carlo search, but clairvoyant: it knows every opponent's hand, and
+    /// with `pile` the draw pile's order too (every world is then the true state); without,
+    /// each world deals the draw pile at random from what is left. Greedy's choice first, as
+    /// the agent orders its candidates.
+    fn clairvoyant(
+        g: &Uno,
+        obs: &Observation,
+        legal: &[Action],
+        iters: u32,
+        pile: bool,
+        rng: &mut GameRng,
+    ) -> Action {
+        if legal.len() < 2 {
+            return legal.first().copied().unwrap_or(Action::Draw);
+        }
+        let mut quiet = Quiet(GameRng::new(0));
+        let mut r = GameRng::new(rng.next_u64());
+        let budget = Budget {
+            fuel: 200_000_000,
+            millis: 1000,
+            bank_millis: None,
+        };
+        let mut ctx = Ctx::new(budget, &mut r, &mut quiet);
+        let preferred = uno_common::decide(&mut GreedyStyle, obs, legal, &mut ctx);
+        let mut order = vec![preferred];
+        order.extend(legal.iter().copied().filter(|a| *a != preferred));
+        let worlds = (iters as usize / order.len()).max(1);
+        let mut totals = vec![0.0; order.len()];
+        let mut buf = Vec::new();
+        let mut seen = obs.clone();
+        for s in 0..g.num_players() as Seat {
+            if s != obs.seat {
+                seen.known[s as usize] = g.hand(s).to_vec();
+            }
+        }
+        let opts = Options::preset("house").unwrap();
+        for _ in 0..worlds {
+            let mut world = if pile {
+                g.clone()
+            } else {
+                Uno::determinize(&opts, &seen, rng)
+            };
+            world.record_no_events();
+            let stream = rng.next_u64();
+            for (i, a) in order.iter().enumerate() {
+                let mut sim = world.clone();
+                if sim.apply(*a).is_err() {
+                    continue;
+                }
+                let mut prng = GameRng::new(stream);
+                croupier_sdk::search::playout(
+                    &mut sim,
+                    MAX_STEPS,
+                    &mut prng,
+                    &mut policy,
+                    &mut buf,
+                );
+                totals[i] += evaluate(&sim, obs.seat);
+            }
+        }
+        let mut best_i = 0;
+        for (i, t) in totals.iter().enumerate() {
+            if *t > totals[best_i] {
+                best_i = i;
+            }
+        }
+        order[best_i]
+    }
+
+    /// Wilson's 95% interval of `k` wins in `n`, in percent.
+    fn wilson(k: u32, n: u64) -> (f64, f64) {
+        let (k, n, z) = (k as f64, n as f64, 1.96f64);
+        let p = k / n;
+        let c = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        (100.0 * (c - h), 100.0 * (c + h))
+    }
+
+    /// Issue #42's ceiling: how often this search beats greedy when it sees everything (the
+    /// opponent's hand and the draw pile's order), beside the fair agent on the same deals.
+    /// `GAMES` deals (300), `ITERS` playouts (300). A fair agent cannot expect to beat what
+    /// the same search does with every card known.
+    #[test]
+    #[ignore]
+    fn ceiling() {
+        let var = |k: &str, d: u64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let games = var("GAMES", 300);
+        let iters = var("ITERS", 300) as u32;
+        let fair = play("house", 2, games, iters);
+        let sees = |pile: bool| {
+            play_with("house", 2, games, |info| {
+                let mut rng = GameRng::new(info.seed ^ 0x5eed);
+                move |g: &Uno, obs: &Observation, legal: &[Action], _: Budget| {
+                    clairvoyant(g, obs, legal, iters, pile, &mut rng)
+                }
+            })
+        };
+        let hands = sees(false);
+        let all = sees(true);
+        for (what, k) in [("fair", fair), ("sees hands", hands), ("sees all", all)] {
+            let (lo, hi) = wilson(k, games);
+            eprintln!(
+                "{what:>11}, {iters} playouts: {k}/{games} = {:.1}% ({lo:.1}-{hi:.1}%)",
+                100.0 * k as f64 / games as f64
+            );
+        }
     }
 
     #[test]
