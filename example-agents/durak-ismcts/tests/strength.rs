@@ -5,6 +5,11 @@
 //! `OPP=cheapest PRESET=classic DEALS=100 SEED=1 ARGS=iters=100 THREADS=2 cargo test --release
 //! -p durak-ismcts --test strength -- --ignored --nocapture`. The benchmark of record is
 //! `scripts/bench-bosses.sh` (sandboxed, on a seed the agents were not tuned on).
+//!
+//! `SEE=hands` measures a ceiling instead (issue #42): the boss is told every other hand (its
+//! observation's `known` cards are the true hands, so each world deals only the talon at
+//! random). What the same search does with the opponents' cards known bounds what better
+//! inference of them could give.
 
 use croupier_sdk::durak::{Action, Durak, Observation, Options};
 use croupier_sdk::rules::SeatResult;
@@ -45,8 +50,16 @@ fn make(name: &str, info: &GameInfo<Durak>) -> Decide {
     }
 }
 
-/// One game; `boss_even`: the boss holds the even seats. Returns the boss's result.
-fn game(opts: &Options, seed: u64, opp: &str, args: &str, boss_even: bool) -> SeatResult {
+/// One game; `boss_even`: the boss holds the even seats; `sees`: the boss is told every
+/// other hand. Returns the boss's result.
+fn game(
+    opts: &Options,
+    seed: u64,
+    opp: &str,
+    args: &str,
+    boss_even: bool,
+    sees: bool,
+) -> SeatResult {
     let mut g = Durak::new(opts, seed).unwrap();
     let n = opts.num_players;
     let mut seats: Vec<(Decide, Host)> = (0..n)
@@ -66,7 +79,14 @@ fn game(opts: &Options, seed: u64, opp: &str, args: &str, boss_even: bool) -> Se
     let mut legal = Vec::new();
     while let Some(p) = g.to_act() {
         g.legal_actions(&mut legal);
-        let obs = g.observe(p);
+        let mut obs = g.observe(p);
+        if sees && (p % 2 == 0) == boss_even {
+            for s in 0..n {
+                if s != p {
+                    obs.known[s as usize] = g.hand(s);
+                }
+            }
+        }
         let (d, h) = &mut seats[p as usize];
         let a = d(&obs, &legal, h);
         assert!(legal.contains(&a), "illegal {a}");
@@ -85,6 +105,7 @@ fn strength() {
     let seed: u64 = env("SEED", "1").parse().unwrap();
     let args = env("ARGS", "");
     let threads: u64 = env("THREADS", "2").parse().unwrap();
+    let sees = env("SEE", "") == "hands";
     let opts = Options::preset(&preset).unwrap();
     let t0 = std::time::Instant::now();
     let handles: Vec<_> = (0..threads)
@@ -94,7 +115,7 @@ fn strength() {
                 let mut r = [0u32; 3];
                 for d in (t..deals).step_by(threads as usize) {
                     for even in [true, false] {
-                        let k = match game(&opts, seed * 1_000_003 + d, &opp, &args, even) {
+                        let k = match game(&opts, seed * 1_000_003 + d, &opp, &args, even, sees) {
                             SeatResult::Win => 0,
                             SeatResult::Loss => 1,
                             _ => 2,
@@ -117,7 +138,8 @@ fn strength() {
     let p = r[0] as f64 / n;
     let half = 1.96 * (p * (1.0 - p) / n).sqrt();
     eprintln!(
-        "{preset} boss[{args}] vs {opp}: {} W {} L {} D of {n} ({deals} deals, seed {seed}): {:.1}% ±{:.1} in {:.0?}",
+        "{preset} boss[{args}]{} vs {opp}: {} W {} L {} D of {n} ({deals} deals, seed {seed}): {:.1}% ±{:.1} in {:.0?}",
+        if sees { " seeing every hand" } else { "" },
         r[0],
         r[1],
         r[2],
