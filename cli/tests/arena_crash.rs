@@ -123,6 +123,57 @@ fn kill9_mid_match_loses_nothing_on_postgres() {
     kill9_mid_match_loses_nothing(Some(&pg.url));
 }
 
+/// `settled` waits for another client's statement still running (as a dead server's COMMIT
+/// is), and for nothing once it is done: the crash tests read only after it.
+#[test]
+fn settled_waits_for_a_busy_backend_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL settle test") else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let db = observer(tmp.path(), Some(&pg.url)).await;
+        let other = sqlx::PgPool::connect(&pg.url).await.expect("connect");
+        let busy = tokio::spawn(async move {
+            sqlx::query("SELECT pg_sleep(1.5)")
+                .execute(&other)
+                .await
+                .expect("sleep");
+        });
+        // Until the other backend is inside its statement.
+        let t0 = std::time::Instant::now();
+        loop {
+            let n: i64 = match &db {
+                Db::Postgres(p) => sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'",
+                )
+                .fetch_one(p)
+                .await
+                .expect("activity"),
+                Db::Sqlite { .. } => unreachable!("a PostgreSQL observer"),
+            };
+            if n > 0 {
+                break;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(30), "the sleep never started");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let start = std::time::Instant::now();
+        settled(&db).await;
+        assert!(
+            start.elapsed() >= Duration::from_millis(500),
+            "settled returned after {:?} while another backend was busy",
+            start.elapsed()
+        );
+        busy.await.expect("the sleeping task");
+        let start = std::time::Instant::now();
+        settled(&db).await;
+        assert!(start.elapsed() < Duration::from_secs(5), "settled waited for nobody");
+        db.close().await;
+    });
+}
+
 #[test]
 fn a_late_lease_stores_nothing_on_sqlite() {
     let rt = runtime();
