@@ -18,15 +18,22 @@ use crate::web::errors::AppError;
 use crate::web::play::{self, ActBody, Offer, StateJson};
 use crate::web::session::{Viewer, cookie};
 use axum::Json;
-use axum::extract::{Form, Path, Query, State};
+use axum::extract::{Form, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Who asks, as the owner of games.
-struct Asker {
+/// Who asks, as the owner of games: extracted from the request's viewer and headers, so a
+/// handler names it as an argument (a visitor without its cookie is refused; only `GET /play`
+/// mints one, through [`asker`]).
+pub struct Asker {
+    /// The viewer, for the page's layout.
+    viewer: Viewer,
+    /// The request's headers, for a visitor's CSRF check.
+    headers: HeaderMap,
     owner: Owner,
     /// The team, for its own versions.
     team: Option<i64>,
@@ -36,6 +43,15 @@ struct Asker {
     visitor: bool,
     /// A new visitor's cookie, to set with the page.
     set_cookie: Option<HeaderValue>,
+}
+
+impl FromRequestParts<Arc<Arena>> for Asker {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, arena: &Arc<Arena>) -> Result<Asker, AppError> {
+        let v = Viewer::from_request_parts(parts, arena).await?;
+        asker(arena, &v, &parts.headers, false).await
+    }
 }
 
 async fn asker(
@@ -72,6 +88,8 @@ async fn asker(
                 };
             let csrf = play::visitor_token(&arena.csrf_key, &nonce);
             return Ok(Asker {
+                viewer: v.clone(),
+                headers: headers.clone(),
                 owner: Owner::Visitor(nonce),
                 team: None,
                 csrf: Some(csrf),
@@ -86,6 +104,8 @@ async fn asker(
         }
     };
     Ok(Asker {
+        viewer: v.clone(),
+        headers: headers.clone(),
         owner,
         team,
         csrf: v.csrf.clone(),
@@ -96,9 +116,9 @@ async fn asker(
 
 impl Asker {
     /// A visitor's state-changing request must come from the page and carry its token.
-    fn check(&self, headers: &HeaderMap, form: Option<&str>) -> Result<(), AppError> {
+    fn check(&self, form: Option<&str>) -> Result<(), AppError> {
         match (&self.csrf, self.visitor) {
-            (Some(expected), true) => play::check_csrf(headers, form, expected),
+            (Some(expected), true) => play::check_csrf(&self.headers, form, expected),
             _ => Ok(()),
         }
     }
@@ -209,12 +229,10 @@ pub async fn play_page(
 /// `POST /play`: deals a game and opens its page.
 pub async fn start(
     State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
+    a: Asker,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
-    let a = asker(&arena, &v, &headers, false).await?;
-    a.check(&headers, form.get("csrf").map(String::as_str))?;
+    a.check(form.get("csrf").map(String::as_str))?;
     let offered = offers(&arena, &a).await?;
     let (seat, chosen) = play::chosen_seats(&form, seats(&arena)?)?;
     let mut agents = Vec::with_capacity(chosen.len());
@@ -249,41 +267,35 @@ pub async fn start(
 /// `GET /play/{id}`: the game's page, which `/static/play.js` plays from.
 pub async fn game_page(
     State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
+    a: Asker,
     Path(id): Path<String>,
 ) -> PageResult {
-    let a = asker(&arena, &v, &headers, false).await?;
     arena.play.state(&id, &a.owner)?;
     let body = play::game_body(
         &id,
         a.csrf.as_deref().unwrap_or(""),
         arena.cfg.play.turn_seconds,
     );
-    Ok(page(layout(&arena, &v, "Your game", body)))
+    Ok(page(layout(&arena, &a.viewer, "Your game", body)))
 }
 
 /// `GET /api/play/{id}`: what the person's seat may see now, and the actions offered.
 pub async fn state(
     State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
+    a: Asker,
     Path(id): Path<String>,
 ) -> Result<StateJson, AppError> {
-    let a = asker(&arena, &v, &headers, false).await?;
     Ok(Json(arena.play.state(&id, &a.owner)?))
 }
 
 /// `POST /api/play/{id}/act`: plays the person's action if it is one of those offered.
 pub async fn act(
     State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
+    a: Asker,
     Path(id): Path<String>,
     Json(body): Json<ActBody>,
 ) -> Result<StateJson, AppError> {
-    let a = asker(&arena, &v, &headers, false).await?;
-    a.check(&headers, None)?;
+    a.check(None)?;
     Ok(Json(arena.play.act(
         &id,
         &a.owner,
@@ -295,12 +307,10 @@ pub async fn act(
 /// `POST /api/play/{id}/leave`: ends the game (the page is being left).
 pub async fn leave(
     State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
+    a: Asker,
     Path(id): Path<String>,
 ) -> Result<StatusCode, AppError> {
-    let a = asker(&arena, &v, &headers, false).await?;
-    a.check(&headers, None)?;
+    a.check(None)?;
     arena.play.leave(&id, &a.owner)?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -314,35 +324,18 @@ pub struct SeatParam {
 /// `GET /play/{id}/replay[?seat=N]`: the finished game in the replay viewer.
 pub async fn replay(
     State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
+    a: Asker,
     Path(id): Path<String>,
     Query(q): Query<SeatParam>,
 ) -> PageResult {
-    let f = finished(&arena, &v, &headers, &id).await?;
+    let f = arena.play.finished(&id, &a.owner)?;
     let doc = play::replay_of(&f, play::person_seat(&f), q.seat)?;
     let body = play::replay_body(&id, &f, &doc)?;
-    Ok(page(layout(&arena, &v, "Your game", body)))
+    Ok(page(layout(&arena, &a.viewer, "Your game", body)))
 }
 
 /// `GET /play/{id}/log`: the finished game as a log file for `croupier replay`.
-pub async fn log(
-    State(arena): State<Arc<Arena>>,
-    v: Viewer,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> PageResult {
-    let f = finished(&arena, &v, &headers, &id).await?;
+pub async fn log(State(arena): State<Arc<Arena>>, a: Asker, Path(id): Path<String>) -> PageResult {
+    let f = arena.play.finished(&id, &a.owner)?;
     Ok(play::log_response(&id, &f)?)
-}
-
-/// Finished game `id` of the asker's.
-async fn finished(
-    arena: &Arena,
-    v: &Viewer,
-    headers: &HeaderMap,
-    id: &str,
-) -> Result<crate::play::Finished, AppError> {
-    let a = asker(arena, v, headers, false).await?;
-    Ok(arena.play.finished(id, &a.owner)?)
 }
