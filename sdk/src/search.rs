@@ -118,6 +118,22 @@ pub fn search_stats<G: Game>(
     seat: Seat,
     params: &Search,
     rng: &mut GameRng,
+    policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
+    evaluate: impl FnMut(&G, Seat) -> f64,
+) -> Vec<CandidateStats<G::Action>> {
+    let worlds = |rng: &mut GameRng| G::determinize(opts, obs, rng);
+    search_stats_in(worlds, legal, seat, params, rng, policy, evaluate)
+}
+
+/// As [`search_stats`], with the worlds drawn by `world(rng)` instead of
+/// [`Game::determinize`]: for an agent that deals them its own way (`uno/search` deals the
+/// opponent's hand from what it inferred of it).
+pub fn search_stats_in<G: Game>(
+    mut world: impl FnMut(&mut GameRng) -> G,
+    legal: &[G::Action],
+    seat: Seat,
+    params: &Search,
+    rng: &mut GameRng,
     mut policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
     mut evaluate: impl FnMut(&G, Seat) -> f64,
 ) -> Vec<CandidateStats<G::Action>> {
@@ -135,15 +151,15 @@ pub fn search_stats<G: Game>(
     let worlds = (params.playouts as usize / legal.len()).max(1);
     let mut buf = Vec::new();
     for _ in 0..worlds {
-        let mut world = G::determinize(opts, obs, rng);
+        let mut world = world(rng);
         if !params.events {
             world.record_no_events();
         }
         let stream = rng.next_u64();
         for s in stats.iter_mut() {
             let mut g = world.clone();
-            // Cannot fail when `determinize` keeps the observation (the legal actions depend
-            // only on what the observer sees); skipped rather than trusted otherwise.
+            // Cannot fail when the world keeps the observation (the legal actions depend only
+            // on what the observer sees); skipped rather than trusted otherwise.
             if g.apply(s.action).is_err() {
                 continue;
             }

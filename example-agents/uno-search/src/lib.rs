@@ -74,7 +74,7 @@
 //! `oppgreedy=0` (the opponent plays our order), `model=0` (no opponent model), `plays=0`,
 //! `named=0`, `start=0` (without the play facts, the named colour, the replay from the deal).
 
-use croupier_sdk::search::{CandidateStats, best, outcome_value, playout};
+use croupier_sdk::search::{Search as Params, best, outcome_value, search_stats_in};
 use croupier_sdk::uno::{Action, Color, Observation, Options, Scoring, Uno, UnoCard};
 use croupier_sdk::{Agent, Ctx, Game, GameInfo, GameRng, Seat};
 use uno_common::{Style, greedy_pick, most_held_color};
@@ -446,36 +446,22 @@ impl Search {
             my_eps: self.my_eps,
             opp_greedy: self.opp_greedy,
         };
-        let mut stats: Vec<CandidateStats<Action>> = order
-            .iter()
-            .map(|&action| CandidateStats {
-                action,
-                playouts: 0,
-                total: 0.0,
-            })
-            .collect();
-        // Determinized flat Monte Carlo as `croupier_sdk::search::search_stats`, with our
-        // worlds: every candidate in the same worlds, from the same random stream.
-        let rng = ctx.rng();
-        let worlds = (playouts as usize / order.len()).max(1);
-        let mut buf = Vec::new();
-        let mut act = |g: &Uno, l: &[Action], r: &mut GameRng| policy.act(g, l, r);
-        for _ in 0..worlds {
-            let mut world = self.world(obs, shaped.as_mut(), rng);
+        let params = Params {
+            playouts,
+            max_steps: self.max_steps,
             // Neither the playout policy nor the score reads the simulated events.
-            world.record_no_events();
-            let stream = rng.next_u64();
-            for s in stats.iter_mut() {
-                let mut g = world.clone();
-                if g.apply(s.action).is_err() {
-                    continue;
-                }
-                let mut prng = GameRng::new(stream);
-                playout(&mut g, self.max_steps, &mut prng, &mut act, &mut buf);
-                s.playouts += 1;
-                s.total += evaluate(&g, obs.seat, self.opts.scoring, &obs.scores);
-            }
-        }
+            events: false,
+        };
+        let (scoring, start) = (self.opts.scoring, &obs.scores);
+        let stats = search_stats_in::<Uno>(
+            |rng| self.world(obs, shaped.as_mut(), rng),
+            &order,
+            obs.seat,
+            &params,
+            ctx.rng(),
+            |g, l, r| policy.act(g, l, r),
+            |g, seat| evaluate(g, seat, scoring, start),
+        );
         best(&stats)
     }
 }
@@ -739,9 +725,6 @@ mod tests {
         let preferred = uno_common::decide(&mut GreedyStyle, obs, legal, &mut ctx);
         let mut order = vec![preferred];
         order.extend(legal.iter().copied().filter(|a| *a != preferred));
-        let worlds = (iters as usize / order.len()).max(1);
-        let mut totals = vec![0.0; order.len()];
-        let mut buf = Vec::new();
         let mut seen = obs.clone();
         for s in 0..g.num_players() as Seat {
             if s != obs.seat {
@@ -749,37 +732,27 @@ mod tests {
             }
         }
         let opts = Options::preset("house").unwrap();
-        for _ in 0..worlds {
-            let mut world = if pile {
-                g.clone()
-            } else {
-                Uno::determinize(&opts, &seen, rng)
-            };
-            world.record_no_events();
-            let stream = rng.next_u64();
-            for (i, a) in order.iter().enumerate() {
-                let mut sim = world.clone();
-                if sim.apply(*a).is_err() {
-                    continue;
+        let params = Params {
+            playouts: iters,
+            max_steps: MAX_STEPS,
+            events: false,
+        };
+        let stats = search_stats_in::<Uno>(
+            |rng| {
+                if pile {
+                    g.clone()
+                } else {
+                    Uno::determinize(&opts, &seen, rng)
                 }
-                let mut prng = GameRng::new(stream);
-                croupier_sdk::search::playout(
-                    &mut sim,
-                    MAX_STEPS,
-                    &mut prng,
-                    &mut policy,
-                    &mut buf,
-                );
-                totals[i] += evaluate(&sim, obs.seat, Scoring::SingleHand, &obs.scores);
-            }
-        }
-        let mut best_i = 0;
-        for (i, t) in totals.iter().enumerate() {
-            if *t > totals[best_i] {
-                best_i = i;
-            }
-        }
-        order[best_i]
+            },
+            &order,
+            obs.seat,
+            &params,
+            rng,
+            policy,
+            |g, seat| evaluate(g, seat, Scoring::SingleHand, &obs.scores),
+        );
+        best(&stats).unwrap_or(preferred)
     }
 
     /// Wilson's 95% interval of `k` wins in `n`, in percent.
