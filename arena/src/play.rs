@@ -279,9 +279,13 @@ impl Games {
             game: Mutex::new(game),
             stop: Mutex::new(None),
         });
+        let waiting = lock(&live.shown).waiting;
         h.live.insert(id.clone(), live.clone());
         drop(h);
-        self.clone().drive(id.clone(), live);
+        // A game that opens on the person's turn has nothing for the agents to do (as in `act`).
+        if waiting != Waiting::Person {
+            self.clone().drive(id.clone(), live);
+        }
         Ok(id)
     }
 
@@ -295,24 +299,35 @@ impl Games {
                     game.abandon(&why);
                 }
                 let waiting = game.waiting();
-                {
-                    let mut s = lock(&live.shown);
-                    if waiting == Waiting::Person && s.waiting != Waiting::Person {
-                        s.turn_since = now();
-                    }
-                    s.view = game.view();
-                    s.waiting = waiting;
+                let view = game.view();
+                if waiting == Waiting::Person {
+                    // The game is let go before the turn shows: an action sent the moment the
+                    // page sees its turn must find it free (`act` refuses a held game as not
+                    // the person's turn).
+                    drop(game);
+                    Self::show(&live, view, waiting);
+                    return;
                 }
+                Self::show(&live, view, waiting);
                 match waiting {
                     Waiting::Host => game.step(),
-                    Waiting::Person => return,
-                    Waiting::Over => break,
+                    Waiting::Person | Waiting::Over => break,
                 }
             }
             let finished = game.finish();
             drop(game);
             self.retire(&id, &live, finished);
         });
+    }
+
+    /// Publishes what the person's page is shown of a live game.
+    fn show(live: &Live, view: PlayView, waiting: Waiting) {
+        let mut s = lock(&live.shown);
+        if waiting == Waiting::Person && s.waiting != Waiting::Person {
+            s.turn_since = now();
+        }
+        s.view = view;
+        s.waiting = waiting;
     }
 
     /// Moves a game that is over from the live games to the finished ones.
@@ -401,7 +416,7 @@ impl Games {
                 return Err(ActError::Over.into());
             }
         };
-        {
+        let waiting = {
             // The agents' thread holds the game while it plays: it is not the person's turn.
             let Ok(mut game) = live.game.try_lock() else {
                 return Err(ActError::NotYourTurn.into());
@@ -411,8 +426,13 @@ impl Games {
             s.view = game.view();
             s.waiting = game.waiting();
             s.seen = now();
+            s.waiting
+        };
+        // Still the person's turn (a UNO draw, then whether to play it): no agent has anything
+        // to do, and a thread that took the game to see that would refuse the next click.
+        if waiting != Waiting::Person {
+            self.clone().drive(id.to_string(), live);
         }
-        self.clone().drive(id.to_string(), live);
         self.state(id, owner)
     }
 

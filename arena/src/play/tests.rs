@@ -162,6 +162,32 @@ async fn the_person_plays_offered_actions_and_the_host_plays_between() {
     ));
 }
 
+/// Regression: the agents' thread showed the person's turn while it still held the game, so
+/// an action sent the moment the turn showed was refused as not the person's turn (a suite
+/// run caught it in the test above). Here every turn is acted on as soon as it shows, over
+/// 40 games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_sent_as_the_turn_shows_is_taken() {
+    let g = Games::new(bounds(60_000, 60_000));
+    let me = Owner::Local;
+    for _ in 0..40 {
+        let id = g
+            .start(me.clone(), vec![true], counter)
+            .await
+            .expect("start");
+        for m in [0, 2, 4] {
+            let start = std::time::Instant::now();
+            while g.state(&id, &me).expect("the game").state != "turn" {
+                assert!(start.elapsed().as_secs() < 10, "never the person's turn");
+                tokio::task::yield_now().await;
+            }
+            g.act(&id, &me, "go", m)
+                .expect("the turn shown is the person's");
+        }
+        until(&g, &id, &me, "over").await;
+    }
+}
+
 /// A game under `bounds` whose person does nothing: what the sweep ends it with.
 async fn quiet_game(bounds: Bounds) -> String {
     let g = Games::new(bounds);
