@@ -60,6 +60,17 @@ pub struct PileCard {
     pub cover: Option<String>,
 }
 
+impl PileCard {
+    /// A card nothing covers, played by `seat` where that is known.
+    pub(crate) fn new(card: impl ToString, seat: Option<u8>) -> PileCard {
+        PileCard {
+            card: card.to_string(),
+            seat,
+            cover: None,
+        }
+    }
+}
+
 pub(crate) fn fact(label: &str, value: impl ToString) -> Fact {
     Fact {
         label: label.to_string(),

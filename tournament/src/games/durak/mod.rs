@@ -102,11 +102,7 @@ impl TableView for Durak {
                 Some(s) => format!("trump card (drawn by P{s})"),
                 None => "trump card".into(),
             },
-            cards: vec![PileCard {
-                card: obs.trump.to_string(),
-                seat: obs.trump_holder,
-                cover: None,
-            }],
+            cards: vec![PileCard::new(obs.trump, obs.trump_holder)],
         }];
         if !obs.table.is_empty() {
             piles.push(Pile {
@@ -126,15 +122,7 @@ impl TableView for Durak {
         if !obs.shown.is_empty() {
             piles.push(Pile {
                 label: "trumps shown".into(),
-                cards: obs
-                    .shown
-                    .iter()
-                    .map(|c| PileCard {
-                        card: c.to_string(),
-                        seat: None,
-                        cover: None,
-                    })
-                    .collect(),
+                cards: obs.shown.iter().map(|c| PileCard::new(c, None)).collect(),
             });
         }
         Table {

@@ -91,11 +91,7 @@ impl TableView for Toepen {
             label,
             cards: trick
                 .iter()
-                .map(|(s, c)| PileCard {
-                    card: c.to_string(),
-                    seat: Some(*s),
-                    cover: None,
-                })
+                .map(|(s, c)| PileCard::new(c, Some(*s)))
                 .collect(),
         }];
         for (s, shown) in obs.revealed_by.iter().enumerate() {
@@ -104,11 +100,7 @@ impl TableView for Toepen {
                     label: format!("laundry shown by P{s}"),
                     cards: shown
                         .iter()
-                        .map(|c| PileCard {
-                            card: c.to_string(),
-                            seat: Some(s as Seat),
-                            cover: None,
-                        })
+                        .map(|c| PileCard::new(c, Some(s as Seat)))
                         .collect(),
                 });
             }

@@ -79,11 +79,7 @@ impl TableView for Uno {
             facts,
             piles: vec![Pile {
                 label: "discard".into(),
-                cards: vec![PileCard {
-                    card: obs.top.to_string(),
-                    seat: None,
-                    cover: None,
-                }],
+                cards: vec![PileCard::new(obs.top, None)],
             }],
             hand: viewer.map(|_| texts(obs.hand.iter())),
         }
