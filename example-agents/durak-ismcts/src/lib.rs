@@ -10,12 +10,24 @@
 //! result (win 1, draw ½, loss 0 for the own seat, hence the own team) wins. Partners
 //! coordinate implicitly: the playouts simulate the partner's base play.
 //!
+//! **The opponent model** ([`model`], two players without transfers): the opponent's own moves,
+//! read as the base behaviour of `durak-common` would make them, say which cards it does not
+//! hold (a beat with a trump: no higher card of the suit; a take: nothing that beats; a pass:
+//! no plain card of a table rank; a lead: nothing cheaper). Each world deals the opponent's
+//! hidden cards to meet those facts, and in the playouts the opponent plays `cheapest` or
+//! `trump-tosser`, the latter with the chance [`model::Model::tosser_chance`] (certain once it
+//! threw in a trump). A kind of fact that a later move contradicts is dropped for the rest of
+//! the game. Measured natively over 1 200 duplicate classic deals (seed 5): 86.0% against
+//! `cheapest`, where the search without the model won 81%.
+//!
 //! In a two-player game, once every card's place is known (talon empty or down to the
 //! face-up trump card, and the opponent's hand is then exactly the unseen cards), an exact
 //! end-game search ([`solve`]: alpha-beta with a transposition table) looks for a move that
-//! wins against every defence and plays it; if there is none, or the position is too big for
-//! its node budget, the Monte Carlo search decides (against a weak opponent a lost position is
-//! often still won, and the playouts see that where minimax does not).
+//! wins against every defence and plays it. If there is none, it plays the best reply to the
+//! modelled opponent ([`solve::Solver::respond`]: our best move against its base lead and
+//! defence and its random throw-ins, by expected score): a position lost against perfect
+//! defence is often won against this one. If the position is too big for the node budget, or
+//! the model does not apply, the Monte Carlo search decides.
 //!
 //! Cost: the playouts of a decision are spread over the candidates (`max(1, playouts /
 //! candidates)` worlds, each candidate played out once per world). A playout costs about
@@ -23,14 +35,17 @@
 //! 52-card teams game), so the agent estimates the cost as [`FUEL_PER_CARD`] × cards in play
 //! plus [`FUEL_PER_PLAYOUT`] and by default plans for half of the decision's fuel budget
 //! ([`SHARE`]; the other half is the margin): the end-game search gets at most a quarter of
-//! the budget ([`FUEL_PER_NODE`] per position, 5 000 positions with the default 200 M), and
-//! the playouts what is left of the half, at most [`DEFAULT_MAX_ITERS`]: about **250
+//! the budget ([`FUEL_PER_NODE`] per position, 5 000 positions with the default 200 M), the
+//! best reply to the modelled opponent as much again, and the playouts what is left of the
+//! half, at most [`DEFAULT_MAX_ITERS`]: about **250
 //! playouts** per decision at the start of a teams game, 350 at the start of a classic
 //! 36-card game, and more as the cards run out. Checked in the sandbox: with `--fuel
 //! 100000000` and `durak/ismcts#budget=200000000` (plan for 200 M, get 100 M) no decision of
 //! 80 classic and 80 teams games ran out. `iters=N` asks for N playouts instead, capped at
-//! what fits in 80 % of the budget; `nodes=N` caps the end-game search; `budget=F` plans for
-//! F fuel whatever the host gives. Forced moves (one legal action) cost nothing.
+//! what fits in 80 % of the budget; `nodes=N` caps the end-game search (and gives the best
+//! reply as many again); `budget=F` plans for F fuel whatever the host gives;
+//! `opp=cheapest|tosser|mixed` fixes the opponent's playout policy; `model=off` turns the
+//! opponent model off (for measuring it). Forced moves (one legal action) cost nothing.
 //!
 //! Decided here:
 //! * When defending, only the beats of the first uncovered slot are candidates (with
@@ -52,6 +67,7 @@ use croupier_sdk::search::{self, Search};
 use croupier_sdk::{Agent, Card, Ctx, GameInfo};
 use durak_common::{CHEAPEST, Style, TRUMP_TOSSER, base_decide_obs, base_policy, choose};
 
+pub mod model;
 pub mod solve;
 
 /// Estimated fuel of one position of the end-game search (measured in the sandbox: 20 000
@@ -102,6 +118,9 @@ pub struct Ismcts {
     opts: Options,
     iters: Option<u32>,
     rollout: Rollout,
+    opp: Option<Rollout>,
+    model: model::Model,
+    use_model: bool,
     candidates: Vec<Action>,
     table: Vec<(Card, Option<Card>)>,
     nodes: Option<u32>,
@@ -139,6 +158,14 @@ impl Agent<Durak> for Ismcts {
                 Some("mixed") => Rollout::Mixed,
                 _ => DEFAULT_ROLLOUT,
             },
+            opp: match info.arg::<String>("opp").as_deref() {
+                Some("cheapest") => Some(Rollout::Cheapest),
+                Some("tosser") => Some(Rollout::Tosser),
+                Some("mixed") => Some(Rollout::Mixed),
+                _ => None,
+            },
+            model: model::Model::default(),
+            use_model: info.arg::<String>("model").as_deref() != Some("off"),
             candidates: Vec::new(),
             table: Vec::new(),
             nodes: info.arg("nodes"),
@@ -147,6 +174,19 @@ impl Agent<Durak> for Ismcts {
     }
 
     fn decide(&mut self, obs: &Observation, legal: &[Action], ctx: &mut Ctx) -> Action {
+        if self.use_model {
+            self.model.observe(&self.opts, obs);
+        }
+        let a = self.search(obs, legal, ctx);
+        if self.use_model {
+            self.model.acted(&self.opts, obs, a);
+        }
+        a
+    }
+}
+
+impl Ismcts {
+    fn search(&mut self, obs: &Observation, legal: &[Action], ctx: &mut Ctx) -> Action {
         if legal.len() < 2 {
             return durak_common::fallback(legal);
         }
@@ -164,28 +204,55 @@ impl Agent<Durak> for Ismcts {
         if obs.players == 2 && nodes > 0 && solve::perfect(obs) {
             let world = <Durak as croupier_sdk::Game>::determinize(&self.opts, obs, ctx.rng());
             let mut solver = solve::Solver::new(obs.seat, false, nodes);
-            if let Some(Some(a)) = solver.winning(&world, &cands) {
-                self.candidates = cands;
-                return choose(legal, a);
+            match solver.winning(&world, &cands) {
+                Some(Some(a)) => {
+                    self.candidates = cands;
+                    return choose(legal, a);
+                }
+                // No win against every defence: the best reply to the modelled opponent.
+                Some(None) if self.use_model && model::applies(&self.opts) => {
+                    let p = self.model.tosser_chance();
+                    if let Some(a) = solver.respond(&world, &cands, p, nodes) {
+                        self.candidates = cands;
+                        return choose(legal, a);
+                    }
+                }
+                _ => {}
             }
             spent = u64::from(solver.nodes) * FUEL_PER_NODE;
         }
         let table = &mut self.table;
         let rollout = self.rollout;
+        let opp = self.opp;
+        let me = obs.seat;
+        let p_tosser = self.model.tosser_chance();
+        let modelled = self.use_model && model::applies(&self.opts);
         let params = Search {
             playouts: playouts(obs, self.iters, fuel, spent),
             max_steps: 10_000,
             // Neither the playout policy nor the score reads the simulated events.
             events: false,
         };
-        let found = search::flat_monte_carlo::<Durak>(
-            &self.opts,
-            obs,
+        let (opts, model) = (&self.opts, &self.model);
+        let stats = search::search_stats_in::<Durak>(
+            |rng| model.world(opts, obs, rng),
             &cands,
             obs.seat,
             &params,
             ctx.rng(),
             |g, l, rng| {
+                let who = croupier_sdk::Game::to_act(g).unwrap_or(me);
+                let rollout = match opp {
+                    Some(r) if who % 2 != me % 2 => r,
+                    None if modelled && who != me => {
+                        if rng.next_u64() as f64 / u64::MAX as f64 <= p_tosser {
+                            Rollout::Tosser
+                        } else {
+                            Rollout::Cheapest
+                        }
+                    }
+                    _ => rollout,
+                };
                 let tosser = match rollout {
                     Rollout::Cheapest => false,
                     Rollout::Tosser => true,
@@ -197,7 +264,7 @@ impl Agent<Durak> for Ismcts {
             search::outcome_value,
         );
         self.candidates = cands;
-        match found {
+        match search::best(&stats) {
             Some(a) => choose(legal, a),
             None => base_decide_obs(Style::from_code(CHEAPEST), obs, legal, ctx.rng()),
         }

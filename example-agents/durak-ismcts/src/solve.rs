@@ -14,7 +14,9 @@
 use croupier_sdk::durak::{Action, Durak, Observation};
 use croupier_sdk::rules::SeatResult;
 use croupier_sdk::{Game, Seat};
-use durak_common::{action_card, cheap_key};
+use durak_common::{
+    CHEAPEST, Decision, Style, action_card, base_decide, cheap_key, decision, is_trump,
+};
 use std::collections::HashMap;
 
 /// Value of a won game for the searching side.
@@ -33,6 +35,8 @@ pub struct Solver {
     table: HashMap<u64, (u8, u8)>,
     bufs: Vec<Vec<Action>>,
     legal: Vec<Action>,
+    /// Expected values of positions under the opponent model ([`Solver::respond`]).
+    expected: HashMap<u64, f64>,
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -79,6 +83,7 @@ impl Solver {
             table: HashMap::new(),
             bufs: Vec::new(),
             legal: Vec::new(),
+            expected: HashMap::new(),
         }
     }
 
@@ -204,6 +209,166 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// The searching side's expected score (win 1, draw ½) of `g` when it plays its best and
+    /// the other seat plays the base behaviour: its lead and defence, and a throw-in of a
+    /// plain card of a table rank at random (`durak/cheapest`) or, with chance `tosser`, of
+    /// any card of a table rank (`durak/trump-tosser`). `None` once the node budget is spent.
+    pub fn expect(&mut self, g: &Durak, tosser: f64) -> Option<f64> {
+        if let Some(v) = self.value_of(g) {
+            return Some(f64::from(v) / f64::from(WIN));
+        }
+        let actor = g.to_act()?;
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
+        }
+        let k = key(g);
+        if let Some(&v) = self.expected.get(&k) {
+            return Some(v);
+        }
+        let mut moves = self.bufs.pop().unwrap_or_default();
+        let value = if self.mine(actor) {
+            Self::moves(g, &mut self.legal, &mut moves);
+            let mut best: Option<f64> = None;
+            for &a in &moves {
+                let mut child = g.clone();
+                if child.apply(a).is_err() {
+                    continue;
+                }
+                let v = self.expect(&child, tosser);
+                match v {
+                    Some(v) => best = Some(best.map_or(v, |b: f64| b.max(v))),
+                    None => {
+                        best = None;
+                        break;
+                    }
+                }
+            }
+            best
+        } else {
+            g.legal_actions(&mut moves);
+            self.modelled(g, actor, &moves, tosser)
+        };
+        self.bufs.push(moves);
+        let value = value?;
+        self.expected.insert(k, value);
+        Some(value)
+    }
+
+    /// The expected value over the modelled opponent's choices among `legal`.
+    fn modelled(&mut self, g: &Durak, actor: Seat, legal: &[Action], tosser: f64) -> Option<f64> {
+        let trump = g.trump_card().suit();
+        let after = |a: Action, me: &mut Solver| {
+            let mut child = g.clone();
+            match child.apply(a) {
+                Ok(()) => me.expect(&child, tosser),
+                Err(_) => Some(0.0),
+            }
+        };
+        if decision(legal) != Decision::ThrowIn {
+            // Lead and defence are deterministic in the base behaviour.
+            let table: Vec<_> = g
+                .table_pairs()
+                .iter()
+                .map(|p| (p.attack, p.defence))
+                .collect();
+            let mut rng = croupier_sdk::GameRng::new(0);
+            let a = base_decide(
+                Style::from_code(CHEAPEST),
+                g.hand(actor),
+                trump,
+                &table,
+                legal,
+                &mut rng,
+            );
+            return after(a, self);
+        }
+        let throws: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::ThrowIn(_)))
+            .collect();
+        let plain: Vec<Action> = throws
+            .iter()
+            .copied()
+            .filter(|a| !action_card(*a).is_some_and(|c| is_trump(c, trump)))
+            .collect();
+        let mut values = HashMap::new();
+        let mut mean = |set: &[Action], me: &mut Solver| -> Option<f64> {
+            if set.is_empty() {
+                return after(Action::Pass, me);
+            }
+            let mut sum = 0.0;
+            for &a in set {
+                let v = match values.get(&a) {
+                    Some(&v) => v,
+                    None => {
+                        let v = after(a, me)?;
+                        values.insert(a, v);
+                        v
+                    }
+                };
+                sum += v;
+            }
+            Some(sum / set.len() as f64)
+        };
+        let cheap = if tosser < 1.0 {
+            mean(&plain, self)?
+        } else {
+            0.0
+        };
+        let toss = if tosser > 0.0 {
+            mean(&throws, self)?
+        } else {
+            0.0
+        };
+        Some((1.0 - tosser) * cheap + tosser * toss)
+    }
+
+    /// The candidate with the best [`Solver::expect`]ed score (the first among equals), with a
+    /// fresh budget of `limit` positions; `None` once it is spent.
+    pub fn respond(
+        &mut self,
+        g: &Durak,
+        cands: &[Action],
+        tosser: f64,
+        limit: u32,
+    ) -> Option<Action> {
+        let values = self.values(g, cands, tosser, limit)?;
+        let mut best: Option<(f64, Action)> = None;
+        for (&a, v) in cands.iter().zip(values) {
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, a));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    /// The [`Solver::expect`]ed score after each of `cands` in `g` (an illegal one scores 0),
+    /// with a fresh budget of `limit` positions; `None` once it is spent. Positions already
+    /// valued are forgotten first: `g` may be another world of the same decision.
+    pub fn values(
+        &mut self,
+        g: &Durak,
+        cands: &[Action],
+        tosser: f64,
+        limit: u32,
+    ) -> Option<Vec<f64>> {
+        self.limit = self.nodes.saturating_add(limit);
+        self.expected.clear();
+        let mut out = Vec::with_capacity(cands.len());
+        for &a in cands {
+            let mut child = g.clone();
+            out.push(match child.apply(a) {
+                Ok(()) => self.expect(&child, tosser)?,
+                Err(_) => 0.0,
+            });
+        }
+        Some(out)
+    }
+}
+
 /// Whether the observation leaves nothing hidden: no face-down talon card and at most one
 /// other hand with cards not known (which then holds exactly the unseen cards), so the
 /// determinized state is the real one.
@@ -313,6 +478,92 @@ mod tests {
             checked >= 20 && wins >= 5,
             "{checked} end games, {wins} wins"
         );
+    }
+
+    /// The expected score against the base behaviour by plain recursion, the opponent's lead
+    /// and defence asked of the agent itself (`base_decide_obs` on its observation).
+    fn brute(g: &Durak, me: Seat, tosser: f64) -> f64 {
+        if let Some(o) = g.outcome() {
+            return match o.results[me as usize] {
+                SeatResult::Win => 1.0,
+                SeatResult::Loss => 0.0,
+                _ => 0.5,
+            };
+        }
+        let actor = g.to_act().unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let after = |a: Action| {
+            let mut c = g.clone();
+            c.apply(a).unwrap();
+            brute(&c, me, tosser)
+        };
+        if actor == me {
+            let (mut l, mut moves) = (Vec::new(), Vec::new());
+            Solver::moves(g, &mut l, &mut moves);
+            return moves.iter().map(|&a| after(a)).fold(0.0, f64::max);
+        }
+        if decision(&legal) != Decision::ThrowIn {
+            let obs = g.observe(actor);
+            let a = base_decide_obs(
+                Style::from_code(CHEAPEST),
+                &obs,
+                &legal,
+                &mut GameRng::new(1),
+            );
+            return after(a);
+        }
+        let trump = g.trump_card().suit();
+        let mean = |plain_only: bool| {
+            let set: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| match a {
+                    Action::ThrowIn(c) => !plain_only || !is_trump(*c, trump),
+                    _ => false,
+                })
+                .collect();
+            if set.is_empty() {
+                after(Action::Pass)
+            } else {
+                set.iter().map(|&a| after(a)).sum::<f64>() / set.len() as f64
+            }
+        };
+        (1.0 - tosser) * mean(true) + tosser * mean(false)
+    }
+
+    /// End games of real deals (talon empty, at most three cards a hand): the expected score
+    /// against the modelled opponent, with its table and budget, is that of plain recursion,
+    /// for `durak/cheapest`, `durak/trump-tosser` and an even mixture of the two.
+    #[test]
+    fn the_expected_score_agrees_with_plain_recursion() {
+        let opts = Options::preset("classic").unwrap();
+        let mut checked = 0;
+        for seed in 0..120 {
+            let mut g = Durak::new(&opts, seed).unwrap();
+            let mut rng = GameRng::new(seed);
+            let mut legal = Vec::new();
+            while let Some(p) = g.to_act() {
+                let obs = g.observe(p);
+                if obs.hand_sizes.iter().all(|n| *n <= 3) && obs.talon == 0 {
+                    for tosser in [0.0, 0.5, 1.0] {
+                        let want = brute(&g, p, tosser);
+                        let mut s = Solver::new(p, false, 0);
+                        let (mut l, mut cands) = (Vec::new(), Vec::new());
+                        Solver::moves(&g, &mut l, &mut cands);
+                        let values = s.values(&g, &cands, tosser, u32::MAX).unwrap();
+                        let best = values.iter().copied().fold(0.0, f64::max);
+                        assert!((best - want).abs() < 1e-9, "seed {seed}: {best} vs {want}");
+                    }
+                    checked += 1;
+                    break;
+                }
+                g.legal_actions(&mut legal);
+                let a = base_decide_obs(Style::from_code(CHEAPEST), &obs, &legal, &mut rng);
+                g.apply(a).unwrap();
+            }
+        }
+        assert!(checked >= 50, "{checked} end games");
     }
 
     /// The budget holds: a search that needs more positions than allowed gives up.
