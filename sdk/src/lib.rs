@@ -45,6 +45,7 @@ mod agent;
 pub mod alloc;
 mod glue;
 pub mod search;
+pub mod tree;
 
 // Inside the sandbox only: one thread, and every allocation is the agent's own (alloc.rs).
 #[cfg(all(

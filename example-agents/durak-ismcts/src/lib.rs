@@ -2,13 +2,18 @@
 //! transfer" asks for ("remember cards that left the game and cards an opponent was seen to
 //! take ... a stronger example agent should use these"), for every Durak variant.
 //!
-//! A determinized Monte Carlo search ([`croupier_sdk::search::flat_monte_carlo`]): the
-//! observation's perfect-memory knowledge (discard, cards known in each hand, the unseen
-//! cards, the low-trump inference) goes into [`Durak::determinize`], which deals the unseen
-//! cards consistently; every candidate action is played out in the same worlds with the
-//! **base** behaviour of `durak-common` for all seats, and the candidate with the best mean
-//! result (win 1, draw ½, loss 0 for the own seat, hence the own team) wins. Partners
-//! coordinate implicitly: the playouts simulate the partner's base play.
+//! A determinized Monte Carlo tree search over its own moves ([`croupier_sdk::tree::search`],
+//! information-set MCTS with one observer): the observation's perfect-memory knowledge
+//! (discard, cards known in each hand, the unseen cards, the low-trump inference) goes into
+//! [`Durak::determinize`], which deals the unseen cards consistently. Each iteration deals a
+//! world, walks a tree of this seat's decisions by UCB, lets the **base** behaviour of
+//! `durak-common` play every other seat, adds a node, plays out to the end with the base
+//! behaviour, and scores the result (win 1, draw ½, loss 0 for the own seat, hence the own
+//! team); the most visited move is played. Partners coordinate implicitly: the search
+//! simulates the partner's base play. `tree=off` plays the flat search instead (every
+//! candidate played out in the same worlds, the best mean wins; [`search::search_stats_in`]).
+//! Measured natively over 1 200 duplicate classic deals (seed 5) against `cheapest`, with the
+//! same fuel: 87.5% with the tree, 86.0% flat.
 //!
 //! **The opponent model** ([`model`], two players without transfers): the opponent's own moves,
 //! read as the base behaviour of `durak-common` would make them, say which cards it does not
@@ -17,8 +22,9 @@
 //! hidden cards to meet those facts, and in the playouts the opponent plays `cheapest` or
 //! `trump-tosser`, the latter with the chance [`model::Model::tosser_chance`] (certain once it
 //! threw in a trump). A kind of fact that a later move contradicts is dropped for the rest of
-//! the game. Measured natively over 1 200 duplicate classic deals (seed 5): 86.0% against
-//! `cheapest`, where the search without the model won 81%.
+//! the game. Measured with the flat search against `cheapest`, natively (400 classic deals,
+//! seed 3): 81.0% without the model, 84.9% with it, 86.0% with the best reply below as well;
+//! sandboxed (200 deals, seed 20261129): 78.8% without the model, 84.8% with it.
 //!
 //! In a two-player game, once every card's place is known (talon empty or down to the
 //! face-up trump card, and the opponent's hand is then exactly the unseen cards), an exact
@@ -29,23 +35,26 @@
 //! defence is often won against this one. If the position is too big for the node budget, or
 //! the model does not apply, the Monte Carlo search decides.
 //!
-//! Cost: the playouts of a decision are spread over the candidates (`max(1, playouts /
-//! candidates)` worlds, each candidate played out once per world). A playout costs about
+//! Cost: a tree iteration is a world, a walk down the tree and a playout; the flat search
+//! spreads its playouts over the candidates (`max(1, playouts / candidates)` worlds, each
+//! candidate played out once per world). A playout costs about
 //! 6 000 wasm instructions per card still in play (measured: up to 0.3 M at the start of a
 //! 52-card teams game), so the agent estimates the cost as [`FUEL_PER_CARD`] × cards in play
-//! plus [`FUEL_PER_PLAYOUT`] and by default plans for half of the decision's fuel budget
+//! plus [`FUEL_PER_PLAYOUT`] (plus [`FUEL_PER_WALK`] for a tree iteration) and by default
+//! plans for half of the decision's fuel budget
 //! ([`SHARE`]; the other half is the margin): the end-game search gets at most a quarter of
 //! the budget ([`FUEL_PER_NODE`] per position, 5 000 positions with the default 200 M), the
 //! best reply to the modelled opponent as much again, and the playouts what is left of the
-//! half, at most [`DEFAULT_MAX_ITERS`]: about **250
-//! playouts** per decision at the start of a teams game, 350 at the start of a classic
-//! 36-card game, and more as the cards run out. Checked in the sandbox: with `--fuel
-//! 100000000` and `durak/ismcts#budget=200000000` (plan for 200 M, get 100 M) no decision of
-//! 80 classic and 80 teams games ran out. `iters=N` asks for N playouts instead, capped at
+//! half, at most [`DEFAULT_MAX_ITERS`]: about **200 iterations** per decision at the start
+//! of a teams game, 280 at the start of a classic 36-card game, and more as the cards run
+//! out. Checked in the sandbox: with `--fuel 100000000` and `durak/ismcts#budget=200000000`
+//! (plan for half of 200 M, get 100 M) no decision of 160 classic games ran out (with 90 M,
+//! two did). `iters=N` asks for N playouts instead, capped at
 //! what fits in 80 % of the budget; `nodes=N` caps the end-game search (and gives the best
 //! reply as many again); `budget=F` plans for F fuel whatever the host gives;
 //! `opp=cheapest|tosser|mixed` fixes the opponent's playout policy; `model=off` turns the
-//! opponent model off (for measuring it). Forced moves (one legal action) cost nothing.
+//! opponent model off and `tree=off` the tree (for measuring them); `explore=C` sets UCB's
+//! constant (default [`tree::EXPLORE`]). Forced moves (one legal action) cost nothing.
 //!
 //! Decided here:
 //! * When defending, only the beats of the first uncovered slot are candidates (with
@@ -58,12 +67,15 @@
 //!   cheapest playouts gave 80.0 % against `cheapest` but 69.5 % against `trump-tosser`,
 //!   tosser playouts 67.2 % / 82.2 %,
 //!   mixed playouts 74.5 % / 83.0 % (classic: 76.5 % / 72.5 % against 79.2 % / 85.5 %), so
-//!   the mixture is the most robust.
+//!   the mixture is the most robust. Under the opponent model only our own seat keeps the
+//!   mixture (our own `cheapest` playouts against the model: 85.0% against `cheapest`, where
+//!   the mixture gave 86.0%, seed 3).
 //! * If the search finds nothing (it cannot for a legal list of two or more), the base
 //!   behaviour decides.
 
 use croupier_sdk::durak::{Action, Durak, Observation, Options};
 use croupier_sdk::search::{self, Search};
+use croupier_sdk::tree;
 use croupier_sdk::{Agent, Card, Ctx, GameInfo};
 use durak_common::{CHEAPEST, Style, TRUMP_TOSSER, base_decide_obs, base_policy, choose};
 
@@ -92,6 +104,11 @@ pub const DEFAULT_MAX_ITERS: u32 = 1000;
 pub const FUEL_PER_CARD: u64 = 7_000;
 /// Estimated fixed fuel of one playout (determinization, cloning).
 pub const FUEL_PER_PLAYOUT: u64 = 30_000;
+/// Estimated extra fuel of one iteration of the tree search over a flat playout: its own
+/// world (the flat search shares one among the candidates) and the walk down the tree.
+/// Checked in the sandbox: planning for 100 M with 100 M given, no decision of 160 classic
+/// games ran out; with 90 M given, two did.
+pub const FUEL_PER_WALK: u64 = 70_000;
 /// The search plans for a half of the decision's fuel budget: the other half is the margin
 /// for the estimate's error and for the end-game search that may run first.
 pub const SHARE: u64 = 2;
@@ -100,12 +117,12 @@ pub const DEFAULT_FUEL: u64 = 200_000_000;
 
 /// Playouts for this decision: `iters` if asked (capped at 80 % of the budget), else as many
 /// as fit in a quarter of the budget, at most [`DEFAULT_MAX_ITERS`].
-pub fn playouts(obs: &Observation, iters: Option<u32>, fuel: u64, spent: u64) -> u32 {
+pub fn playouts(obs: &Observation, iters: Option<u32>, fuel: u64, spent: u64, extra: u64) -> u32 {
     let fuel = if fuel == 0 { DEFAULT_FUEL } else { fuel };
     let cards = obs.talon as u64
         + obs.hand_sizes.iter().map(|n| *n as u64).sum::<u64>()
         + 2 * obs.table.len() as u64;
-    let each = FUEL_PER_CARD * cards + FUEL_PER_PLAYOUT;
+    let each = FUEL_PER_CARD * cards + FUEL_PER_PLAYOUT + extra;
     let fit = |share: u64| (share / each).min(u32::MAX as u64) as u32;
     match iters {
         Some(n) => n.min(fit(fuel / 5 * 4)).max(1),
@@ -121,6 +138,8 @@ pub struct Ismcts {
     opp: Option<Rollout>,
     model: model::Model,
     use_model: bool,
+    tree: bool,
+    explore: f64,
     candidates: Vec<Action>,
     table: Vec<(Card, Option<Card>)>,
     nodes: Option<u32>,
@@ -130,12 +149,19 @@ pub struct Ismcts {
 /// The candidates worth searching: every legal action, except that when defending only the
 /// beats of the first uncovered slot are kept.
 pub fn candidates(obs: &Observation, legal: &[Action], out: &mut Vec<Action>) {
+    let first_open = obs.table.iter().position(|(_, d)| d.is_none());
+    keep_first_open(first_open, legal, out);
+}
+
+/// [`candidates`] in a simulated game state: the tree search's moves below its root.
+pub fn game_candidates(g: &Durak, legal: &[Action], out: &mut Vec<Action>) {
+    let first_open = g.table_pairs().iter().position(|p| p.defence.is_none());
+    keep_first_open(first_open, legal, out);
+}
+
+fn keep_first_open(first_open: Option<usize>, legal: &[Action], out: &mut Vec<Action>) {
     out.clear();
-    let first_open = obs
-        .table
-        .iter()
-        .position(|(_, d)| d.is_none())
-        .map(|i| i as u8);
+    let first_open = first_open.map(|i| i as u8);
     for &a in legal {
         match a {
             Action::Beat { slot, .. } if Some(slot) != first_open => {}
@@ -166,6 +192,8 @@ impl Agent<Durak> for Ismcts {
             },
             model: model::Model::default(),
             use_model: info.arg::<String>("model").as_deref() != Some("off"),
+            tree: info.arg::<String>("tree").as_deref() != Some("off"),
+            explore: info.arg("explore").unwrap_or(tree::EXPLORE),
             candidates: Vec::new(),
             table: Vec::new(),
             nodes: info.arg("nodes"),
@@ -228,39 +256,64 @@ impl Ismcts {
         let p_tosser = self.model.tosser_chance();
         let modelled = self.use_model && model::applies(&self.opts);
         let params = Search {
-            playouts: playouts(obs, self.iters, fuel, spent),
+            playouts: playouts(
+                obs,
+                self.iters,
+                fuel,
+                spent,
+                if self.tree { FUEL_PER_WALK } else { 0 },
+            ),
             max_steps: 10_000,
             // Neither the playout policy nor the score reads the simulated events.
             events: false,
         };
         let (opts, model) = (&self.opts, &self.model);
+        let policy = |g: &Durak, l: &[Action], rng: &mut croupier_sdk::GameRng| {
+            let who = croupier_sdk::Game::to_act(g).unwrap_or(me);
+            let rollout = match opp {
+                Some(r) if who % 2 != me % 2 => r,
+                None if modelled && who != me => {
+                    if rng.next_u64() as f64 / u64::MAX as f64 <= p_tosser {
+                        Rollout::Tosser
+                    } else {
+                        Rollout::Cheapest
+                    }
+                }
+                _ => rollout,
+            };
+            let tosser = match rollout {
+                Rollout::Cheapest => false,
+                Rollout::Tosser => true,
+                Rollout::Mixed => rng.next_u64() & 1 == 1,
+            };
+            let style = Style::from_code(if tosser { TRUMP_TOSSER } else { CHEAPEST });
+            base_policy(style, g, l, table, rng)
+        };
+        if self.tree {
+            let stats = tree::search::<Durak>(
+                |rng| model.world(opts, obs, rng),
+                &cands,
+                obs.seat,
+                &params,
+                self.explore,
+                ctx.rng(),
+                game_candidates,
+                policy,
+                search::outcome_value,
+            );
+            self.candidates = cands;
+            return match tree::most_visited(&stats) {
+                Some(a) => choose(legal, a),
+                None => base_decide_obs(Style::from_code(CHEAPEST), obs, legal, ctx.rng()),
+            };
+        }
         let stats = search::search_stats_in::<Durak>(
             |rng| model.world(opts, obs, rng),
             &cands,
             obs.seat,
             &params,
             ctx.rng(),
-            |g, l, rng| {
-                let who = croupier_sdk::Game::to_act(g).unwrap_or(me);
-                let rollout = match opp {
-                    Some(r) if who % 2 != me % 2 => r,
-                    None if modelled && who != me => {
-                        if rng.next_u64() as f64 / u64::MAX as f64 <= p_tosser {
-                            Rollout::Tosser
-                        } else {
-                            Rollout::Cheapest
-                        }
-                    }
-                    _ => rollout,
-                };
-                let tosser = match rollout {
-                    Rollout::Cheapest => false,
-                    Rollout::Tosser => true,
-                    Rollout::Mixed => rng.next_u64() & 1 == 1,
-                };
-                let style = Style::from_code(if tosser { TRUMP_TOSSER } else { CHEAPEST });
-                base_policy(style, g, l, table, rng)
-            },
+            policy,
             search::outcome_value,
         );
         self.candidates = cands;
