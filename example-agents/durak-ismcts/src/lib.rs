@@ -150,27 +150,7 @@ pub struct Ismcts {
 /// beats of the first uncovered slot are kept.
 pub fn candidates(obs: &Observation, legal: &[Action], out: &mut Vec<Action>) {
     let first_open = obs.table.iter().position(|(_, d)| d.is_none());
-    keep_first_open(first_open, legal, out);
-}
-
-/// [`candidates`] in a simulated game state: the tree search's moves below its root.
-pub fn game_candidates(g: &Durak, legal: &[Action], out: &mut Vec<Action>) {
-    let first_open = g.table_pairs().iter().position(|p| p.defence.is_none());
-    keep_first_open(first_open, legal, out);
-}
-
-fn keep_first_open(first_open: Option<usize>, legal: &[Action], out: &mut Vec<Action>) {
-    out.clear();
-    let first_open = first_open.map(|i| i as u8);
-    for &a in legal {
-        match a {
-            Action::Beat { slot, .. } if Some(slot) != first_open => {}
-            _ => out.push(a),
-        }
-    }
-    if out.is_empty() {
-        out.extend_from_slice(legal);
-    }
+    solve::keep_first_open(first_open, legal, out);
 }
 
 impl Agent<Durak> for Ismcts {
@@ -297,7 +277,7 @@ impl Ismcts {
                 &params,
                 self.explore,
                 ctx.rng(),
-                game_candidates,
+                solve::game_candidates,
                 policy,
                 search::outcome_value,
             );

@@ -107,21 +107,7 @@ impl Solver {
     /// The candidates of `g`'s actor into `out`, cheapest card first (then take or pass); `legal` is a buffer.
     fn moves(g: &Durak, legal: &mut Vec<Action>, out: &mut Vec<Action>) {
         g.legal_actions(legal);
-        let first_open = g
-            .table_pairs()
-            .iter()
-            .position(|p| p.defence.is_none())
-            .map(|i| i as u8);
-        out.clear();
-        for &a in legal.iter() {
-            match a {
-                Action::Beat { slot, .. } if Some(slot) != first_open => {}
-                _ => out.push(a),
-            }
-        }
-        if out.is_empty() {
-            out.extend_from_slice(legal);
-        }
+        game_candidates(g, legal, out);
         let trump = g.trump_card().suit();
         out.sort_by_key(|a| match action_card(*a) {
             Some(c) => (false, cheap_key(c, trump)),
@@ -366,6 +352,29 @@ impl Solver {
             });
         }
         Some(out)
+    }
+}
+
+/// [`crate::candidates`] in a game state: every legal action, but a defender's beats only of
+/// the first open slot (the tree search's moves below its root, and this search's).
+pub fn game_candidates(g: &Durak, legal: &[Action], out: &mut Vec<Action>) {
+    let first_open = g.table_pairs().iter().position(|p| p.defence.is_none());
+    keep_first_open(first_open, legal, out);
+}
+
+/// `legal` into `out` without the beats of any slot but `first_open` (all of `legal` if
+/// nothing is left).
+pub fn keep_first_open(first_open: Option<usize>, legal: &[Action], out: &mut Vec<Action>) {
+    out.clear();
+    let first_open = first_open.map(|i| i as u8);
+    for &a in legal {
+        match a {
+            Action::Beat { slot, .. } if Some(slot) != first_open => {}
+            _ => out.push(a),
+        }
+    }
+    if out.is_empty() {
+        out.extend_from_slice(legal);
     }
 }
 
