@@ -152,11 +152,6 @@ impl Model {
         odds / (odds + 1.0)
     }
 
-    /// Whether facts of this kind are still trusted.
-    pub fn trusts(&self, kind: Kind) -> bool {
-        !self.broken[kind as usize]
-    }
-
     fn add(&mut self, kind: Kind, cards: CardSet, opp_known: CardSet) {
         if self.broken[kind as usize] {
             return;
