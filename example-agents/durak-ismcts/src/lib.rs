@@ -247,7 +247,7 @@ impl Ismcts {
             // Neither the playout policy nor the score reads the simulated events.
             events: false,
         };
-        let (opts, model) = (&self.opts, &self.model);
+        let mut dealer = self.model.dealer(&self.opts, obs);
         let policy = |g: &Durak, l: &[Action], rng: &mut croupier_sdk::GameRng| {
             let who = croupier_sdk::Game::to_act(g).unwrap_or(me);
             let rollout = match opp {
@@ -271,7 +271,7 @@ impl Ismcts {
         };
         if self.tree {
             let stats = tree::search::<Durak>(
-                |rng| model.world(opts, obs, rng),
+                |rng| dealer.deal(rng),
                 &cands,
                 obs.seat,
                 &params,
@@ -288,7 +288,7 @@ impl Ismcts {
             };
         }
         let stats = search::search_stats_in::<Durak>(
-            |rng| model.world(opts, obs, rng),
+            |rng| dealer.deal(rng),
             &cands,
             obs.seat,
             &params,

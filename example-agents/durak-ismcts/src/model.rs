@@ -355,38 +355,77 @@ impl Model {
         });
     }
 
-    /// A world for the search: [`Game::determinize`] with the opponent's unseen part dealt to
-    /// meet the facts when a deal can.
-    pub fn world(&self, opts: &Options, obs: &Observation, rng: &mut GameRng) -> Durak {
-        if self.facts.is_empty() || obs.players != 2 || obs.seat > 1 {
-            return Durak::determinize(opts, obs, rng);
-        }
-        let opp = usize::from(1 - obs.seat);
+    /// The worlds of one decision ([`Dealer::deal`]): what every world shares is worked out
+    /// once, not per world.
+    pub fn dealer<'a>(&'a self, opts: &'a Options, obs: &'a Observation) -> Dealer<'a> {
+        let opp = usize::from(1 - obs.seat.min(1));
         let known = obs.known.get(opp).copied().unwrap_or_default();
         let size = usize::from(obs.hand_sizes.get(opp).copied().unwrap_or(0));
-        let need = size.saturating_sub(known.len());
         let pool: Vec<Card> = obs.unseen.iter().collect();
-        if need == 0 || need > pool.len() {
-            return Durak::determinize(opts, obs, rng);
+        let need = size.saturating_sub(known.len());
+        // Shaped worlds need facts, two players and a hidden part the unseen cards can fill.
+        let shaped = !self.facts.is_empty()
+            && obs.players == 2
+            && obs.seat <= 1
+            && need > 0
+            && need <= pool.len()
+            && obs.known.len() > opp;
+        Dealer {
+            facts: &self.facts,
+            opts,
+            obs,
+            opp,
+            known,
+            need,
+            order: pool.clone(),
+            pool,
+            // The low-trump inference is one more fact.
+            low: Fact {
+                cards: obs.low_trumps.intersect(obs.unseen),
+                free: obs.low_trump_room.get(opp).copied().unwrap_or(0),
+                kind: Kind::Beat,
+            },
+            scratch: shaped.then(|| obs.clone()),
         }
-        // The low-trump inference is one more fact.
-        let low = Fact {
-            cards: obs.low_trumps.intersect(obs.unseen),
-            free: obs.low_trump_room.get(opp).copied().unwrap_or(0),
-            kind: Kind::Beat,
-        };
-        let meets = |hand: CardSet| {
-            self.facts
-                .iter()
-                .chain(std::iter::once(&low))
-                .all(|f| hand.intersect(f.cards).len() <= usize::from(f.free))
-        };
-        let mut order = pool.clone();
+    }
+}
+
+/// Deals the worlds of one decision (see [`Model::dealer`]).
+pub struct Dealer<'a> {
+    facts: &'a [Fact],
+    opts: &'a Options,
+    obs: &'a Observation,
+    opp: usize,
+    known: CardSet,
+    need: usize,
+    pool: Vec<Card>,
+    order: Vec<Card>,
+    low: Fact,
+    /// The observation that each shaped world rewrites (`None`: the plain deal).
+    scratch: Option<Observation>,
+}
+
+impl Dealer<'_> {
+    fn meets(&self, hand: CardSet) -> bool {
+        self.facts
+            .iter()
+            .chain(std::iter::once(&self.low))
+            .all(|f| hand.intersect(f.cards).len() <= usize::from(f.free))
+    }
+
+    /// A world for the search: [`Game::determinize`] with the opponent's unseen part dealt to
+    /// meet the facts when a deal can.
+    pub fn deal(&mut self, rng: &mut GameRng) -> Durak {
+        if self.scratch.is_none() {
+            return Durak::determinize(self.opts, self.obs, rng);
+        }
+        let need = self.need;
+        self.order.copy_from_slice(&self.pool);
         let mut found = None;
         for _ in 0..TRIES {
-            rng.shuffle(&mut order);
-            let hand = CardSet::from_cards(order[..need].iter().copied());
-            if meets(hand) {
+            rng.shuffle(&mut self.order);
+            let hand = CardSet::from_cards(self.order[..need].iter().copied());
+            if self.meets(hand) {
                 found = Some(hand);
                 break;
             }
@@ -394,13 +433,13 @@ impl Model {
         if found.is_none() {
             // Greedy: take the cards in random order while every fact still allows them.
             let mut hand = CardSet::EMPTY;
-            for &c in &order {
+            for &c in &self.order {
                 if hand.len() == need {
                     break;
                 }
                 let mut with = hand;
                 with.insert(c);
-                if meets(with) {
+                if self.meets(with) {
                     hand = with;
                 }
             }
@@ -408,16 +447,12 @@ impl Model {
                 found = Some(hand);
             }
         }
-        let Some(hand) = found else {
-            return Durak::determinize(opts, obs, rng);
+        let (Some(hand), Some(o)) = (found, self.scratch.as_mut()) else {
+            return Durak::determinize(self.opts, self.obs, rng);
         };
-        let mut o = obs.clone();
-        let Some(k) = o.known.get_mut(opp) else {
-            return Durak::determinize(opts, obs, rng);
-        };
-        *k = known.union(hand);
-        o.unseen = obs.unseen.minus(hand);
-        Durak::determinize(opts, &o, rng)
+        o.known[self.opp] = self.known.union(hand);
+        o.unseen = self.obs.unseen.minus(hand);
+        Durak::determinize(self.opts, o, rng)
     }
 }
 
