@@ -426,62 +426,69 @@ mod tests {
         }
     }
 
+    /// The first position of a real deal (the base behaviour for both seats) with the talon
+    /// empty and at most `max_hand` cards in each hand, if the game gets there.
+    fn end_game(seed: u64, max_hand: u8) -> Option<Durak> {
+        let opts = Options::preset("classic").unwrap();
+        let mut g = Durak::new(&opts, seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut legal = Vec::new();
+        while let Some(p) = g.to_act() {
+            let obs = g.observe(p);
+            if obs.hand_sizes.iter().all(|n| *n <= max_hand) && obs.talon == 0 {
+                return Some(g);
+            }
+            g.legal_actions(&mut legal);
+            let a = base_decide_obs(Style::from_code(CHEAPEST), &obs, &legal, &mut rng);
+            g.apply(a).unwrap();
+        }
+        None
+    }
+
     /// End games of real deals (talon empty, at most four cards a hand, small enough for plain
     /// minimax): the search with its window and table gives plain minimax's value, and
     /// `winning` finds a win exactly when there is one, with an action that wins.
     #[test]
     fn the_search_agrees_with_plain_minimax() {
-        let opts = Options::preset("classic").unwrap();
         let (mut checked, mut wins) = (0, 0);
         for seed in 0..200 {
-            let mut g = Durak::new(&opts, seed).unwrap();
-            let mut rng = GameRng::new(seed);
-            let mut legal = Vec::new();
-            while let Some(p) = g.to_act() {
-                let obs = g.observe(p);
-                let small = obs.hand_sizes.iter().all(|n| *n <= 4) && obs.talon == 0;
-                if let Some(want) = small.then(|| minimax(&g, p, &mut 30_000)).flatten() {
-                    // One solver, one table: null windows first, then the whole window,
-                    // so that bounds stored under one window are read under the other.
-                    let mut s = Solver::new(p, false, u32::MAX);
-                    let (mut l, mut cands) = (Vec::new(), Vec::new());
-                    Solver::moves(&g, &mut l, &mut cands);
-                    let found = s.winning(&g, &cands).unwrap();
-                    assert_eq!(found.is_some(), want == WIN, "seed {seed}");
-                    assert_eq!(s.search(&g, 0, WIN), Some(want), "seed {seed}");
-                    for &a in &cands {
-                        let mut c = g.clone();
-                        c.apply(a).unwrap();
-                        let v = minimax(&c, p, &mut { u32::MAX });
-                        let v = v.unwrap();
-                        // A fail-low answer is an upper bound, a fail-high one a lower bound.
-                        let low = s.search(&c, 0, DRAW).unwrap();
-                        assert!(
-                            if v == 0 { low == 0 } else { low >= DRAW },
-                            "seed {seed}: {a}"
-                        );
-                        assert_eq!(s.search(&c, 0, WIN), Some(v), "seed {seed}: {a}");
-                    }
-                    if let Some(a) = found {
-                        let mut c = g.clone();
-                        c.apply(a).unwrap();
-                        assert_eq!(
-                            minimax(&c, p, &mut { u32::MAX }),
-                            Some(WIN),
-                            "seed {seed}: {a}"
-                        );
-                        wins += 1;
-                    }
-                    checked += 1;
-                    break;
-                }
-                if small {
-                    break;
-                }
-                g.legal_actions(&mut legal);
-                let a = base_decide_obs(Style::from_code(CHEAPEST), &obs, &legal, &mut rng);
-                g.apply(a).unwrap();
+            let Some(g) = end_game(seed, 4) else { continue };
+            let Some(p) = g.to_act() else { continue };
+            let Some(want) = minimax(&g, p, &mut 30_000) else {
+                continue;
+            };
+            // One solver, one table: null windows first, then the whole window, so that
+            // bounds stored under one window are read under the other.
+            let mut s = Solver::new(p, false, u32::MAX);
+            let (mut l, mut cands) = (Vec::new(), Vec::new());
+            Solver::moves(&g, &mut l, &mut cands);
+            let found = s.winning(&g, &cands).unwrap();
+            assert_eq!(found.is_some(), want == WIN, "seed {seed}");
+            assert_eq!(s.search(&g, 0, WIN), Some(want), "seed {seed}");
+            for &a in &cands {
+                let mut c = g.clone();
+                c.apply(a).unwrap();
+                let v = minimax(&c, p, &mut { u32::MAX });
+                let v = v.unwrap();
+                // A fail-low answer is an upper bound, a fail-high one a lower bound.
+                let low = s.search(&c, 0, DRAW).unwrap();
+                assert!(
+                    if v == 0 { low == 0 } else { low >= DRAW },
+                    "seed {seed}: {a}"
+                );
+                assert_eq!(s.search(&c, 0, WIN), Some(v), "seed {seed}: {a}");
             }
+            if let Some(a) = found {
+                let mut c = g.clone();
+                c.apply(a).unwrap();
+                assert_eq!(
+                    minimax(&c, p, &mut { u32::MAX }),
+                    Some(WIN),
+                    "seed {seed}: {a}"
+                );
+                wins += 1;
+            }
+            checked += 1;
         }
         assert!(
             checked >= 20 && wins >= 5,
@@ -546,31 +553,20 @@ mod tests {
     /// for `durak/cheapest`, `durak/trump-tosser` and an even mixture of the two.
     #[test]
     fn the_expected_score_agrees_with_plain_recursion() {
-        let opts = Options::preset("classic").unwrap();
         let mut checked = 0;
         for seed in 0..120 {
-            let mut g = Durak::new(&opts, seed).unwrap();
-            let mut rng = GameRng::new(seed);
-            let mut legal = Vec::new();
-            while let Some(p) = g.to_act() {
-                let obs = g.observe(p);
-                if obs.hand_sizes.iter().all(|n| *n <= 3) && obs.talon == 0 {
-                    for tosser in [0.0, 0.5, 1.0] {
-                        let want = brute(&g, p, tosser);
-                        let mut s = Solver::new(p, false, 0);
-                        let (mut l, mut cands) = (Vec::new(), Vec::new());
-                        Solver::moves(&g, &mut l, &mut cands);
-                        let values = s.values(&g, &cands, tosser, u32::MAX).unwrap();
-                        let best = values.iter().copied().fold(0.0, f64::max);
-                        assert!((best - want).abs() < 1e-9, "seed {seed}: {best} vs {want}");
-                    }
-                    checked += 1;
-                    break;
-                }
-                g.legal_actions(&mut legal);
-                let a = base_decide_obs(Style::from_code(CHEAPEST), &obs, &legal, &mut rng);
-                g.apply(a).unwrap();
+            let Some(g) = end_game(seed, 3) else { continue };
+            let Some(p) = g.to_act() else { continue };
+            for tosser in [0.0, 0.5, 1.0] {
+                let want = brute(&g, p, tosser);
+                let mut s = Solver::new(p, false, 0);
+                let (mut l, mut cands) = (Vec::new(), Vec::new());
+                Solver::moves(&g, &mut l, &mut cands);
+                let values = s.values(&g, &cands, tosser, u32::MAX).unwrap();
+                let best = values.iter().copied().fold(0.0, f64::max);
+                assert!((best - want).abs() < 1e-9, "seed {seed}: {best} vs {want}");
             }
+            checked += 1;
         }
         assert!(checked >= 50, "{checked} end games");
     }
