@@ -14,7 +14,7 @@
 //! fact of the kind is dropped and no more are derived (`durak/random-lead` leads at random,
 //! `durak/fuzzy` takes and passes by its tables). Known cards check a fact when it is made.
 //!
-//! It is a belief, not a rule: [`Model::world`] deals the opponent's unseen part to meet the
+//! It is a belief, not a rule: [`Dealer::deal`] deals the opponent's unseen part to meet the
 //! facts (by rejection, then greedily), and a world that cannot meet them is the plain deal.
 //!
 //! What is read, between two of our decisions (the agent sees only its own turns, so it reads
@@ -194,7 +194,7 @@ impl Model {
     }
 
     /// Reads what the opponent did since our last decision; call at every decision of ours,
-    /// forced ones included, before [`Model::world`].
+    /// forced ones included, before [`Model::dealer`].
     pub fn observe(&mut self, opts: &Options, obs: &Observation) {
         if !applies(opts) || obs.players != 2 || obs.seat > 1 {
             return;
