@@ -5,7 +5,7 @@
 //! A determinized Monte Carlo tree search over its own moves ([`croupier_sdk::tree::search`],
 //! information-set MCTS with one observer): the observation's perfect-memory knowledge
 //! (discard, cards known in each hand, the unseen cards, the low-trump inference) goes into
-//! [`Durak::determinize`], which deals the unseen cards consistently. Each iteration deals a
+//! [`Game::determinize`](croupier_sdk::Game::determinize), which deals the unseen cards consistently. Each iteration deals a
 //! world, walks a tree of this seat's decisions by UCB, lets the **base** behaviour of
 //! `durak-common` play every other seat, adds a node, plays out to the end with the base
 //! behaviour, and scores the result (win 1, draw ½, loss 0 for the own seat, hence the own
