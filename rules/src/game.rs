@@ -271,7 +271,9 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// Forgets the events so far and records no more, in this state and its copies: for
     /// simulations (search playouts) that never read `events()`, where recording cost Durak's
     /// search agent about a tenth of its time. Play, observations and outcomes are
-    /// unchanged. The default keeps recording (for engines without the switch).
+    /// unchanged, except that an engine may leave the outcome's `summary` text empty (UNO
+    /// does: building its texts was a tenth of a playout). The default keeps recording (for
+    /// engines without the switch).
     fn record_no_events(&mut self) {}
 
     /// The team of `seat` in a team game (`None` in individual play). The host uses it to

@@ -93,6 +93,12 @@ impl<E: Clone> EventLog<E> {
         })
     }
 
+    /// Whether events are recorded (not [`EventLog::off`]): an engine skips building the
+    /// texts and copies that only an event would carry.
+    pub fn is_on(&self) -> bool {
+        !self.off
+    }
+
     /// Number of events logged.
     pub fn len(&self) -> usize {
         self.base.len() + self.tail.len()

@@ -989,3 +989,53 @@ fn determinized_uno_catch_asks_the_same_players_in_turn() {
     }
     assert!(catches >= 10, "only {catches} UnoCatch decisions");
 }
+
+/// A simulation that records no events (`record_no_events`, as search playouts do) plays the
+/// same game: the same legal actions and observations at every step, the same results and
+/// scores at the end; only the outcome's summary text is left out (an aborted game keeps its
+/// reason). Under every preset, to
+/// the end of multi-hand games (the hand's end builds its texts only for the events).
+#[test]
+fn a_game_without_events_plays_the_same() {
+    for (name, opts) in [
+        ("house", preset("house")),
+        ("official", short("official")),
+        ("two-player", short("two-player")),
+    ] {
+        let opts = &capped(&opts);
+        for i in 0..scale(6, 60) {
+            let seed = GameRng::derive(0x0FF, i);
+            let mut on = Uno::new(opts, seed).unwrap();
+            let mut off = on.clone();
+            off.record_no_events();
+            let mut rng = GameRng::new(seed);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            while let Some(seat) = on.to_act() {
+                on.legal_actions(&mut a);
+                off.legal_actions(&mut b);
+                assert_eq!(a, b, "{name} seed {seed}: legal actions");
+                for s in 0..opts.num_players {
+                    assert_eq!(
+                        on.observe(s),
+                        off.observe(s),
+                        "{name} seed {seed}: P{s} sees"
+                    );
+                }
+                assert_eq!(off.to_act(), Some(seat));
+                let act = a[rng.below(a.len())];
+                on.apply(act).unwrap();
+                off.apply(act).unwrap();
+            }
+            assert!(off.events().is_empty(), "{name}: events recorded");
+            let (x, y) = (on.outcome().unwrap(), off.outcome().unwrap());
+            assert_eq!(
+                (&x.results, &x.scores, x.aborted),
+                (&y.results, &y.scores, y.aborted)
+            );
+            // An aborted game keeps its reason.
+            let text = if x.aborted { x.summary.as_str() } else { "" };
+            assert!(!x.summary.is_empty(), "{name} seed {seed}: {x:?}");
+            assert_eq!(y.summary, text, "{name} seed {seed}");
+        }
+    }
+}

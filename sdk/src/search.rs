@@ -19,7 +19,10 @@
 //!
 //! Cost: `playouts` playouts per decision in total (at least one per candidate), each one
 //! [`Game::determinize`] per world plus the policy and [`Game::apply`] per simulated step.
-//! Size `playouts` to the fuel budget ([`crate::Ctx::budget`]).
+//! Size `playouts` to the fuel budget ([`crate::Ctx::budget`]), or better, let
+//! [`search_stats_until`] stop when the [`Work`] done, priced by the agent's own measured
+//! costs, reaches its plan: a fixed count must be sized for the costliest position and leaves
+//! the budget of the others unused (`durak/ismcts` and `uno/search` do this).
 
 use crate::{Game, GameRng, Seat};
 use croupier_rules::SeatResult;
@@ -81,26 +84,49 @@ pub fn outcome_value<G: Game>(game: &G, seat: Seat) -> f64 {
     }
 }
 
+/// The work a search has done so far, counted as it goes. An agent cannot read the fuel it
+/// has used, so an anytime search converts this into fuel by costs it measured itself and
+/// stops in time ([`search_stats_until`], [`crate::tree::search_until`]): every decision then
+/// spends about what it planned, where a fixed number of playouts must plan for the costliest
+/// position and leave most of the budget unused in the others.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Worlds dealt.
+    pub worlds: u64,
+    /// Playouts begun (the flat search plays one per candidate per world; the tree search
+    /// one per iteration).
+    pub playouts: u64,
+    /// Simulated moves applied (in the tree and in the playouts).
+    pub steps: u64,
+    /// Legal actions listed at those moves (a policy's work grows with the list).
+    pub legal: u64,
+}
+
 /// Plays `game` on with `policy` for every seat until it is over or `max_steps` actions were
-/// played. An illegal choice of the policy is replaced by the first legal action.
+/// played. An illegal choice of the policy is replaced by the first legal action. Returns the
+/// moves applied and the legal actions listed ([`Work::steps`], [`Work::legal`]).
 pub fn playout<G: Game>(
     game: &mut G,
     max_steps: u32,
     rng: &mut GameRng,
     policy: &mut impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
     buf: &mut Vec<G::Action>,
-) {
+) -> Work {
+    let mut work = Work::default();
     for _ in 0..max_steps {
         if game.to_act().is_none() {
-            return;
+            break;
         }
         game.legal_actions(buf);
-        let Some(&first) = buf.first() else { return };
+        let Some(&first) = buf.first() else { break };
+        work.steps += 1;
+        work.legal += buf.len() as u64;
         let a = policy(game, buf, rng);
         if game.apply(a).is_err() && game.apply(first).is_err() {
-            return;
+            break;
         }
     }
+    work
 }
 
 /// Runs the search and returns the statistics of every candidate (in `legal` order).
@@ -129,6 +155,22 @@ pub fn search_stats<G: Game>(
 /// [`Game::determinize`]: for an agent that deals them its own way (`uno/search` deals the
 /// opponent's hand from what it inferred of it).
 pub fn search_stats_in<G: Game>(
+    world: impl FnMut(&mut GameRng) -> G,
+    legal: &[G::Action],
+    seat: Seat,
+    params: &Search,
+    rng: &mut GameRng,
+    policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
+    evaluate: impl FnMut(&G, Seat) -> f64,
+) -> Vec<CandidateStats<G::Action>> {
+    search_stats_until(world, legal, seat, params, rng, policy, evaluate, |_| false)
+}
+
+/// As [`search_stats_in`], stopping early when `stop(work so far)` says so: asked before
+/// every world but the first, so every candidate keeps the same number of playouts, in the
+/// same worlds. `params.playouts` still caps the playouts.
+#[allow(clippy::too_many_arguments)]
+pub fn search_stats_until<G: Game>(
     mut world: impl FnMut(&mut GameRng) -> G,
     legal: &[G::Action],
     seat: Seat,
@@ -136,6 +178,7 @@ pub fn search_stats_in<G: Game>(
     rng: &mut GameRng,
     mut policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
     mut evaluate: impl FnMut(&G, Seat) -> f64,
+    mut stop: impl FnMut(&Work) -> bool,
 ) -> Vec<CandidateStats<G::Action>> {
     let mut stats: Vec<CandidateStats<G::Action>> = legal
         .iter()
@@ -150,21 +193,29 @@ pub fn search_stats_in<G: Game>(
     }
     let worlds = (params.playouts as usize / legal.len()).max(1);
     let mut buf = Vec::new();
-    for _ in 0..worlds {
+    let mut work = Work::default();
+    for w in 0..worlds {
+        if w > 0 && stop(&work) {
+            break;
+        }
         let mut world = world(rng);
+        work.worlds += 1;
         if !params.events {
             world.record_no_events();
         }
         let stream = rng.next_u64();
         for s in stats.iter_mut() {
             let mut g = world.clone();
+            work.playouts += 1;
             // Cannot fail when the world keeps the observation (the legal actions depend only
             // on what the observer sees); skipped rather than trusted otherwise.
             if g.apply(s.action).is_err() {
                 continue;
             }
             let mut prng = GameRng::new(stream);
-            playout(&mut g, params.max_steps, &mut prng, &mut policy, &mut buf);
+            let done = playout(&mut g, params.max_steps, &mut prng, &mut policy, &mut buf);
+            work.steps += done.steps + 1;
+            work.legal += done.legal;
             s.playouts += 1;
             s.total += evaluate(&g, seat);
         }
@@ -204,7 +255,7 @@ pub fn best<A: Copy>(stats: &[CandidateStats<A>]) -> Option<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use croupier_rules::durak::{Action, Durak, Options};
+    use croupier_rules::durak::{Action, Durak, Observation, Options};
     use croupier_rules::{Card, CardSet};
 
     fn first_legal(_: &Durak, legal: &[Action], _: &mut GameRng) -> Action {
@@ -224,6 +275,16 @@ mod tests {
             g.apply(legal[0]).unwrap();
         }
         g
+    }
+
+    /// A state of `some_state(seed)` with its player to act, what it sees and may do.
+    fn position(seed: u64) -> (Durak, Seat, Observation, Vec<Action>) {
+        let g = some_state(seed);
+        let seat = g.to_act().unwrap();
+        let obs = g.observe(seat);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        (g, seat, obs, legal)
     }
 
     #[test]
@@ -263,11 +324,7 @@ mod tests {
     #[test]
     fn search_without_events_plays_the_same_playouts() {
         for seed in [7, 11, 19] {
-            let g = some_state(seed);
-            let seat = g.to_act().unwrap();
-            let obs = g.observe(seat);
-            let mut legal = Vec::new();
-            g.legal_actions(&mut legal);
+            let (g, seat, obs, legal) = position(seed);
             let mut logged = [0usize; 2];
             let mut run = |events: bool| {
                 let mut rng = GameRng::new(5);
@@ -292,6 +349,64 @@ mod tests {
             };
             assert_eq!(run(true), run(false), "seed {seed}");
             assert!(logged[1] > 0 && logged[0] == 0, "{logged:?}");
+        }
+    }
+
+    /// `stop` ends the search between worlds, so every candidate keeps the same playouts, and
+    /// the work it is shown is what was done: the flat search until the work passes a budget
+    /// plays the same first worlds as the one with that many worlds fixed.
+    #[test]
+    fn search_stops_between_worlds_by_the_work_done() {
+        for seed in [7, 11, 19] {
+            let (g, seat, obs, legal) = position(seed);
+            let deal = |rng: &mut GameRng| Durak::determinize(g.options(), &obs, rng);
+            let params = Search {
+                playouts: 1000,
+                ..Search::default()
+            };
+            let mut seen = Vec::new();
+            let stats = search_stats_until::<Durak>(
+                deal,
+                &legal,
+                seat,
+                &params,
+                &mut GameRng::new(5),
+                random_legal,
+                outcome_value,
+                |w| {
+                    seen.push(*w);
+                    w.steps >= 200
+                },
+            );
+            let last = *seen.last().unwrap();
+            assert!(last.steps >= 200, "seed {seed}: {last:?}");
+            // Stopped as soon as the work passed the budget, not later.
+            assert!(seen[..seen.len() - 1].iter().all(|w| w.steps < 200));
+            let worlds = last.worlds as u32;
+            assert_eq!(
+                seen.len() as u32,
+                worlds,
+                "asked before every world but the first"
+            );
+            assert_eq!(last.playouts, last.worlds * legal.len() as u64);
+            assert!(last.steps >= last.playouts && last.legal >= last.steps);
+            for s in &stats {
+                assert_eq!(s.playouts, worlds, "seed {seed}");
+            }
+            let fixed = Search {
+                playouts: worlds * legal.len() as u32,
+                ..params
+            };
+            let same = search_stats_in::<Durak>(
+                deal,
+                &legal,
+                seat,
+                &fixed,
+                &mut GameRng::new(5),
+                random_legal,
+                outcome_value,
+            );
+            assert_eq!(stats, same, "seed {seed}");
         }
     }
 

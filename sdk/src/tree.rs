@@ -12,9 +12,9 @@
 //!
 //! Cost per iteration: one [`Game::determinize`] (a world is not shared: the tree's
 //! statistics are an average over worlds), the walk, and a playout. Size `playouts` to the
-//! fuel budget as for the flat search, with the world and the walk added to each.
+//! fuel budget as for the flat search, or stop by the work done ([`search_until`]).
 
-use crate::search::{CandidateStats, Search};
+use crate::search::{CandidateStats, Search, Work};
 use crate::{Game, GameRng, Seat};
 
 /// The exploration constant that suits scores in 0..=1.
@@ -51,6 +51,27 @@ impl<A> Edge<A> {
 /// visited ([`most_visited`]).
 #[allow(clippy::too_many_arguments)]
 pub fn search<G: Game>(
+    world: impl FnMut(&mut GameRng) -> G,
+    root: &[G::Action],
+    seat: Seat,
+    params: &Search,
+    explore: f64,
+    rng: &mut GameRng,
+    moves: impl FnMut(&G, &[G::Action], &mut Vec<G::Action>),
+    policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
+    evaluate: impl FnMut(&G, Seat) -> f64,
+) -> Vec<CandidateStats<G::Action>> {
+    let never = |_: &Work| false;
+    search_until(
+        world, root, seat, params, explore, rng, moves, policy, evaluate, never,
+    )
+}
+
+/// As [`search`], stopping early when `stop(work so far)` says so (asked before every
+/// iteration but the first; `params.playouts` still caps the iterations): for an agent that
+/// converts the work into fuel by its own measured costs ([`Work`]).
+#[allow(clippy::too_many_arguments)]
+pub fn search_until<G: Game>(
     mut world: impl FnMut(&mut GameRng) -> G,
     root: &[G::Action],
     seat: Seat,
@@ -60,12 +81,19 @@ pub fn search<G: Game>(
     mut moves: impl FnMut(&G, &[G::Action], &mut Vec<G::Action>),
     mut policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
     mut evaluate: impl FnMut(&G, Seat) -> f64,
+    mut stop: impl FnMut(&Work) -> bool,
 ) -> Vec<CandidateStats<G::Action>> {
     let mut nodes: Vec<Vec<Edge<G::Action>>> = vec![root.iter().map(|&a| Edge::new(a)).collect()];
     let (mut legal, mut cands) = (Vec::new(), Vec::new());
     let mut path: Vec<(usize, usize)> = Vec::new();
-    for _ in 0..params.playouts {
+    let mut work = Work::default();
+    for i in 0..params.playouts {
+        if i > 0 && stop(&work) {
+            break;
+        }
         let mut g = world(rng);
+        work.worlds += 1;
+        work.playouts += 1;
         if !params.events {
             g.record_no_events();
         }
@@ -75,6 +103,8 @@ pub fn search<G: Game>(
             let Some(p) = g.to_act() else { break };
             g.legal_actions(&mut legal);
             let Some(&first) = legal.first() else { break };
+            work.steps += 1;
+            work.legal += legal.len() as u64;
             let mut a = None;
             if p == seat && in_tree {
                 if node == 0 {
@@ -223,6 +253,50 @@ mod tests {
     /// the tree search, whose opponent and playouts play at random, picks a winning move.
     /// Every iteration credits one root move, a seed repeats the statistics, and the tree
     /// grows below its root.
+    /// `stop` ends the tree search between iterations: every iteration it allowed credited
+    /// one root move, and the work it saw counts one world and playout per iteration.
+    #[test]
+    fn search_stops_between_iterations_by_the_work_done() {
+        let opts = Options::classic(2);
+        let mut g = Durak::new(&opts, 3).unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        g.apply(legal[0]).unwrap();
+        g.legal_actions(&mut legal);
+        let seat = g.to_act().unwrap();
+        let obs = g.observe(seat);
+        let params = Search {
+            playouts: 5000,
+            ..Search::default()
+        };
+        let mut asked = 0u64;
+        let mut last = Work::default();
+        let stats = search_until::<Durak>(
+            |rng| Durak::determinize(&opts, &obs, rng),
+            &legal,
+            seat,
+            &params,
+            EXPLORE,
+            &mut GameRng::new(9),
+            all_moves,
+            |_, l, rng| l[rng.below(l.len())],
+            outcome_value,
+            |w| {
+                asked += 1;
+                last = *w;
+                w.steps >= 500
+            },
+        );
+        assert!(last.steps >= 500, "{last:?}");
+        assert_eq!(
+            last.worlds, asked,
+            "one world per iteration before the last ask"
+        );
+        assert_eq!(last.playouts, last.worlds);
+        let visits: u64 = stats.iter().map(|s| u64::from(s.playouts)).sum();
+        assert_eq!(visits, asked, "every iteration credits one root move");
+    }
+
     #[test]
     fn finds_the_win_in_end_games() {
         let opts = Options::classic(2);

@@ -208,7 +208,7 @@ impl Uno {
         counts_to_vec(&self.hands[seat as usize])
     }
 
-    fn hand_value(&self, seat: Seat) -> i64 {
+    pub(crate) fn hand_value(&self, seat: Seat) -> i64 {
         self.hands[seat as usize]
             .iter()
             .enumerate()
@@ -805,7 +805,7 @@ impl Uno {
             seat,
             count: got.len() as u8,
         });
-        if !got.is_empty() {
+        if !got.is_empty() && self.events.is_on() {
             self.log(
                 Visibility::only(seat),
                 Event::Drew {
@@ -1011,11 +1011,16 @@ impl Uno {
             }
         };
         let unique = winners.len() == 1;
-        let names = seat_list(&winners);
-        let how = match out {
-            Some(w) => format!("P{w} goes out"),
-            None if unique => format!("draw pile empty: {names} has the lowest hand"),
-            None => format!("draw pile empty: {names} share the lowest hand"),
+        // The texts and the shown hands go only into the event: a simulation that records
+        // none skips them (they were a tenth of `uno/search`'s playout instructions).
+        let text = self.events.is_on();
+        let how = || {
+            let names = seat_list(&winners);
+            match out {
+                Some(w) => format!("P{w} goes out"),
+                None if unique => format!("draw pile empty: {names} has the lowest hand"),
+                None => format!("draw pile empty: {names} share the lowest hand"),
+            }
         };
         let summary = match self.opts.scoring {
             Scoring::WinnerTakesAll | Scoring::SingleHand => {
@@ -1025,24 +1030,26 @@ impl Uno {
                     let w = winners[0] as usize;
                     let gain: i64 = (0..n).filter(|&s| s != w).map(|s| values[s]).sum();
                     self.scores[w] += gain;
-                    format!("{how} and scores {gain}")
+                    text.then(|| format!("{} and scores {gain}", how()))
                 } else {
-                    format!("{how}; nobody scores")
+                    text.then(|| format!("{}; nobody scores", how()))
                 }
             }
             Scoring::CumulativePenalty => {
                 for (score, v) in self.scores.iter_mut().zip(&values) {
                     *score += v;
                 }
-                format!("{how}; everyone adds his hand value")
+                text.then(|| format!("{}; everyone adds his hand value", how()))
             }
         };
-        let hands = (0..n as Seat).map(|s| self.hand_vec(s)).collect();
-        self.public(Event::HandEnd {
-            hands,
-            scores: self.scores.clone(),
-            summary,
-        });
+        if let Some(summary) = summary {
+            let hands = (0..n as Seat).map(|s| self.hand_vec(s)).collect();
+            self.public(Event::HandEnd {
+                hands,
+                scores: self.scores.clone(),
+                summary,
+            });
+        }
         let target = self.opts.target_score as i64;
         let results: Option<Vec<SeatResult>> = match self.opts.scoring {
             Scoring::SingleHand => Some(
@@ -1078,17 +1085,19 @@ impl Uno {
     }
 
     fn finish(&mut self, results: Vec<SeatResult>, aborted: bool) {
-        let outcome = make_outcome(results, self.scores.clone(), aborted);
-        self.public(Event::GameEnd {
-            summary: outcome.summary.clone(),
-        });
+        let outcome = make_outcome(results, self.scores.clone(), aborted, self.events.is_on());
+        if self.events.is_on() {
+            self.public(Event::GameEnd {
+                summary: outcome.summary.clone(),
+            });
+        }
         self.outcome = Some(outcome);
         self.phase = Phase::Over;
     }
 
     fn finish_aborted(&mut self, why: String) {
         let results = vec![SeatResult::Draw; self.n as usize];
-        let mut outcome = make_outcome(results, self.scores.clone(), true);
+        let mut outcome = make_outcome(results, self.scores.clone(), true, true);
         outcome.summary = why;
         self.public(Event::GameEnd {
             summary: outcome.summary.clone(),
@@ -1249,7 +1258,22 @@ pub(crate) fn seat_list(seats: &[Seat]) -> String {
 
 /// The outcome with its one-line summary (a function of results and scores only, so that
 /// `determinize` rebuilds it from an observation).
-pub(crate) fn make_outcome(results: Vec<SeatResult>, scores: Vec<i64>, aborted: bool) -> Outcome {
+/// The outcome; its summary only with `text` (a simulation that records no events leaves
+/// it empty).
+pub(crate) fn make_outcome(
+    results: Vec<SeatResult>,
+    scores: Vec<i64>,
+    aborted: bool,
+    text: bool,
+) -> Outcome {
+    if !text {
+        return Outcome {
+            results,
+            scores,
+            aborted,
+            summary: String::new(),
+        };
+    }
     let winners: Vec<Seat> = (0..results.len())
         .filter(|&s| results[s] != SeatResult::Loss)
         .map(|s| s as Seat)

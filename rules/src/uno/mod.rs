@@ -299,6 +299,22 @@ impl Uno {
         }
     }
 
+    /// How many copies of each face (`UnoCard` code 0..54) `seat` holds, without building a
+    /// list: for search playouts, where [`Uno::hand`]'s allocation was a cost of every step.
+    /// Empty for a seat out of range.
+    pub fn hand_counts(&self, seat: Seat) -> &[u8] {
+        self.hands.get(seat as usize).map_or(&[], |h| h.as_slice())
+    }
+
+    /// The points `seat`'s hand would give the player who goes out (0 out of range).
+    pub fn hand_points(&self, seat: Seat) -> i64 {
+        if (seat as usize) < self.hands.len() {
+            self.hand_value(seat)
+        } else {
+            0
+        }
+    }
+
     /// The top card of the discard pile.
     pub fn top_card(&self) -> UnoCard {
         self.top()

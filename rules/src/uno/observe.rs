@@ -506,6 +506,7 @@ impl Uno {
                 vec![SeatResult::Draw; nu],
                 g.scores.clone(),
                 false,
+                true,
             ));
         }
         g
