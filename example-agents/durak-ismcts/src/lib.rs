@@ -13,7 +13,8 @@
 //! simulates the partner's base play. `tree=off` plays the flat search instead (every
 //! candidate played out in the same worlds, the best mean wins; [`search::search_stats_in`]).
 //! Measured natively over 1 200 duplicate classic deals (seed 5) against `cheapest`, with the
-//! same fuel: 87.5% with the tree, 86.0% flat.
+//! same fuel: 87.5% with the tree, 86.0% flat; spending the whole fuel plan (**Fuel**, below)
+//! raised the tree's to 89.3%.
 //!
 //! **The opponent model** ([`model`], two players without transfers): the opponent's own moves,
 //! read as the base behaviour of `durak-common` would make them, say which cards it does not
@@ -35,25 +36,22 @@
 //! defence is often won against this one. If the position is too big for the node budget, or
 //! the model does not apply, the Monte Carlo search decides.
 //!
-//! Cost: a tree iteration is a world, a walk down the tree and a playout; the flat search
-//! spreads its playouts over the candidates (`max(1, playouts / candidates)` worlds, each
-//! candidate played out once per world). A playout costs about
-//! 6 000 wasm instructions per card still in play (measured: up to 0.3 M at the start of a
-//! 52-card teams game), so the agent estimates the cost as [`FUEL_PER_CARD`] × cards in play
-//! plus [`FUEL_PER_PLAYOUT`] (plus [`FUEL_PER_WALK`] for a tree iteration) and by default
-//! plans for half of the decision's fuel budget
-//! ([`SHARE`]; the other half is the margin): the end-game search gets at most a quarter of
-//! the budget ([`FUEL_PER_NODE`] per position, 5 000 positions with the default 200 M), the
-//! best reply to the modelled opponent as much again, and the playouts what is left of the
-//! half, at most [`DEFAULT_MAX_ITERS`]: about **200 iterations** per decision at the start
-//! of a teams game, 280 at the start of a classic 36-card game, and more as the cards run
-//! out. Checked in the sandbox: with `--fuel 100000000` and `durak/ismcts#budget=200000000`
-//! (plan for half of 200 M, get 100 M) no decision of 160 classic games ran out (with 90 M,
-//! two did). `iters=N` asks for N playouts instead, capped at
-//! what fits in 80 % of the budget; `nodes=N` caps the end-game search (and gives the best
-//! reply as many again); `budget=F` plans for F fuel whatever the host gives;
-//! `opp=cheapest|tosser|mixed` fixes the opponent's playout policy; `model=off` turns the
-//! opponent model off and `tree=off` the tree (for measuring them); `explore=C` sets UCB's
+//! **Fuel.** The agent cannot read the fuel it has used, so it counts its work
+//! ([`croupier_sdk::search::Work`]: worlds, simulated moves, legal actions listed, plus the
+//! cards handled in shaping worlds and the end-game search's positions) and converts it into
+//! fuel by a cost model fitted in the sandbox ([`Costs`], [`COSTS_SMALL`] for classic
+//! 1 v 1, [`COSTS_LARGE`] for larger games). It plans for
+//! half of the decision's budget ([`SHARE`]; the other half is the margin): the end-game
+//! search gets at most a quarter of the budget ([`FUEL_PER_NODE`] per position), the best
+//! reply to the modelled opponent as much again, and the tree iterates until one more
+//! iteration as costly as the average so far would pass the plan (at most
+//! [`DEFAULT_MAX_ITERS`]). So every decision spends about its plan: before, a fixed count
+//! sized for the costliest position (6 000 instructions per card in play) left a typical
+//! decision at half of it. `iters=N` asks for N iterations instead, within 80 % of the
+//! budget; `nodes=N` caps the end-game search (and gives the best reply as many again);
+//! `budget=F` plans for F fuel whatever the host gives; `opp=cheapest|tosser|mixed` fixes
+//! the opponent's playout policy; `model=off` turns the opponent model off and `tree=off` the
+//! tree (for measuring them); `explore=C` sets UCB's
 //! constant (default [`tree::EXPLORE`]). Forced moves (one legal action) cost nothing.
 //!
 //! Decided here:
@@ -74,17 +72,68 @@
 //!   behaviour decides.
 
 use croupier_sdk::durak::{Action, Durak, Observation, Options};
-use croupier_sdk::search::{self, Search};
+use croupier_sdk::search::{self, Search, Work};
 use croupier_sdk::tree;
 use croupier_sdk::{Agent, Card, Ctx, GameInfo};
 use durak_common::{CHEAPEST, Style, TRUMP_TOSSER, base_decide_obs, base_policy, choose};
+use std::cell::Cell;
 
 pub mod model;
 pub mod solve;
 
-/// Estimated fuel of one position of the end-game search (measured in the sandbox: 20 000
-/// positions fit in 200 M fuel and not in 120 M, so 6 000–10 000 each; the upper end).
-pub const FUEL_PER_NODE: u64 = 10_000;
+/// Estimated fuel of one position of the end-game search (the cost model's fit below gave
+/// 9 400; rounded up, as it also sizes the search's node budget).
+pub const FUEL_PER_NODE: u64 = 10_500;
+
+/// The cost model, in fuel: one world (dealt by
+/// [`Game::determinize`](croupier_sdk::Game::determinize), its playout set up and its end
+/// scored), one simulated move (legal actions listed, the policy or the tree's choice, the
+/// move applied), one legal action listed, and one card shuffled or scanned in shaping a
+/// world to the opponent model ([`model::Dealer::dealt`]). Fitted on the tree search, one
+/// playout per world; the flat search's (`tree=off`, for measuring) other playouts of a world
+/// are priced by their moves only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Costs {
+    pub world: u64,
+    pub step: u64,
+    pub legal: u64,
+    pub dealt: u64,
+}
+
+/// The costs for two players and at most 36 cards. Fitted in the sandbox (each decision's
+/// fuel, from a host built to print it, beside the agent's counts, logged) to 3 450 classic
+/// decisions (40 duplicate deals against `cheapest` and `fuzzy`, seed 31) as the weights that
+/// never fall short, with the least excess: a decision's fuel was 75–100% of the model's
+/// figure (median 85%); fitted on the `cheapest` games alone, the `fuzzy` ones stayed within
+/// 103%.
+pub const COSTS_SMALL: Costs = Costs {
+    world: 7_800,
+    step: 1_900,
+    legal: 400,
+    dealt: 400,
+};
+
+/// The costs for any other game (more players or cards: a world deals more). Fitted alike
+/// to 5 231 teams decisions (30 duplicate deals against `cheapest` and `hand-value`, seed
+/// 31): 53–100% of the model's figure (median 91%); fitted on the `cheapest` games alone,
+/// the others reached 129%, so a teams decision may spend up to about two thirds of its
+/// budget. What else moves its cost was not found (not the tree's size). The weights fitted
+/// to both games at once left the teams decisions up to 180% of the plan in the benchmark.
+pub const COSTS_LARGE: Costs = Costs {
+    world: 18_800,
+    step: 1_800,
+    legal: 480,
+    dealt: 400,
+};
+
+/// The cost model for these rules.
+pub fn costs(opts: &Options) -> Costs {
+    if opts.num_players == 2 && opts.deck.size() <= 36 {
+        COSTS_SMALL
+    } else {
+        COSTS_LARGE
+    }
+}
 
 /// The playout policy: the base behaviour of `cheapest`, of `trump-tosser`, or at every
 /// decision one of the two at random (`rollout=cheapest|tosser|mixed`).
@@ -98,36 +147,28 @@ pub enum Rollout {
 /// The playout policy by default.
 pub const DEFAULT_ROLLOUT: Rollout = Rollout::Mixed;
 
-/// Most playouts of a decision by default (late in the game, when playouts are short).
-pub const DEFAULT_MAX_ITERS: u32 = 1000;
-/// Estimated fuel of one playout per card in play (hands, talon, table).
-pub const FUEL_PER_CARD: u64 = 7_000;
-/// Estimated fixed fuel of one playout (determinization, cloning).
-pub const FUEL_PER_PLAYOUT: u64 = 30_000;
-/// Estimated extra fuel of one iteration of the tree search over a flat playout: its own
-/// world (the flat search shares one among the candidates) and the walk down the tree.
-/// Checked in the sandbox: planning for 100 M with 100 M given, no decision of 160 classic
-/// games ran out; with 90 M given, two did.
-pub const FUEL_PER_WALK: u64 = 70_000;
+/// Most iterations of a decision by default: only a bound (on the tree's memory, one node
+/// per iteration); the fuel plan decides.
+pub const DEFAULT_MAX_ITERS: u32 = 20_000;
 /// The search plans for a half of the decision's fuel budget: the other half is the margin
-/// for the estimate's error and for the end-game search that may run first.
+/// for the cost model's error.
 pub const SHARE: u64 = 2;
 /// The fuel assumed when the host gives no budget (the host's default).
 pub const DEFAULT_FUEL: u64 = 200_000_000;
 
-/// Playouts for this decision: `iters` if asked (capped at 80 % of the budget), else as many
-/// as fit in a quarter of the budget, at most [`DEFAULT_MAX_ITERS`].
-pub fn playouts(obs: &Observation, iters: Option<u32>, fuel: u64, spent: u64, extra: u64) -> u32 {
-    let fuel = if fuel == 0 { DEFAULT_FUEL } else { fuel };
-    let cards = obs.talon as u64
-        + obs.hand_sizes.iter().map(|n| *n as u64).sum::<u64>()
-        + 2 * obs.table.len() as u64;
-    let each = FUEL_PER_CARD * cards + FUEL_PER_PLAYOUT + extra;
-    let fit = |share: u64| (share / each).min(u32::MAX as u64) as u32;
-    match iters {
-        Some(n) => n.min(fit(fuel / 5 * 4)).max(1),
-        None => fit((fuel / SHARE).saturating_sub(spent)).clamp(1, DEFAULT_MAX_ITERS),
-    }
+/// The fuel the cost model `c` gives a search that did `work` with `dealt` cards handled in
+/// shaping its worlds.
+pub fn fuel_of(c: &Costs, work: &Work, dealt: u64) -> u64 {
+    work.worlds * c.world + work.steps * c.step + work.legal * c.legal + dealt * c.dealt
+}
+
+/// Whether a search that did `work` (and handled `dealt` cards), priced by `c`, stops before
+/// its next world or iteration, planning for `plan` fuel of which `spent` went before it: it
+/// stops when one more as costly as the average so far would pass the plan.
+pub fn over_plan(c: &Costs, work: &Work, dealt: u64, spent: u64, plan: u64) -> bool {
+    let used = fuel_of(c, work, dealt);
+    let next = used / work.worlds.max(1);
+    spent.saturating_add(used).saturating_add(next) > plan
 }
 
 /// The agent.
@@ -235,19 +276,28 @@ impl Ismcts {
         let me = obs.seat;
         let p_tosser = self.model.tosser_chance();
         let modelled = self.use_model && model::applies(&self.opts);
+        // `iters=N` asks for N iterations, within 80% of the budget.
+        let plan = match self.iters {
+            Some(_) => fuel / 5 * 4,
+            None => fuel / SHARE,
+        };
         let params = Search {
-            playouts: playouts(
-                obs,
-                self.iters,
-                fuel,
-                spent,
-                if self.tree { FUEL_PER_WALK } else { 0 },
-            ),
+            playouts: self.iters.unwrap_or(DEFAULT_MAX_ITERS).max(1),
             max_steps: 10_000,
             // Neither the playout policy nor the score reads the simulated events.
             events: false,
         };
         let mut dealer = self.model.dealer(&self.opts, obs);
+        // The cards the dealer handled, for the stop rule (the dealer itself is borrowed by
+        // the world closure).
+        let dealt = Cell::new(0);
+        let mut deal = |rng: &mut croupier_sdk::GameRng| {
+            let world = dealer.deal(rng);
+            dealt.set(dealer.dealt);
+            world
+        };
+        let costs = costs(&self.opts);
+        let stop = |work: &Work| over_plan(&costs, work, dealt.get(), spent, plan);
         let policy = |g: &Durak, l: &[Action], rng: &mut croupier_sdk::GameRng| {
             let who = croupier_sdk::Game::to_act(g).unwrap_or(me);
             let rollout = match opp {
@@ -270,8 +320,8 @@ impl Ismcts {
             base_policy(style, g, l, table, rng)
         };
         if self.tree {
-            let stats = tree::search::<Durak>(
-                |rng| dealer.deal(rng),
+            let stats = tree::search_until::<Durak>(
+                &mut deal,
                 &cands,
                 obs.seat,
                 &params,
@@ -280,6 +330,7 @@ impl Ismcts {
                 solve::game_candidates,
                 policy,
                 search::outcome_value,
+                stop,
             );
             self.candidates = cands;
             return match tree::most_visited(&stats) {
@@ -287,14 +338,15 @@ impl Ismcts {
                 None => base_decide_obs(Style::from_code(CHEAPEST), obs, legal, ctx.rng()),
             };
         }
-        let stats = search::search_stats_in::<Durak>(
-            |rng| dealer.deal(rng),
+        let stats = search::search_stats_until::<Durak>(
+            &mut deal,
             &cands,
             obs.seat,
             &params,
             ctx.rng(),
             policy,
             search::outcome_value,
+            stop,
         );
         self.candidates = cands;
         match search::best(&stats) {

@@ -379,6 +379,7 @@ impl Model {
             need,
             order: pool.clone(),
             pool,
+            dealt: 0,
             // The low-trump inference is one more fact.
             low: Fact {
                 cards: obs.low_trumps.intersect(obs.unseen),
@@ -403,6 +404,9 @@ pub struct Dealer<'a> {
     low: Fact,
     /// The observation that each shaped world rewrites (`None`: the plain deal).
     scratch: Option<Observation>,
+    /// Cards shuffled or scanned in shaping the worlds so far (each try's and the greedy
+    /// pass's), for the agent's cost model.
+    pub dealt: u64,
 }
 
 impl Dealer<'_> {
@@ -423,6 +427,7 @@ impl Dealer<'_> {
         self.order.copy_from_slice(&self.pool);
         let mut found = None;
         for _ in 0..TRIES {
+            self.dealt += self.order.len() as u64;
             rng.shuffle(&mut self.order);
             let hand = CardSet::from_cards(self.order[..need].iter().copied());
             if self.meets(hand) {
@@ -432,6 +437,7 @@ impl Dealer<'_> {
         }
         if found.is_none() {
             // Greedy: take the cards in random order while every fact still allows them.
+            self.dealt += self.order.len() as u64;
             let mut hand = CardSet::EMPTY;
             for &c in &self.order {
                 if hand.len() == need {

@@ -28,6 +28,9 @@ const MAX_CONSTRAINTS: usize = 8;
 const MAX_NODES: u32 = 4000;
 /// Most readings of one gap kept (more: the gap is not read).
 const MAX_PATHS: usize = 8;
+/// Random draws from the pool tried per card of a sampled hand before a scan of the allowed
+/// cards (most sets forbid a small part of the pool, so a draw or two nearly always does).
+const REJECTION_TRIES: usize = 4;
 
 fn bit(c: UnoCard) -> Faces {
     if (c.0 as usize) < FACES {
@@ -628,39 +631,69 @@ pub fn update_blind(
     true
 }
 
-/// A hand of `n` cards for the opponent from the unknown pool `unseen`, meeting `cons` (and
-/// the public caps, given as constraints too): the cards are dealt oldest first, card `j`
-/// avoiding every set whose free count leaves it no room (`j < n - free`); each uniformly
-/// among what is left. `None` when some card has no candidate.
-pub fn sample_hand(
-    unseen: &[u8],
-    n: usize,
-    cons: &[Constraint],
-    rng: &mut GameRng,
-    pool: &mut Vec<UnoCard>,
-    cands: &mut Vec<usize>,
-) -> Option<Vec<UnoCard>> {
-    pool.clear();
+/// The unknown pool `unseen` (copies per face) as a list of cards, for [`sample_hand`]: built
+/// once per decision, copied per world.
+pub fn pool_of(unseen: &[u8]) -> Vec<UnoCard> {
+    let mut pool = Vec::with_capacity(108);
     for (f, &k) in unseen.iter().enumerate().take(FACES) {
         for _ in 0..k {
             pool.push(UnoCard(f as u8));
         }
     }
-    if pool.len() < n {
+    pool
+}
+
+/// A hand of `n` cards for the opponent from the unknown pool `all` ([`pool_of`]), meeting
+/// `cons` (and the public caps, given as constraints too): the cards are dealt oldest first,
+/// card `j` avoiding every set whose free count leaves it no room (`j < n - free`); each
+/// uniformly among what is left (a few random draws, rejected when forbidden, then a scan:
+/// the same distribution at a fraction of the cost). `None` when some card has no candidate.
+/// Adds its work to `work`: the pool copied, and per card the constraints read, the draws
+/// and any scan (for the agent's cost model: against an opponent the model does not fit,
+/// most cards end in a scan).
+pub fn sample_hand(
+    all: &[UnoCard],
+    n: usize,
+    cons: &[Constraint],
+    rng: &mut GameRng,
+    scratch: (&mut Vec<UnoCard>, &mut Vec<usize>),
+    work: &mut u64,
+) -> Option<Vec<UnoCard>> {
+    let (pool, cands) = scratch;
+    if all.len() < n {
         return None;
     }
+    pool.clear();
+    pool.extend_from_slice(all);
+    *work += all.len() as u64 / 8;
     let mut hand = Vec::with_capacity(n);
     for j in 0..n {
         let forbid = cons
             .iter()
             .filter(|c| j + (c.free as usize) < n)
             .fold(0u64, |m, c| m | c.faces);
-        cands.clear();
-        cands.extend((0..pool.len()).filter(|&i| forbid & bit(pool[i]) == 0));
-        if cands.is_empty() {
-            return None;
+        *work += 1 + cons.len() as u64;
+        let mut pick = None;
+        for _ in 0..REJECTION_TRIES {
+            *work += 1;
+            let i = rng.below(pool.len());
+            if forbid & bit(pool[i]) == 0 {
+                pick = Some(i);
+                break;
+            }
         }
-        let i = cands[rng.below(cands.len())];
+        let i = match pick {
+            Some(i) => i,
+            None => {
+                *work += pool.len() as u64;
+                cands.clear();
+                cands.extend((0..pool.len()).filter(|&i| forbid & bit(pool[i]) == 0));
+                if cands.is_empty() {
+                    return None;
+                }
+                cands[rng.below(cands.len())]
+            }
+        };
         hand.push(pool.swap_remove(i));
     }
     Some(hand)
