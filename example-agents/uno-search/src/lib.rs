@@ -59,7 +59,7 @@
 //! (53.2–58.0); the model alone, with the old playouts, 61.2% / 62.1%; with the model at 300
 //! playouts 63.2% (60.9–65.6) / 62.2% (59.8–64.5), and 59.3% / 58.6% without the model
 //! (`model=0`). More playouts pay (against greedy, seeds 0..1199: 63.1% at 300, 65.8% at
-//! 1 000, 68.7% at 3 000), so the agent now spends its fuel plan (below): 66.8% (64.1–69.4),
+//! 1 000, 68.7% at 3 000), so the agent now spends its fuel plan (below): 65.0% (62.3–67.6),
 //! seeds 0..1199. Sandboxed, on the unseen seed 20261129 (500 duplicate games each): 65.4%
 //! against greedy and 63.6% against anneal, where 300 playouts took 62.0% and 62.4%.
 //! Issue #42's 70% is not reached: the same search seeing the opponent's hand still wins
