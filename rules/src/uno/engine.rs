@@ -1085,8 +1085,9 @@ impl Uno {
     }
 
     fn finish(&mut self, results: Vec<SeatResult>, aborted: bool) {
-        let outcome = make_outcome(results, self.scores.clone(), aborted, self.events.is_on());
-        if self.events.is_on() {
+        let text = self.events.is_on();
+        let outcome = make_outcome(results, self.scores.clone(), aborted, text);
+        if text {
             self.public(Event::GameEnd {
                 summary: outcome.summary.clone(),
             });
@@ -1257,9 +1258,8 @@ pub(crate) fn seat_list(seats: &[Seat]) -> String {
 }
 
 /// The outcome with its one-line summary (a function of results and scores only, so that
-/// `determinize` rebuilds it from an observation).
-/// The outcome; its summary only with `text` (a simulation that records no events leaves
-/// it empty).
+/// `determinize` rebuilds it from an observation); without `text`, for a simulation that
+/// records no events, the summary is left empty.
 pub(crate) fn make_outcome(
     results: Vec<SeatResult>,
     scores: Vec<i64>,
