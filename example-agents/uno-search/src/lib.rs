@@ -109,7 +109,7 @@ pub const SHARE: u64 = 2;
 /// more for one dealt without the model (the public caps make the plain deal costlier), of
 /// one playout's set-up (the world copied, the candidate applied, the end scored), of one
 /// simulated move (legal actions listed, the policy, the move applied), of one action listed
-/// and of one unit of the model's sampling ([`model::sample_hand`]).
+/// and of one unit of the model's sampling (`model::sample_hand`).
 ///
 /// Fitted in the sandbox (each decision's fuel, from a host built to print it, beside the
 /// agent's counts, logged) to 14 101 decisions against `greedy`, `anneal` and `primary`
