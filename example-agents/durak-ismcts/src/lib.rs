@@ -33,8 +33,9 @@
 //! wins against every defence and plays it. If there is none, it plays the best reply to the
 //! modelled opponent ([`solve::Solver::respond`]: our best move against its base lead and
 //! defence and its random throw-ins, by expected score): a position lost against perfect
-//! defence is often won against this one. If the position is too big for the node budget, or
-//! the model does not apply, the Monte Carlo search decides.
+//! defence is often won against this one. If the position is too big for the node budget or
+//! its lines are deeper than [`solve::MAX_DEPTH`] (the stack's bound), or the model does not
+//! apply, the Monte Carlo search decides.
 //!
 //! **Fuel.** The agent cannot read the fuel it has used, so it counts its work
 //! ([`croupier_sdk::search::Work`]: worlds, simulated moves, legal actions listed, plus the

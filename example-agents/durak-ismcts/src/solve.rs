@@ -37,7 +37,21 @@ pub struct Solver {
     legal: Vec<Action>,
     /// Expected values of positions under the opponent model ([`Solver::respond`]).
     expected: HashMap<u64, f64>,
+    /// Positions on the current line (the recursion's depth).
+    depth: u32,
+    /// The deepest line followed so far.
+    pub deepest: u32,
 }
+
+/// Deepest line the searches follow; past it they give up as when the node budget is spent.
+/// Each level holds a copy of the game on the agent's stack (1 MiB in the sandbox): without
+/// a bound, a long line of transfers in `perevodnoy` overflowed it and trapped the agent
+/// (4 of 80 games, seed 41; none with this bound). A level holds little more than a copy of
+/// the game (960 bytes natively), so the stack has room for several times this depth. The
+/// deepest line natively in 150 classic deals (seed 9) was 81 (the search there is the same
+/// with or without the bound); in `perevodnoy` lines reach the bound, where takes keep the
+/// cards in play.
+pub const MAX_DEPTH: u32 = 96;
 
 fn mix(h: u64, x: u64) -> u64 {
     let z = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -84,7 +98,21 @@ impl Solver {
             bufs: Vec::new(),
             legal: Vec::new(),
             expected: HashMap::new(),
+            depth: 0,
+            deepest: 0,
         }
+    }
+
+    /// Runs `f` one level deeper, or gives up (`None`) past [`MAX_DEPTH`].
+    fn deeper<T>(&mut self, f: impl FnOnce(&mut Solver) -> Option<T>) -> Option<T> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
 
     fn mine(&self, s: Seat) -> bool {
@@ -116,8 +144,12 @@ impl Solver {
     }
 
     /// The value of `g` for the searching side within `(alpha, beta)`, or `None` once the
-    /// node budget is spent.
-    pub fn search(&mut self, g: &Durak, mut alpha: u8, mut beta: u8) -> Option<u8> {
+    /// node budget is spent or the line is deeper than [`MAX_DEPTH`].
+    pub fn search(&mut self, g: &Durak, alpha: u8, beta: u8) -> Option<u8> {
+        self.deeper(|s| s.search_here(g, alpha, beta))
+    }
+
+    fn search_here(&mut self, g: &Durak, mut alpha: u8, mut beta: u8) -> Option<u8> {
         if let Some(v) = self.value_of(g) {
             return Some(v);
         }
@@ -199,8 +231,13 @@ impl Solver {
     /// The searching side's expected score (win 1, draw ½) of `g` when it plays its best and
     /// the other seat plays the base behaviour: its lead and defence, and a throw-in of a
     /// plain card of a table rank at random (`durak/cheapest`) or, with chance `tosser`, of
-    /// any card of a table rank (`durak/trump-tosser`). `None` once the node budget is spent.
+    /// any card of a table rank (`durak/trump-tosser`). `None` once the node budget is spent
+    /// or the line is deeper than [`MAX_DEPTH`].
     pub fn expect(&mut self, g: &Durak, tosser: f64) -> Option<f64> {
+        self.deeper(|s| s.expect_here(g, tosser))
+    }
+
+    fn expect_here(&mut self, g: &Durak, tosser: f64) -> Option<f64> {
         if let Some(v) = self.value_of(g) {
             return Some(f64::from(v) / f64::from(WIN));
         }
@@ -569,6 +606,23 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 50, "{checked} end games");
+    }
+
+    /// Regression: the searches follow no line deeper than [`MAX_DEPTH`] (deeper, the
+    /// sandbox's stack overflowed in `perevodnoy`). A whole game from the deal, with nodes
+    /// to spare, is deeper: the search reaches the bound and gives up there.
+    #[test]
+    fn the_search_gives_up_past_its_depth() {
+        for preset in ["perevodnoy", "classic"] {
+            let opts = Options::preset(preset).unwrap();
+            let g = Durak::new(&opts, 3).unwrap();
+            let mut s = Solver::new(0, false, 1_000_000);
+            assert_eq!(s.search(&g, 0, WIN), None, "{preset}");
+            assert_eq!(s.deepest, MAX_DEPTH, "{preset}");
+            let mut e = Solver::new(0, false, 1_000_000);
+            assert_eq!(e.expect(&g, 0.5), None, "{preset}");
+            assert_eq!(e.deepest, MAX_DEPTH, "{preset}");
+        }
     }
 
     /// The budget holds: a search that needs more positions than allowed gives up.
