@@ -102,6 +102,16 @@ pub struct Work {
     pub legal: u64,
 }
 
+impl Work {
+    /// The stop rule of an agent that prices its work: whether one more world, as costly as
+    /// the average of the `self.worlds` so far (which cost `spent` fuel by the agent's
+    /// model), would pass `plan`.
+    pub fn one_more_passes(&self, spent: u64, plan: u64) -> bool {
+        let next = spent / self.worlds.max(1);
+        spent.saturating_add(next) > plan
+    }
+}
+
 /// Plays `game` on with `policy` for every seat until it is over or `max_steps` actions were
 /// played. An illegal choice of the policy is replaced by the first legal action. Returns the
 /// moves applied and the legal actions listed ([`Work::steps`], [`Work::legal`]).

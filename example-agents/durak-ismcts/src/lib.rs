@@ -167,9 +167,7 @@ pub fn fuel_of(c: &Costs, work: &Work, dealt: u64) -> u64 {
 /// its next world or iteration, planning for `plan` fuel of which `spent` went before it: it
 /// stops when one more as costly as the average so far would pass the plan.
 pub fn over_plan(c: &Costs, work: &Work, dealt: u64, spent: u64, plan: u64) -> bool {
-    let used = fuel_of(c, work, dealt);
-    let next = used / work.worlds.max(1);
-    spent.saturating_add(used).saturating_add(next) > plan
+    work.one_more_passes(fuel_of(c, work, dealt), plan.saturating_sub(spent))
 }
 
 /// The agent.

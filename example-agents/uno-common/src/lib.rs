@@ -16,6 +16,7 @@
 
 use croupier_sdk::uno::{Action, Color, Decision, Observation, UnoCard};
 use croupier_sdk::{Ctx, uno::Kind};
+use std::borrow::Borrow;
 
 /// What makes one of source E's bots itself.
 pub trait Style {
@@ -128,11 +129,14 @@ pub fn greedy_score(card: UnoCard) -> f64 {
 }
 
 /// The card with the highest [`greedy_score`] (the first in hand order among equals).
-pub fn greedy_pick(cards: &[UnoCard]) -> Option<UnoCard> {
+/// Takes a slice or any iterator of cards, so that a search's playout policy can pick
+/// without collecting a list.
+pub fn greedy_pick<C: Borrow<UnoCard>>(cards: impl IntoIterator<Item = C>) -> Option<UnoCard> {
     let mut best: Option<UnoCard> = None;
     for c in cards {
-        if best.is_none_or(|b| greedy_score(*c) > greedy_score(b)) {
-            best = Some(*c);
+        let c = *c.borrow();
+        if best.is_none_or(|b| greedy_score(c) > greedy_score(b)) {
+            best = Some(c);
         }
     }
     best
@@ -249,9 +253,9 @@ mod tests {
     fn greedy_order() {
         let c = |code| UnoCard(code);
         // R3, R Skip, Wild, WD4 → the Wild; without it the Skip; then R3; WD4 last.
-        assert_eq!(greedy_pick(&[c(3), c(10), c(52), c(53)]), Some(c(52)));
-        assert_eq!(greedy_pick(&[c(3), c(10), c(53)]), Some(c(10)));
-        assert_eq!(greedy_pick(&[c(3), c(7), c(53)]), Some(c(7)));
-        assert_eq!(greedy_pick(&[c(53)]), Some(c(53)));
+        assert_eq!(greedy_pick([c(3), c(10), c(52), c(53)]), Some(c(52)));
+        assert_eq!(greedy_pick([c(3), c(10), c(53)]), Some(c(10)));
+        assert_eq!(greedy_pick([c(3), c(7), c(53)]), Some(c(7)));
+        assert_eq!(greedy_pick([c(53)]), Some(c(53)));
     }
 }

@@ -93,7 +93,7 @@ use croupier_sdk::search::{Search as Params, Work, best, outcome_value};
 use croupier_sdk::uno::{Action, Color, Observation, Options, Scoring, Uno, UnoCard};
 use croupier_sdk::{Agent, Ctx, Game, GameInfo, GameRng, Seat};
 use std::cell::Cell;
-use uno_common::{Style, greedy_pick, greedy_score, most_held_color};
+use uno_common::{Style, greedy_pick, most_held_color};
 
 mod model;
 use model::Constraint;
@@ -140,9 +140,7 @@ pub fn fuel_of(work: &Work, sampling: u64, plain: u64) -> u64 {
 /// Whether a search that did `work` stops before its next world, planning for `plan` fuel:
 /// it stops when one more world as costly as the average so far would pass the plan.
 pub fn over_plan(work: &Work, sampling: u64, plain: u64, plan: u64) -> bool {
-    let spent = fuel_of(work, sampling, plain);
-    let next = spent / work.worlds.max(1);
-    spent.saturating_add(next) > plan
+    work.one_more_passes(fuel_of(work, sampling, plain), plan)
 }
 /// Chance in percent that a simulated opponent plays a random playable card instead of
 /// greedy's (it is greedy or annealing greedy). Against greedy, seeds 0..1599: 5, 0 and 25
@@ -277,13 +275,7 @@ impl Policy {
                     .max_by_key(|c| policy_rank(*c))
             } else {
                 // Greedy's order: the first of the best scores.
-                let mut best: Option<UnoCard> = None;
-                for c in legal.iter().filter_map(played_card) {
-                    if best.is_none_or(|b| greedy_score(c) > greedy_score(b)) {
-                        best = Some(c);
-                    }
-                }
-                best
+                greedy_pick(legal.iter().filter_map(played_card))
             };
             if let Some(card) = chosen {
                 return pick_declared(g, legal, |x| played_card(x) == Some(card));
