@@ -118,6 +118,12 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
     )
 print()
 faults = sum(a["faults"] for p in glob.glob(os.path.join(out, "*.json")) for a in json.load(open(p))["agents"])
-fuel = max(json.load(open(p))["agents"][0]["fuel_per_decision"] for p in glob.glob(os.path.join(out, "*.json")))
-print(f"faults: {faults}; the bosses' highest mean fuel per decision: {fuel / 1e6:.1f} M (of 200 M)")
+bosses = [json.load(open(p))["agents"][0] for p in glob.glob(os.path.join(out, "*.json"))]
+fuel = max(b["fuel_per_decision"] for b in bosses)
+most = {}
+for b in bosses:
+    most[b["name"]] = max(most.get(b["name"], 0), b.get("fuel_max") or 0)
+costliest = ", ".join(f"{n} {m / 1e6:.1f} M" for n, m in sorted(most.items()))
+print(f"faults: {faults}; the bosses' highest mean fuel per decision: {fuel / 1e6:.1f} M (of 200 M);")
+print(f"their costliest decision: {costliest}")
 PY

@@ -17,8 +17,17 @@ pub fn table(agents: &[AgentSummary]) -> String {
         .unwrap_or(5)
         .max(5);
     let mut s = format!(
-        "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>6}  {:>15}  {:>6}  {:>9}  faults\n",
-        "agent", "games", "wins", "losses", "draws", "win%", "95% CI", "Elo", "fuel/dec"
+        "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>6}  {:>15}  {:>6}  {:>9}  {:>9}  faults\n",
+        "agent",
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "win%",
+        "95% CI",
+        "Elo",
+        "fuel/dec",
+        "fuel max"
     );
     for a in agents {
         let faults = if a.faults == 0 {
@@ -31,7 +40,7 @@ pub fn table(agents: &[AgentSummary]) -> String {
                 .join(" ")
         };
         s += &format!(
-            "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:>6.1}% – {:>5.1}%  {:>6}  {:>9}  {}\n",
+            "{:<w$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:>6.1}% – {:>5.1}%  {:>6}  {:>9}  {:>9}  {}\n",
             a.name,
             a.games,
             a.wins,
@@ -45,6 +54,9 @@ pub fn table(agents: &[AgentSummary]) -> String {
                 .unwrap_or_else(|| "-".into()),
             a.fuel_per_decision
                 .map(human_count)
+                .unwrap_or_else(|| "-".into()),
+            a.fuel_max
+                .map(|m| human_count(m as f64))
                 .unwrap_or_else(|| "-".into()),
             faults
         );

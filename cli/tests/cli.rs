@@ -162,6 +162,9 @@ fn json_file_has_every_documented_field_with_a_sane_value() {
         );
         assert!(n("decisions") > 0, "{a}");
         assert!(f("fuel_per_decision") > 0.0, "{a}");
+        // The costliest decision: at least the mean, within the default limit.
+        let max = f("fuel_max");
+        assert!(max >= f("fuel_per_decision") && max <= 200e6, "{a}");
         elo.push(f("elo"));
         score.push((wins as f64 + draws as f64 / 2.0) / games as f64);
     }

@@ -40,6 +40,10 @@ pub struct CallStats {
     /// rather than counted at the few dozen units the stale counter shows.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fuel_unknown: u64,
+    /// The most fuel one of those decisions burnt: how close the agent came to the
+    /// per-decision limit (an agent that prices its own work states its margin by it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fuel_max: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -50,6 +54,12 @@ impl CallStats {
     /// Decisions whose fuel is counted in `fuel`.
     pub fn fuel_decisions(&self) -> u64 {
         self.decisions.saturating_sub(self.fuel_unknown)
+    }
+
+    /// Counts one decision's known fuel.
+    pub fn count_fuel(&mut self, spent: u64) {
+        self.fuel += spent;
+        self.fuel_max = self.fuel_max.max(spent);
     }
 }
 
@@ -217,7 +227,8 @@ impl<G: Adapter> WasmAgent<G> {
         let left = self.store.get_fuel().unwrap_or(0);
         let code = match r {
             Ok(code) => {
-                self.stats.fuel += self.limits.fuel_per_decision.saturating_sub(left);
+                self.stats
+                    .count_fuel(self.limits.fuel_per_decision.saturating_sub(left));
                 code
             }
             Err(e) => {
@@ -232,7 +243,8 @@ impl<G: Adapter> WasmAgent<G> {
                     None | Some(Trap::OutOfFuel | Trap::UnreachableCodeReached)
                 );
                 if exact {
-                    self.stats.fuel += self.limits.fuel_per_decision.saturating_sub(left);
+                    self.stats
+                        .count_fuel(self.limits.fuel_per_decision.saturating_sub(left));
                 } else {
                     self.stats.fuel_unknown += 1;
                 }

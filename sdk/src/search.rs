@@ -188,9 +188,46 @@ pub fn search_stats_until<G: Game>(
     rng: &mut GameRng,
     mut policy: impl FnMut(&G, &[G::Action], &mut GameRng) -> G::Action,
     mut evaluate: impl FnMut(&G, Seat) -> f64,
-    mut stop: impl FnMut(&Work) -> bool,
+    stop: impl FnMut(&Work) -> bool,
 ) -> Vec<CandidateStats<G::Action>> {
-    let mut stats: Vec<CandidateStats<G::Action>> = legal
+    let mut buf = Vec::new();
+    let world = |rng: &mut GameRng| {
+        let mut w = world(rng);
+        if !params.events {
+            w.record_no_events();
+        }
+        w
+    };
+    let play = |world: &G, action: G::Action, stream: u64| {
+        let mut prng = GameRng::new(stream);
+        let mut g = world.clone();
+        // Cannot fail when the world keeps the observation (the legal actions depend only
+        // on what the observer sees); skipped rather than trusted otherwise.
+        g.apply(action).ok()?;
+        let mut done = playout(&mut g, params.max_steps, &mut prng, &mut policy, &mut buf);
+        done.steps += 1;
+        Some((evaluate(&g, seat), done))
+    };
+    search_stats_by(world, legal, params.playouts, rng, play, stop)
+}
+
+/// The flat search's loop, with the worlds and the playouts the caller's own: `world(rng)`
+/// deals a world of any type, and `play(world, candidate, stream)` plays the candidate out
+/// in it from the random stream `stream` (a seed, the same for every candidate of a world:
+/// [`GameRng::new`] or a cheaper generator of the caller's) and returns its
+/// score and the moves and legal actions it cost ([`Work::steps`], [`Work::legal`]), or
+/// `None` to skip it. For an agent with a simulator of its own, cheaper than the rules
+/// engine (`uno/search`). At most `playouts` playouts, shared by the candidates; `stop` as
+/// in [`search_stats_until`].
+pub fn search_stats_by<W, A: Copy>(
+    mut world: impl FnMut(&mut GameRng) -> W,
+    legal: &[A],
+    playouts: u32,
+    rng: &mut GameRng,
+    mut play: impl FnMut(&W, A, u64) -> Option<(f64, Work)>,
+    mut stop: impl FnMut(&Work) -> bool,
+) -> Vec<CandidateStats<A>> {
+    let mut stats: Vec<CandidateStats<A>> = legal
         .iter()
         .map(|&action| CandidateStats {
             action,
@@ -201,33 +238,24 @@ pub fn search_stats_until<G: Game>(
     if legal.len() < 2 {
         return stats;
     }
-    let worlds = (params.playouts as usize / legal.len()).max(1);
-    let mut buf = Vec::new();
+    let worlds = (playouts as usize / legal.len()).max(1);
     let mut work = Work::default();
     for w in 0..worlds {
         if w > 0 && stop(&work) {
             break;
         }
-        let mut world = world(rng);
+        let world = world(rng);
         work.worlds += 1;
-        if !params.events {
-            world.record_no_events();
-        }
         let stream = rng.next_u64();
         for s in stats.iter_mut() {
-            let mut g = world.clone();
             work.playouts += 1;
-            // Cannot fail when the world keeps the observation (the legal actions depend only
-            // on what the observer sees); skipped rather than trusted otherwise.
-            if g.apply(s.action).is_err() {
+            let Some((score, done)) = play(&world, s.action, stream) else {
                 continue;
-            }
-            let mut prng = GameRng::new(stream);
-            let done = playout(&mut g, params.max_steps, &mut prng, &mut policy, &mut buf);
-            work.steps += done.steps + 1;
+            };
+            work.steps += done.steps;
             work.legal += done.legal;
             s.playouts += 1;
-            s.total += evaluate(&g, seat);
+            s.total += score;
         }
     }
     stats
@@ -365,6 +393,46 @@ mod tests {
     /// `stop` ends the search between worlds, so every candidate keeps the same playouts, and
     /// the work it is shown is what was done: the flat search until the work passes a budget
     /// plays the same first worlds as the one with that many worlds fixed.
+    /// The caller's own worlds and playouts: every candidate of a world is played from the
+    /// same stream, a world's streams differ, a skipped candidate counts as begun but not
+    /// scored, and the work is what the playouts report.
+    #[test]
+    fn search_by_plays_each_world_from_one_stream() {
+        let legal = [0u8, 1, 2];
+        let mut streams: Vec<(u64, u8, u64)> = Vec::new();
+        let stats = search_stats_by(
+            |rng: &mut GameRng| rng.next_u64(),
+            &legal,
+            30,
+            &mut GameRng::new(3),
+            |world: &u64, a: u8, stream: u64| {
+                streams.push((*world, a, stream));
+                // Candidate 2 cannot be played in odd worlds.
+                if a == 2 && world % 2 == 1 {
+                    return None;
+                }
+                let work = Work {
+                    steps: 2,
+                    legal: 5,
+                    ..Work::default()
+                };
+                Some((f64::from(a), work))
+            },
+            |_| false,
+        );
+        assert_eq!(streams.len(), 30);
+        for w in streams.chunks(3) {
+            assert!(w.iter().all(|x| x.0 == w[0].0 && x.2 == w[0].2), "{w:?}");
+            assert_eq!(w.iter().map(|x| x.1).collect::<Vec<_>>(), legal);
+        }
+        assert_ne!(streams[0].2, streams[3].2, "a new stream per world");
+        let odd = streams.chunks(3).filter(|w| w[0].0 % 2 == 1).count() as u32;
+        assert!(odd > 0 && odd < 10, "{odd} odd worlds");
+        assert_eq!(stats[0].playouts, 10);
+        assert_eq!(stats[2].playouts, 10 - odd);
+        assert_eq!((stats[1].mean(), stats[2].mean()), (1.0, 2.0));
+    }
+
     #[test]
     fn search_stops_between_worlds_by_the_work_done() {
         for seed in [7, 11, 19] {

@@ -25,8 +25,10 @@ use crate::runner::{GameRecord, Schedule, SeatFault, game_seed};
 use croupier_host::sandbox::CallStats;
 use croupier_rules::{Game, SeatResult};
 
-/// The format's first byte; a later format gets a new number and this one stays readable.
-const FORMAT: u8 = 1;
+/// The format's first byte; a later format gets a new number and the older ones stay
+/// readable. Format 2 adds each seat's most fuel in one decision ([`CallStats::fuel_max`]);
+/// a format 1 record reads it as 0.
+const FORMAT: u8 = 2;
 
 /// No game of any engine here comes near this many actions (their own safety limits end a
 /// game long before); it bounds what a damaged row can make the decoder allocate.
@@ -218,6 +220,7 @@ pub fn encode<G: Game>(
         put(&mut out, c.decisions);
         put(&mut out, c.fuel);
         put(&mut out, c.fuel_unknown);
+        put(&mut out, c.fuel_max);
     }
     out.push(rec.forfeit.map_or(0, |s| s.saturating_add(1)));
     let faults = if rec.faults.is_empty() {
@@ -351,7 +354,8 @@ pub fn decode<G: Game>(
     bytes: &[u8],
 ) -> Result<GameRecord, CompactError> {
     let mut r = Reader { bytes, index };
-    if r.byte()? != FORMAT {
+    let format = r.byte()?;
+    if !(1..=FORMAT).contains(&format) {
         return Err(r.damaged("unknown format"));
     }
     let flags = r.byte()?;
@@ -398,6 +402,7 @@ pub fn decode<G: Game>(
             decisions: r.varint()?,
             fuel: r.varint()?,
             fuel_unknown: r.varint()?,
+            fuel_max: if format >= 2 { r.varint()? } else { 0 },
         });
     }
     let forfeit = match r.byte()? {

@@ -431,6 +431,9 @@ pub struct EntrantTotals {
     /// Decisions whose fuel is known: the denominator of fuel per decision.
     #[serde(default)]
     pub fuel_decisions: u64,
+    /// The most fuel one of those decisions burnt.
+    #[serde(default)]
+    pub fuel_max: u64,
 }
 
 /// Adds one game to the totals.
@@ -459,6 +462,7 @@ pub fn tally(totals: &mut [EntrantTotals], rec: &GameRecord) {
             t.decisions += c.decisions;
             t.fuel += c.fuel;
             t.fuel_decisions += c.fuel_decisions();
+            t.fuel_max = t.fuel_max.max(c.fuel_max);
         }
     }
     for f in &rec.faults {

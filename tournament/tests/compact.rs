@@ -34,7 +34,7 @@ fn play<G: Game>(
         if legal.len() > 1 {
             decisions += 1;
             calls[seat as usize].decisions += 1;
-            calls[seat as usize].fuel += rng.next_u64() % 200_000;
+            calls[seat as usize].count_fuel(rng.next_u64() % 200_000);
         }
         game.apply(a).expect("legal");
         actions.push(G::encode_action(a));
@@ -297,4 +297,68 @@ fn cost_per_game_is_printed() {
         "durak teams: encode + decode {:.1} µs per game (mean of {n})",
         t.elapsed().as_secs_f64() * 1e6 / n as f64
     );
+}
+
+/// A record stored before each seat's costliest decision was kept (format 1) still reads,
+/// with that figure 0; a format this version does not know is refused.
+#[test]
+fn a_format_1_record_still_reads() {
+    let (opts, schedule, b) = durak_game();
+    let frame = Frame {
+        schedule: &schedule,
+        seed: 9,
+        builds: &b,
+    };
+    let mut rng = GameRng::new(1);
+    let mut rec = play::<Durak>(&opts, &frame, 3, &mut rng);
+    assert!(rec.calls.iter().all(|c| c.fuel_max > 0));
+    let v2 = encode::<Durak>(&opts, &frame, &rec).expect("encodes");
+    assert_eq!(
+        decode::<Durak>(&opts, &frame, rec.index, &v2),
+        Ok(rec.clone())
+    );
+    for c in &mut rec.calls {
+        c.fuel_max = 0;
+    }
+    let v2 = encode::<Durak>(&opts, &frame, &rec).expect("encodes");
+    // Format 1 is format 2 without each seat's `fuel_max` (here a 0, one byte).
+    let varint = |at: &mut usize| {
+        let (mut v, mut shift) = (0u64, 0);
+        loop {
+            let byte = v2[*at];
+            *at += 1;
+            v |= u64::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                return v;
+            }
+            shift += 7;
+        }
+    };
+    let mut at = 2; // format, flags
+    varint(&mut at); // actions
+    at += varint(&mut at) as usize; // the moves
+    varint(&mut at); // decisions
+    let seats = varint(&mut at);
+    let mut v1 = v2[..at].to_vec();
+    v1[0] = 1;
+    for _ in 0..seats {
+        let from = at;
+        for _ in 0..3 {
+            varint(&mut at); // decisions, fuel, fuel_unknown
+        }
+        v1.extend_from_slice(&v2[from..at]);
+        assert_eq!(v2[at], 0, "fuel_max");
+        at += 1;
+    }
+    v1.extend_from_slice(&v2[at..]);
+    assert_eq!(
+        decode::<Durak>(&opts, &frame, rec.index, &v1),
+        Ok(rec.clone())
+    );
+    let mut v3 = v2.clone();
+    v3[0] = 3;
+    assert!(matches!(
+        decode::<Durak>(&opts, &frame, rec.index, &v3),
+        Err(CompactError::Damaged { .. })
+    ));
 }

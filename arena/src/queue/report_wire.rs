@@ -196,6 +196,9 @@ struct WireCalls {
     decisions: u64,
     fuel: u64,
     fuel_unknown: u64,
+    /// Absent from a worker of an older version.
+    #[serde(default)]
+    fuel_max: u64,
 }
 
 impl From<GameRecord> for WireGame {
@@ -344,11 +347,13 @@ impl From<CallStats> for WireCalls {
             decisions,
             fuel,
             fuel_unknown,
+            fuel_max,
         } = c;
         WireCalls {
             decisions,
             fuel,
             fuel_unknown,
+            fuel_max,
         }
     }
 }
@@ -359,11 +364,13 @@ impl From<WireCalls> for CallStats {
             decisions,
             fuel,
             fuel_unknown,
+            fuel_max,
         } = c;
         CallStats {
             decisions,
             fuel,
             fuel_unknown,
+            fuel_max,
         }
     }
 }
@@ -421,11 +428,13 @@ mod tests {
                     decisions: 14,
                     fuel: 43_350,
                     fuel_unknown: 2,
+                    fuel_max: 9_100,
                 },
                 CallStats {
                     decisions: 0,
                     fuel: 0,
                     fuel_unknown: 0,
+                    fuel_max: 0,
                 },
             ],
         }

@@ -11,7 +11,7 @@
 //! card. It is a belief: a fact it derives is dropped when a later play contradicts it, and a
 //! world that cannot meet the facts falls back to the plain deal.
 
-use croupier_sdk::GameRng;
+use crate::lean::Draws;
 use croupier_sdk::uno::{Action, Color, Decision, Observation, Options, UnoCard};
 use croupier_sdk::uno::{DeckExhaustion, DrawRule, Stacking, UnoCall};
 use uno_common::greedy_score;
@@ -568,17 +568,63 @@ pub fn named_last(paths: &[Vec<Ev>]) -> Option<Color> {
     out
 }
 
-/// Whether `color` is the colour greedy would name for `hand` (the first colour, in the order
-/// red, yellow, green, blue, of the most coloured cards; any colour for a hand without one).
-pub fn names(hand: &[UnoCard], color: Color) -> bool {
-    let mut counts = [0u32; 4];
-    for c in hand {
-        if let Some(col) = c.color() {
-            counts[col as usize] += 1;
+/// "When the opponent named `color` for its last wild, it held most of that colour": source
+/// E's bots name the colour they hold most of. Kept while the opponent only plays (its hand
+/// then was its hand now and the coloured cards it played since, `played` per colour); a
+/// draw ends it (which cards are new is not known).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    pub color: Color,
+    pub played: [u8; 4],
+}
+
+impl Named {
+    /// The fact after a gap's events, from `fact` before it.
+    pub fn follow(mut fact: Option<Named>, evs: &[Ev]) -> Option<Named> {
+        for e in evs {
+            match *e {
+                Ev::Named(color) => {
+                    fact = Some(Named {
+                        color,
+                        played: [0; 4],
+                    })
+                }
+                Ev::Drew(k) if k > 0 => fact = None,
+                Ev::Played(card) => {
+                    if let (Some(f), Some(col)) = (&mut fact, card.color()) {
+                        f.played[col as usize] = f.played[col as usize].saturating_add(1);
+                    }
+                }
+                _ => {}
+            }
         }
+        fact
     }
-    let most = counts.iter().copied().max().unwrap_or(0);
-    most == 0 || Color::ALL.iter().find(|c| counts[**c as usize] == most) == Some(&color)
+
+    /// Whether the opponent's hand now, `hand`, agrees.
+    pub fn holds(&self, hand: &[UnoCard]) -> bool {
+        let mut counts = self.played.map(u32::from);
+        for c in hand {
+            if let Some(col) = c.color() {
+                counts[col as usize] += 1;
+            }
+        }
+        let most = counts.iter().copied().max().unwrap_or(0);
+        most == 0 || Color::ALL.iter().find(|c| counts[**c as usize] == most) == Some(&self.color)
+    }
+
+    /// The fact every reading of a gap agrees on (`None` if they differ).
+    pub fn follow_paths(fact: Option<Named>, paths: &[Vec<Ev>]) -> Option<Named> {
+        let mut out: Option<Option<Named>> = None;
+        for p in paths {
+            let f = Named::follow(fact, p);
+            if out.is_some_and(|o| o != f) {
+                return None;
+            }
+            out = Some(f);
+        }
+        out.flatten()
+    }
 }
 
 /// Applies a gap with several readings: only the constraints every reading implies (one
@@ -655,7 +701,7 @@ pub fn sample_hand(
     all: &[UnoCard],
     n: usize,
     cons: &[Constraint],
-    rng: &mut GameRng,
+    rng: &mut impl Draws,
     scratch: (&mut Vec<UnoCard>, &mut Vec<usize>),
     work: &mut u64,
 ) -> Option<Vec<UnoCard>> {

@@ -40,6 +40,10 @@ pub struct AgentSummary {
     /// native agent or when no decision was asked.
     #[serde(default)]
     pub fuel_per_decision: Option<f64>,
+    /// The most fuel one decision burnt, in any game (`None` as for `fuel_per_decision`):
+    /// the agent's margin to the per-decision limit.
+    #[serde(default)]
+    pub fuel_max: Option<u64>,
 }
 
 /// What `--json` writes.
@@ -163,6 +167,7 @@ fn summarise(names: &[String], tally: Tally) -> Vec<AgentSummary> {
                 decisions: t.decisions,
                 fuel_per_decision: (t.fuel_decisions > 0 && t.fuel > 0)
                     .then(|| t.fuel as f64 / t.fuel_decisions as f64),
+                fuel_max: (t.fuel_max > 0).then_some(t.fuel_max),
             }
         })
         .collect()

@@ -117,6 +117,7 @@ fn team_games_count_once_per_side() {
                 decisions: k,
                 fuel: 100 * k,
                 fuel_unknown: 0,
+                fuel_max: 0,
             })
             .collect(),
     };
@@ -178,6 +179,7 @@ fn tally_counts_every_seat_result_and_fault() {
         decisions: 10,
         fuel: 5_000,
         fuel_unknown: 3,
+        fuel_max: 900,
     };
     tally(&mut t, &rec);
     let wdl = |x: &EntrantTotals| (x.games, x.wins, x.draws, x.losses);
@@ -193,9 +195,11 @@ fn tally_counts_every_seat_result_and_fault() {
         (t[1].decisions, t[1].fuel, t[1].fuel_decisions),
         (10, 5_000, 7)
     );
-    // A second game adds to the first.
-    let rec = record(vec![2, 1, 0, 0], vec![Win, Win, Draw, Loss], None);
+    // A second game adds to the first; the costliest decision is the most of either.
+    let mut rec = record(vec![2, 1, 0, 0], vec![Win, Win, Draw, Loss], None);
+    rec.calls[1].count_fuel(400);
     tally(&mut t, &rec);
+    assert_eq!((t[1].fuel, t[1].fuel_max), (5_400, 900));
     assert_eq!(wdl(&t[0]), (4, 1, 1, 2));
     assert_eq!(wdl(&t[1]), (2, 1, 1, 0));
     assert_eq!(wdl(&t[2]), (2, 1, 1, 0));

@@ -1,0 +1,417 @@
+//! `uno/search`'s tests: legal play, the opponent model against greedy's true hand, wins
+//! against greedy, and the ignored tuning harnesses (`versus`, `ceiling`).
+
+use super::*;
+use croupier_sdk::rules::SeatResult;
+use croupier_sdk::search::search_stats_in;
+use croupier_sdk::{Budget, Level, Native, Rules, Services};
+
+struct Quiet(GameRng);
+impl Services for Quiet {
+    fn random(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    fn log(&mut self, _: Level, _: &str) {}
+}
+
+/// Seat 0 searches, the others play greedy; returns seat 0's wins.
+fn play(preset: &str, players: usize, games: u64, iters: u32) -> u32 {
+    play_args(
+        preset,
+        players,
+        0..games,
+        &format!("iters={iters}"),
+        Opp::Greedy,
+    )
+}
+
+/// Seat 0 searches with `args`, the others play `opp`, over deals (seeds) `seeds`.
+fn play_args(
+    preset: &str,
+    players: usize,
+    seeds: std::ops::Range<u64>,
+    args: &str,
+    opp: Opp,
+) -> u32 {
+    play_with(preset, players, seeds, opp, |info| {
+        let mut agent = Native::<Uno, Search>::new(&GameInfo {
+            args: args.to_string(),
+            ..info.clone()
+        });
+        let mut services = Quiet(GameRng::new(info.seed));
+        move |_: &Uno, obs: &Observation, legal: &[Action], budget: Budget| {
+            agent.decide(obs, legal, budget, &mut services)
+        }
+    })
+}
+
+/// The house opponents: `uno/greedy`, and `uno/anneal` (its rule, copied here).
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Opp {
+    Greedy,
+    Anneal,
+    /// A uniformly random legal action: nothing like the model.
+    Random,
+}
+
+struct AnnealStyle {
+    temperature: f64,
+}
+impl Style for AnnealStyle {
+    fn pick(&mut self, _: &Observation, cards: &[UnoCard], ctx: &mut Ctx) -> Option<UnoCard> {
+        let best = greedy_pick(cards)?;
+        let others: Vec<UnoCard> = cards.iter().copied().filter(|c| *c != best).collect();
+        if others.is_empty() {
+            return Some(best);
+        }
+        let proposal = others[ctx.rng().below(others.len())];
+        let delta = uno_common::greedy_score(best) - uno_common::greedy_score(proposal);
+        let accept = delta <= 0.0
+            || (self.temperature > 0.0 && ctx.rng().unit() < (-delta / self.temperature).exp());
+        Some(if accept { proposal } else { best })
+    }
+    fn color(&mut self, obs: &Observation, played: Option<UnoCard>, _: &mut Ctx) -> Color {
+        most_held_color(obs, played)
+    }
+}
+
+/// Seat 0 decides with what `seat0` makes for each deal (it sees the true state) when it
+/// has a choice (the host plays forced moves itself), the others play `opp`; returns
+/// seat 0's wins over deals (seeds) `seeds`.
+fn play_with<D>(
+    preset: &str,
+    players: usize,
+    seeds: std::ops::Range<u64>,
+    opp: Opp,
+    mut seat0: impl FnMut(&GameInfo<Uno>) -> D,
+) -> u32
+where
+    D: FnMut(&Uno, &Observation, &[Action], Budget) -> Action,
+{
+    // `preset:N` plays to N points instead of the preset's target (short official matches).
+    let (name, target) = match preset.split_once(':') {
+        Some((name, t)) => (name, t.parse().ok()),
+        None => (preset, None),
+    };
+    let mut opts = Options::preset(name).unwrap();
+    if let Some(t) = target {
+        opts.target_score = t;
+    }
+    opts.set_players(players).unwrap();
+    let mut wins = 0;
+    for seed in seeds {
+        let mut g = Uno::new(&opts, seed).unwrap();
+        let info = GameInfo::<Uno> {
+            seat: 0,
+            players: players as u8,
+            options: opts.clone(),
+            seed,
+            args: String::new(),
+        };
+        let mut decide = seat0(&info);
+        let mut services = Quiet(GameRng::new(seed));
+        let mut rng = GameRng::new(seed ^ 77);
+        let mut anneal: Vec<AnnealStyle> = (0..players)
+            .map(|_| AnnealStyle { temperature: 10.0 })
+            .collect();
+        let budget = Budget {
+            fuel: 200_000_000,
+            millis: 1000,
+            bank_millis: None,
+        };
+        let mut legal = Vec::new();
+        let mut steps = 0;
+        while let Some(s) = g.to_act() {
+            g.legal_actions(&mut legal);
+            let obs = g.observe(s);
+            let a = if legal.len() == 1 {
+                legal[0]
+            } else if s == 0 {
+                decide(&g, &obs, &legal, budget)
+            } else {
+                let mut ctx = Ctx::new(budget, &mut rng, &mut services);
+                match opp {
+                    Opp::Random => legal[ctx.rng().below(legal.len())],
+                    Opp::Greedy => uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx),
+                    Opp::Anneal => {
+                        let style = &mut anneal[s as usize];
+                        let a = uno_common::decide(style, &obs, &legal, &mut ctx);
+                        if matches!(
+                            obs.decision,
+                            croupier_sdk::uno::Decision::Turn
+                                | croupier_sdk::uno::Decision::PenaltyTurn
+                        ) {
+                            style.temperature *= 0.9;
+                        }
+                        a
+                    }
+                }
+            };
+            assert!(legal.contains(&a), "{a} not legal in {preset}");
+            g.apply(a).unwrap();
+            steps += 1;
+            if steps > 300_000 {
+                break;
+            }
+        }
+        if g.outcome().map(|o| o.results[0]) == Some(SeatResult::Win) {
+            wins += 1;
+        }
+    }
+    wins
+}
+
+/// Search with `ARGS` (e.g. `model=0`) against `OPP` (`greedy` or `anneal`) in every other
+/// seat, on deals `START..START+GAMES` (0..400) of `PRESET` (house) with `PLAYERS` (2): the
+/// tuning bench (tune on seeds below 1600 only).
+#[test]
+#[ignore]
+fn versus() {
+    let var = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let games = var("GAMES", 400);
+    let start = var("START", 0);
+    let args = std::env::var("ARGS").unwrap_or_default();
+    let opp = match std::env::var("OPP").as_deref() {
+        Ok("anneal") => Opp::Anneal,
+        _ => Opp::Greedy,
+    };
+    let preset = std::env::var("PRESET").unwrap_or_else(|_| "house".into());
+    let players = var("PLAYERS", 2) as usize;
+    let k = play_args(&preset, players, start..start + games, &args, opp);
+    let (lo, hi) = wilson(k, games);
+    eprintln!(
+        "{args:?} vs {opp:?}, seeds {start}..{}: {k}/{games} = {:.1}% ({lo:.1}-{hi:.1}%)",
+        start + games,
+        100.0 * k as f64 / games as f64
+    );
+}
+
+/// The same flat Monte Carlo search, but clairvoyant: it knows every opponent's hand, and
+/// with `pile` the draw pile's order too (every world is then the true state); without,
+/// each world deals the draw pile at random from what is left. Greedy's choice first, as
+/// the agent orders its candidates.
+fn clairvoyant(
+    g: &Uno,
+    obs: &Observation,
+    legal: &[Action],
+    iters: u32,
+    pile: bool,
+    rng: &mut GameRng,
+) -> Action {
+    if legal.len() < 2 {
+        return legal.first().copied().unwrap_or(Action::Draw);
+    }
+    let mut quiet = Quiet(GameRng::new(0));
+    let mut r = GameRng::new(rng.next_u64());
+    let budget = Budget {
+        fuel: 200_000_000,
+        millis: 1000,
+        bank_millis: None,
+    };
+    let mut ctx = Ctx::new(budget, &mut r, &mut quiet);
+    let preferred = uno_common::decide(&mut GreedyStyle, obs, legal, &mut ctx);
+    let mut order = vec![preferred];
+    order.extend(legal.iter().copied().filter(|a| *a != preferred));
+    let mut seen = obs.clone();
+    for s in 0..g.num_players() as Seat {
+        if s != obs.seat {
+            seen.known[s as usize] = g.hand(s).to_vec();
+        }
+    }
+    let opts = Options::preset("house").unwrap();
+    let params = Params {
+        playouts: iters,
+        max_steps: MAX_STEPS,
+        events: false,
+    };
+    let stats = search_stats_in::<Uno>(
+        |rng| {
+            if pile {
+                g.clone()
+            } else {
+                Uno::determinize(&opts, &seen, rng)
+            }
+        },
+        &order,
+        obs.seat,
+        &params,
+        rng,
+        policy,
+        |g, seat| evaluate(g, seat, Scoring::SingleHand, &obs.scores),
+    );
+    best(&stats).unwrap_or(preferred)
+}
+
+/// Wilson's 95% interval of `k` wins in `n`, in percent.
+fn wilson(k: u32, n: u64) -> (f64, f64) {
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let c = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (100.0 * (c - h), 100.0 * (c + h))
+}
+
+/// Issue #42's ceiling: how often this search beats greedy when it sees everything (the
+/// opponent's hand and the draw pile's order), beside the fair agent on the same deals.
+/// `GAMES` deals (300), `ITERS` playouts (300). A fair agent cannot expect to beat what
+/// the same search does with every card known.
+#[test]
+#[ignore]
+fn ceiling() {
+    let var = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let games = var("GAMES", 300);
+    let iters = var("ITERS", 300) as u32;
+    let fair = play("house", 2, games, iters);
+    let sees = |pile: bool| {
+        play_with("house", 2, 0..games, Opp::Greedy, |info| {
+            let mut rng = GameRng::new(info.seed ^ 0x5eed);
+            move |g: &Uno, obs: &Observation, legal: &[Action], _: Budget| {
+                clairvoyant(g, obs, legal, iters, pile, &mut rng)
+            }
+        })
+    };
+    let hands = sees(false);
+    let all = sees(true);
+    for (what, k) in [("fair", fair), ("sees hands", hands), ("sees all", all)] {
+        let (lo, hi) = wilson(k, games);
+        eprintln!(
+            "{what:>11}, {iters} playouts: {k}/{games} = {:.1}% ({lo:.1}-{hi:.1}%)",
+            100.0 * k as f64 / games as f64
+        );
+    }
+}
+
+/// The model's facts hold against greedy: at every decision of ours (seat 0 playing
+/// greedy's own choices, the host's forced moves skipped), the opponent's true hand meets
+/// every constraint; and most gaps are read.
+#[test]
+fn model_holds_against_greedy() {
+    let mut opts = Options::preset("house").unwrap();
+    opts.set_players(2).unwrap();
+    let (mut read, mut gaps, mut facts) = (0, 0, 0);
+    for seed in 0..60 {
+        let mut g = Uno::new(&opts, seed).unwrap();
+        let info = GameInfo::<Uno> {
+            seat: 0,
+            players: 2,
+            options: opts.clone(),
+            seed,
+            args: String::new(),
+        };
+        let mut agent = Search::new(&info);
+        let mut services = Quiet(GameRng::new(seed));
+        let mut rng = GameRng::new(seed ^ 77);
+        let mut legal = Vec::new();
+        while let Some(s) = g.to_act() {
+            g.legal_actions(&mut legal);
+            let obs = g.observe(s);
+            let mut ctx = Ctx::new(Budget::default(), &mut rng, &mut services);
+            let a = if legal.len() == 1 {
+                legal[0]
+            } else {
+                uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
+            };
+            if s == 0 && legal.len() > 1 {
+                if let Some((prev, act)) = &agent.last {
+                    gaps += 1;
+                    if model::replay(prev, *act, &obs, true).is_some_and(|p| p.len() == 1) {
+                        read += 1;
+                    }
+                }
+                agent.observe(&obs);
+                let hand = g.hand(1);
+                for c in &agent.cons {
+                    facts += 1;
+                    let inside = hand.iter().filter(|x| c.faces & (1u64 << x.0) != 0).count();
+                    assert!(
+                        inside <= c.free as usize,
+                        "seed {seed}: {c:?} broken by {hand:?} (top {}, {:?})",
+                        obs.top,
+                        obs.color
+                    );
+                }
+                if let Some(f) = agent.named {
+                    facts += 1;
+                    assert!(f.holds(&hand), "seed {seed}: {hand:?} would not name {f:?}");
+                }
+                agent.last = Some((obs.clone(), a));
+            }
+            g.apply(a).unwrap();
+        }
+    }
+    eprintln!("{read} of {gaps} gaps read, {facts} facts checked");
+    assert!(read * 10 >= gaps * 9, "only {read} of {gaps} gaps read");
+    assert!(facts > 100, "{facts} facts");
+}
+
+/// The model is a belief: against an opponent it does not fit, the agent still plays
+/// only legal actions (`play_with` checks each) and does not panic.
+#[test]
+fn legal_against_a_random_opponent() {
+    play_args("house", 2, 0..8, "iters=30", Opp::Random);
+}
+
+#[test]
+fn legal_under_every_preset() {
+    play("house", 2, 3, 20);
+    play("official", 3, 1, 10);
+    play("two-player", 2, 1, 10);
+}
+
+#[test]
+#[ignore]
+fn experiment() {
+    let iters: u32 = std::env::var("ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let games: u64 = std::env::var("GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let base = play("house", 2, games, 1);
+    let wins = play("house", 2, games, iters);
+    eprintln!("iters=1: {base}/{games}; iters={iters}: {wins}/{games}");
+}
+
+/// Regression (issue #42): in a game of several hands the search counts points, not
+/// hands won. Counting hands, it kept its wilds (50 points each) for later and handed them
+/// to greedy whenever greedy went out first: it won 9 of 40 official two-player matches to
+/// 100 points, and none of 60 to 500, while it won 60% of single hands. It now wins 27.
+#[test]
+fn wins_official_matches_on_points() {
+    let wins = play_args("official:100", 2, 0..40, "iters=300", Opp::Greedy);
+    eprintln!("search won {wins} of 40 official matches to 100 points against greedy");
+    assert!(
+        wins >= 16,
+        "search won {wins} of 40 official matches to 100 points"
+    );
+}
+
+/// A real win: at 300 playouts, over 300 two-player deals (seeds 0..300), search takes
+/// 188 games from greedy: 62.7%, Wilson 95% interval 57.1–67.9%. The agent before the
+/// opponent model and the new playout settings took 169 (56.3%); without the model
+/// (`model=0`) this one takes 181. The bound, 175 (58.3%), leaves room for changes that
+/// move a few games and fails for the old agent.
+#[test]
+fn beats_greedy_in_house() {
+    let games = 300;
+    // 300 playouts, as the agent had before it spent its fuel plan: the test is about
+    // a real win, not the strength, which is a benchmark (BENCHMARKS.md, "Bosses").
+    let wins = play("house", 2, games, 300);
+    eprintln!("search won {wins} of {games} against greedy");
+    assert!(
+        wins >= 175,
+        "search won {wins} of {games} against greedy: no real win"
+    );
+}
