@@ -53,7 +53,10 @@
 //! `budget=F` plans for F fuel whatever the host gives; `opp=cheapest|tosser|mixed` fixes
 //! the opponent's playout policy; `model=off` turns the opponent model off and `tree=off` the
 //! tree (for measuring them); `explore=C` sets UCB's
-//! constant (default [`tree::EXPLORE`]). Forced moves (one legal action) cost nothing.
+//! constant (default [`tree::EXPLORE`]); `trace=1` logs each tree search's counts (worlds,
+//! moves, legal actions, cards dealt, the end-game search's charge and the model's figure),
+//! for checking the cost model against the fuel `croupier match --log` records per game.
+//! Forced moves (one legal action) cost nothing.
 //!
 //! Decided here:
 //! * When defending, only the beats of the first uncovered slot are candidates (with
@@ -110,12 +113,15 @@ pub struct Costs {
 /// decisions (40 duplicate deals against `cheapest` and `fuzzy`, seed 31) as the weights that
 /// never fall short, with the least excess: a decision's fuel was 75–100% of the model's
 /// figure (median 85%); fitted on the `cheapest` games alone, the `fuzzy` ones stayed within
-/// 103%.
+/// 103%. `dealt` was 400 as fitted: planning 65% of the budget, one decision against
+/// `js-first` then took 165.8 M, 1.27 times its plan, and `trace=1` showed the opponent
+/// model's dealer handling up to 96 000 cards a decision in those games, which the fit had
+/// not seen. At 800 the same games' costliest took 140.8 M, and the benchmark's 147.4 M.
 pub const COSTS_SMALL: Costs = Costs {
     world: 7_800,
     step: 1_900,
     legal: 400,
-    dealt: 400,
+    dealt: 800,
 };
 
 /// The costs for any other game (more players or cards: a world deals more). Fitted alike
@@ -157,13 +163,9 @@ pub const DEFAULT_ROLLOUT: Rollout = Rollout::Mixed;
 pub const DEFAULT_MAX_ITERS: u32 = 20_000;
 /// The search plans for this share of the decision's fuel budget, in percent: the rest is the
 /// margin for the cost model's error. Half the budget won 89.8% and 88.5% against `cheapest`
-/// on the two unseen seeds (issue #42's 90% missed); 65% wins 90.2% on both (BENCHMARKS.md,
-/// "Bosses"). The costliest decision then: 165.8 M of the 200 M limit, one in 400 games
-/// against `js-first` (at half the budget the same games' costliest took 111.5 M); in the
-/// other classic matches of both seeds the costliest took 149.0 M, 1.15 times the plan's
-/// 130 M. That one is 1.27 times its plan and its
-/// cost is the same with the end-game search off (`nodes=0`) or the iterations capped lower,
-/// so the cost model underprices some rare position; not found which.
+/// on the two unseen seeds (issue #42's 90% missed); 65% wins 90.2% and 92.2% (BENCHMARKS.md,
+/// "Bosses"). The costliest decision of those classic matches took 147.4 M of the 200 M
+/// limit, 1.13 times the plan's 130 M (with the cards dealt priced at 800, [`COSTS_SMALL`]).
 pub const PLAN_PERCENT: u64 = 65;
 /// The fuel assumed when the host gives no budget (the host's default).
 pub const DEFAULT_FUEL: u64 = 200_000_000;
@@ -200,6 +202,8 @@ pub struct Ismcts {
     table: Vec<(Card, Option<Card>)>,
     nodes: Option<u32>,
     budget: Option<u64>,
+    /// Whether each search logs its work (`trace=1`): the counts the cost model prices.
+    trace: bool,
 }
 
 /// The candidates worth searching: every legal action, except that when defending only the
@@ -234,6 +238,7 @@ impl Agent<Durak> for Ismcts {
             table: Vec::new(),
             nodes: info.arg("nodes"),
             budget: info.arg("budget"),
+            trace: info.arg::<u32>("trace").unwrap_or(0) != 0,
         }
     }
 
@@ -312,7 +317,11 @@ impl Ismcts {
             world
         };
         let costs = costs(&self.opts);
-        let stop = |work: &Work| over_plan(&costs, work, dealt.get(), spent, plan);
+        let seen = Cell::new(Work::default());
+        let stop = |work: &Work| {
+            seen.set(*work);
+            over_plan(&costs, work, dealt.get(), spent, plan)
+        };
         let policy = |g: &Durak, l: &[Action], rng: &mut croupier_sdk::GameRng| {
             let who = croupier_sdk::Game::to_act(g).unwrap_or(me);
             let rollout = match opp {
@@ -348,6 +357,21 @@ impl Ismcts {
                 stop,
             );
             self.candidates = cands;
+            if self.trace {
+                // The work before the last iteration (the stop rule's last look).
+                let w = seen.get();
+                let line = format!(
+                    "work {} {} {} {} {} {} hands {:?}",
+                    w.worlds,
+                    w.steps,
+                    w.legal,
+                    dealt.get(),
+                    spent,
+                    fuel_of(&costs, &w, dealt.get()),
+                    obs.hand_sizes
+                );
+                ctx.log(croupier_sdk::Level::Info, line);
+            }
             return match tree::most_visited(&stats) {
                 Some(a) => choose(legal, a),
                 None => base_decide_obs(Style::from_code(CHEAPEST), obs, legal, ctx.rng()),
