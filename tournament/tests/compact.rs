@@ -73,11 +73,7 @@ fn round_trips<G: Game>() -> (usize, usize) {
         let opts = G::Options::preset(p.name).expect("preset");
         let schedule = Schedule::new(2, opts.seats(), 6, true);
         let b = builds(2);
-        let frame = Frame {
-            schedule: &schedule,
-            seed: 42,
-            builds: &b,
-        };
+        let frame = frame(&schedule, &b, 42);
         let mut rng = GameRng::new(7);
         for index in 0..schedule.games() {
             let rec = play::<G>(&opts, &frame, index, &mut rng);
@@ -115,6 +111,15 @@ fn every_preset_of_every_game_round_trips() {
     );
 }
 
+/// The frame of a match of `schedule`, `builds` and master seed `seed`.
+fn frame<'a>(schedule: &'a Schedule, builds: &'a [String], seed: u64) -> Frame<'a> {
+    Frame {
+        schedule,
+        seed,
+        builds,
+    }
+}
+
 fn durak_game() -> (<Durak as Game>::Options, Schedule, Vec<String>) {
     let opts = <Durak as Game>::Options::preset("teams").expect("preset");
     let schedule = Schedule::new(2, opts.seats(), 4, true);
@@ -124,11 +129,7 @@ fn durak_game() -> (<Durak as Game>::Options, Schedule, Vec<String>) {
 #[test]
 fn what_is_not_derived_is_kept() {
     let (opts, schedule, b) = durak_game();
-    let frame = Frame {
-        schedule: &schedule,
-        seed: 9,
-        builds: &b,
-    };
+    let frame = frame(&schedule, &b, 9);
     let mut rng = GameRng::new(1);
     let full = play::<Durak>(&opts, &frame, 3, &mut rng);
 
@@ -175,11 +176,7 @@ fn what_is_not_derived_is_kept() {
 #[test]
 fn a_made_up_game_is_refused() {
     let (opts, schedule, b) = durak_game();
-    let frame = Frame {
-        schedule: &schedule,
-        seed: 9,
-        builds: &b,
-    };
+    let frame = frame(&schedule, &b, 9);
     let mut rng = GameRng::new(2);
     let rec = play::<Durak>(&opts, &frame, 0, &mut rng);
 
@@ -236,11 +233,7 @@ fn a_made_up_game_is_refused() {
 #[test]
 fn damaged_bytes_give_an_error_not_a_panic() {
     let (opts, schedule, b) = durak_game();
-    let frame = Frame {
-        schedule: &schedule,
-        seed: 9,
-        builds: &b,
-    };
+    let frame = frame(&schedule, &b, 9);
     let mut rng = GameRng::new(3);
     let mut rec = play::<Durak>(&opts, &frame, 1, &mut rng);
     rec.builds[0] = "ffffffffffff".into();
@@ -274,11 +267,7 @@ fn damaged_bytes_give_an_error_not_a_panic() {
 #[test]
 fn cost_per_game_is_printed() {
     let (opts, schedule, b) = durak_game();
-    let frame = Frame {
-        schedule: &schedule,
-        seed: 5,
-        builds: &b,
-    };
+    let frame = frame(&schedule, &b, 5);
     let mut rng = GameRng::new(4);
     let recs: Vec<GameRecord> = (0..schedule.games())
         .map(|i| play::<Durak>(&opts, &frame, i, &mut rng))
@@ -304,11 +293,7 @@ fn cost_per_game_is_printed() {
 #[test]
 fn a_format_1_record_still_reads() {
     let (opts, schedule, b) = durak_game();
-    let frame = Frame {
-        schedule: &schedule,
-        seed: 9,
-        builds: &b,
-    };
+    let frame = frame(&schedule, &b, 9);
     let mut rng = GameRng::new(1);
     let mut rec = play::<Durak>(&opts, &frame, 3, &mut rng);
     assert!(rec.calls.iter().all(|c| c.fuel_max > 0));

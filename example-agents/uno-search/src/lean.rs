@@ -480,12 +480,12 @@ impl Lean {
         // The engine lists a wild once per colour it may name: four of the plays.
         let plays =
             (fits & !WILDS).count_ones() as usize + 4 * (fits & WILDS).count_ones() as usize;
-        let faces = Bits(fits);
+        let mut faces = BitIter(fits);
         let mine = p == pol.me;
         let eps = if mine { pol.my_eps } else { pol.opp_eps };
         let chosen = if eps > 0 && (rng.below(100) as u32) < eps {
             let mut k = rng.below(plays);
-            faces.into_iter().find(|&f| {
+            faces.find(|&f| {
                 let w = if f >= WILD { 4 } else { 1 };
                 if k < w {
                     true
@@ -496,10 +496,10 @@ impl Lean {
             })
         } else if mine || !pol.opp_greedy {
             // The last of the best, as `max_by_key` over the list.
-            faces.into_iter().max_by_key(|&f| t.rank[f])
+            faces.max_by_key(|&f| t.rank[f])
         } else {
             // Greedy's order: the first of the best scores.
-            faces.into_iter().rev().max_by_key(|&f| t.greedy[f])
+            faces.rev().max_by_key(|&f| t.greedy[f])
         };
         if let Some(f) = chosen {
             let card = UnoCard(f as u8);
@@ -510,16 +510,6 @@ impl Lean {
 
 /// The faces of a set, lowest first (or highest first, reversed).
 #[derive(Copy, Clone)]
-struct Bits(Faces);
-
-impl IntoIterator for Bits {
-    type Item = usize;
-    type IntoIter = BitIter;
-    fn into_iter(self) -> BitIter {
-        BitIter(self.0)
-    }
-}
-
 struct BitIter(Faces);
 
 impl Iterator for BitIter {
