@@ -10,7 +10,12 @@
 //! is empty, automatic UNO calls, no challenge) and exactly [`crate::Policy`]'s moves from
 //! the same random stream, so a playout here ends as the engine's does: the test
 //! `lean_plays_as_the_engine` checks it on thousands of positions. Not modelled: the engine's
-//! turn limit (5 000 turns, a safety cap, not a rule; a playout is 20 moves).
+//! turn limit (5 000 turns, a safety cap, not a rule; a playout is 20 moves at most).
+//!
+//! A playout stopped at its horizon is scored by the points in hand ([`Lean::value`], as the
+//! engine's playouts are) or by the learned evaluation ([`Lean::learned_value`]: a logistic
+//! model of [`Lean::features`], whose weights `scripts/fit-uno-eval.py` fits to positions of
+//! real hands and writes into `weights.rs`).
 
 use crate::{Policy, hand_color, policy_rank};
 use croupier_sdk::{Game, GameRng};
@@ -120,6 +125,8 @@ pub struct Lean {
     /// Per seat: the hand's points (what the player who goes out would score from it).
     points: [i64; 2],
     taken: u8,
+    /// The world's draw pile's size (for the features).
+    pile: u8,
     top: UnoCard,
     color: Color,
     pending: u16,
@@ -159,7 +166,7 @@ impl World {
             }
             hand.copy_from_slice(counts);
         }
-        let lean = Lean::new(
+        let mut lean = Lean::new(
             hands,
             g.top_card(),
             g.current_color(),
@@ -168,10 +175,9 @@ impl World {
             phase,
             restriction,
         );
-        Some(World {
-            lean,
-            draw: g.draw_pile(),
-        })
+        let draw = g.draw_pile();
+        lean.pile = u8::try_from(draw.len()).ok()?;
+        Some(World { lean, draw })
     }
 
     /// A world dealt from our observation `obs` of a decision of ours, the opponent holding
@@ -213,18 +219,17 @@ impl World {
             return None;
         }
         rng.shuffle(&mut draw);
-        Some(World {
-            lean: Lean::new(
-                hands,
-                obs.top,
-                obs.color,
-                obs.pending,
-                obs.seat,
-                phase,
-                restriction,
-            ),
-            draw,
-        })
+        let mut lean = Lean::new(
+            hands,
+            obs.top,
+            obs.color,
+            obs.pending,
+            obs.seat,
+            phase,
+            restriction,
+        );
+        lean.pile = u8::try_from(draw.len()).ok()?;
+        Some(World { lean, draw })
     }
 
     /// Plays `action` and then `policy` for at most `max_steps` moves from `rng`; returns
@@ -250,9 +255,19 @@ impl World {
             steps += 1;
             h.policy_step(draw, policy, rng, t);
         }
-        Some((h.value(policy.me), steps))
+        let value = match policy.learned {
+            Some(w) => h.learned_value(policy.me, w),
+            None => h.value(policy.me),
+        };
+        Some((value, steps))
     }
 }
+
+/// How many numbers [`Lean::features`] describes a position by: one per learned weight.
+pub const FEATURES: usize = crate::weights::WEIGHTS.len();
+
+/// The faces of the four colours' Skips and Reverses (in two-player UNO both play again).
+const AGAIN: Faces = kind_faces(10) | kind_faces(11);
 
 impl Lean {
     fn new(
@@ -270,6 +285,7 @@ impl Lean {
             len: [0; 2],
             points: [0; 2],
             taken: 0,
+            pile: 0,
             top,
             color,
             pending,
@@ -295,7 +311,7 @@ impl Lean {
     }
 
     /// 1 for a won hand, ½ shared, 0 lost; an unfinished one by the points in hand.
-    fn value(&self, me: u8) -> f64 {
+    pub(crate) fn value(&self, me: u8) -> f64 {
         match self.phase {
             Phase::Over(Some(w)) => f64::from(u8::from(w == me)),
             Phase::Over(None) => 0.5,
@@ -305,6 +321,63 @@ impl Lean {
                 (0.5 + diff as f64 / 200.0).clamp(0.0, 1.0)
             }
         }
+    }
+
+    /// A position as numbers for the learned evaluation (`weights.rs`), seen from `me`:
+    /// each seat's cards, points, special cards, playable cards and colours, the draw
+    /// pile, the turn and the pending penalty. The fit script reads the same list.
+    pub fn features(&self, me: u8) -> [f64; FEATURES] {
+        let m = me as usize & 1;
+        let left = self.left_in_pile();
+        let turn = if self.cur == me { 1.0 } else { -1.0 };
+        let pending = f64::from(self.pending) * f64::from(u8::from(self.phase == Phase::Penalty));
+        let mut f = [0.0; FEATURES];
+        f[0] = 1.0;
+        f[1] = left / 10.0;
+        f[2] = turn;
+        f[3] = pending * turn / 2.0;
+        for (k, s) in [m, 1 - m].into_iter().enumerate() {
+            let hand = &self.hands[s];
+            let held = self.held[s];
+            let count = |set: Faces| {
+                BitIter(set & held)
+                    .map(|face| f64::from(hand[face]))
+                    .sum::<f64>()
+            };
+            let len = f64::from(self.len[s]);
+            let points = self.points[s] as f64;
+            let colours = (0..4).filter(|&c| held & color_faces(c) != 0).count() as f64;
+            let o = 4 + 11 * k;
+            f[o] = len / 5.0;
+            f[o + 1] = points / 50.0;
+            f[o + 2] = 1.0 / len.max(1.0);
+            f[o + 3] = f64::from(u8::from(self.len[s] == 1));
+            f[o + 4] = count(1 << WILD);
+            f[o + 5] = count(WD4_BIT);
+            f[o + 6] = count(DRAW_TWOS);
+            f[o + 7] = count(AGAIN);
+            f[o + 8] = count(self.playable(s as u8)) / len.max(1.0);
+            f[o + 9] = colours / 4.0;
+            f[o + 10] = points / 50.0 / (1.0 + left / 5.0);
+        }
+        f
+    }
+
+    /// The learned evaluation: the chance `me` wins the hand, by a logistic model of
+    /// [`Lean::features`]; a finished hand by its result.
+    pub(crate) fn learned_value(&self, me: u8, weights: &[f64; FEATURES]) -> f64 {
+        match self.phase {
+            Phase::Over(_) => self.value(me),
+            _ => {
+                let f = self.features(me);
+                let z: f64 = f.iter().zip(weights).map(|(x, w)| x * w).sum();
+                1.0 / (1.0 + (-z).exp())
+            }
+        }
+    }
+
+    fn left_in_pile(&self) -> f64 {
+        f64::from(self.pile.saturating_sub(self.taken))
     }
 
     /// The Wild Draw Four restriction (no card of the current colour, and with
@@ -567,6 +640,7 @@ mod tests {
                     opp_eps: [0, 5, 50][seed as usize % 3],
                     my_eps: [10, 0, 30][seed as usize % 3],
                     opp_greedy: seed % 4 != 1,
+                    learned: None,
                 };
                 let steps = [20, 3, 200][seed as usize % 3];
                 if let Some(w) = World::from_uno(&g, opts.wd4_restriction, obs.drawn) {
