@@ -216,9 +216,10 @@ pub const ENGINE_COSTS: Costs = Costs {
 ///
 /// Fitted in the sandbox to 580 games against `greedy` (`croupier match --log`, seed 11, 60
 /// duplicate deals each: the learned evaluation at 600, 3 000 and 9 000 playouts a decision
-/// and at a horizon of 20, and the points evaluation at 20; `trace=1` logging each search's
-/// counts) as the weights that never fall short of a game's fuel, with the least excess (a
-/// linear program), rounded up: a game's fuel was 78–95% of the model's figure, median 89%.
+/// with its horizon of 10, and at 3 000 with a horizon of 20; the points evaluation at 3 000
+/// and 20; `trace=1` logging each search's counts) as the weights that never fall short of
+/// a game's fuel, with the least excess (a linear program), rounded up: a game's fuel was
+/// 78–95% of the model's figure, median 89%.
 /// (The weights before the learned evaluation fell short of one of these games by 4%.) The
 /// plain deal is the engine's (`Uno::determinize`), rare here: only when no hand meets the
 /// model. The costliest decision of the benchmark is in BENCHMARKS.md.
@@ -742,17 +743,16 @@ impl Search {
         };
         let (sampling, plain) = (Cell::new(0), Cell::new(0));
         if lean {
-            let default = if self.learned {
-                LEARNED_STEPS
+            let (default, costs) = if self.learned {
+                (LEARNED_STEPS, LEAN_COSTS)
             } else {
-                MAX_STEPS
-            };
-            let costs = match self.learned {
-                true => LEAN_COSTS,
-                false => Costs {
-                    eval: 0,
-                    ..LEAN_COSTS
-                },
+                (
+                    MAX_STEPS,
+                    Costs {
+                        eval: 0,
+                        ..LEAN_COSTS
+                    },
+                )
             };
             let max_steps = self.max_steps.unwrap_or(default);
             let (worlds, steps) = (Cell::new(0u64), Cell::new(0u64));
