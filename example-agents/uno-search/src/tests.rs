@@ -398,26 +398,31 @@ fn ceiling() {
     }
 }
 
+/// Deal `seed` of a two-player house hand, a fresh agent for seat 0 (default args), and the
+/// services and random stream the greedy players decide with.
+fn house_deal(seed: u64) -> (Uno, Search, Quiet, GameRng) {
+    let mut opts = Options::preset("house").unwrap();
+    opts.set_players(2).unwrap();
+    let g = Uno::new(&opts, seed).unwrap();
+    let info = GameInfo::<Uno> {
+        seat: 0,
+        players: 2,
+        options: opts,
+        seed,
+        args: String::new(),
+    };
+    let agent = Search::new(&info);
+    (g, agent, Quiet(GameRng::new(seed)), GameRng::new(seed ^ 77))
+}
+
 /// The model's facts hold against greedy: at every decision of ours (seat 0 playing
 /// greedy's own choices, the host's forced moves skipped), the opponent's true hand meets
 /// every constraint; and most gaps are read.
 #[test]
 fn model_holds_against_greedy() {
-    let mut opts = Options::preset("house").unwrap();
-    opts.set_players(2).unwrap();
     let (mut read, mut gaps, mut facts) = (0, 0, 0);
     for seed in 0..60 {
-        let mut g = Uno::new(&opts, seed).unwrap();
-        let info = GameInfo::<Uno> {
-            seat: 0,
-            players: 2,
-            options: opts.clone(),
-            seed,
-            args: String::new(),
-        };
-        let mut agent = Search::new(&info);
-        let mut services = Quiet(GameRng::new(seed));
-        let mut rng = GameRng::new(seed ^ 77);
+        let (mut g, mut agent, mut services, mut rng) = house_deal(seed);
         let mut legal = Vec::new();
         while let Some(s) = g.to_act() {
             g.legal_actions(&mut legal);
@@ -521,4 +526,116 @@ fn beats_greedy_in_house() {
         wins >= 175,
         "search won {wins} of {games} against greedy: no real win"
     );
+}
+
+/// Diagnostic (ignored): the opponent's true hand against the model's hands (40 sampled per
+/// decision) and a uniform deal, per kind of card, summed over seat 0's turns in `GAMES`
+/// (300) house hands; seat 0 plays greedy and reads the opponent (`OPP`) as the agent does.
+/// Against greedy the model deals 1.40 times the Wilds and 1.46 times the Wild Draw Fours
+/// greedy holds (a uniform deal: 5.1 and 1.9 times); a prior per kind fitted to that did not
+/// win more (the crate doc).
+#[test]
+#[ignore]
+fn hand_bias() {
+    let opp = env_agents().1;
+    let games = env_u64("GAMES", 300);
+    let names = [
+        "wild",
+        "wd4",
+        "draw2",
+        "skiprev",
+        "high5-9",
+        "low0-4",
+        "curcolour",
+    ];
+    let class = |f: u8, cur: Color| -> Vec<usize> {
+        let mut v = vec![];
+        match f {
+            52 => v.push(0),
+            53 => v.push(1),
+            _ => {
+                v.push(match f % 13 {
+                    12 => 2,
+                    10 | 11 => 3,
+                    5..=9 => 4,
+                    _ => 5,
+                });
+                if f / 13 == cur as u8 {
+                    v.push(6);
+                }
+            }
+        }
+        v
+    };
+    let (mut truth, mut sampled, mut pool_share) = ([0f64; 7], [0f64; 7], [0f64; 7]);
+    let mut decisions = 0;
+    for seed in 0..games {
+        let (mut g, mut agent, mut services, mut rng) = house_deal(seed);
+        let mut anneal = AnnealStyle { temperature: 10.0 };
+        let mut legal = Vec::new();
+        while let Some(s) = g.to_act() {
+            g.legal_actions(&mut legal);
+            let obs = g.observe(s);
+            let mut ctx = Ctx::new(Budget::default(), &mut rng, &mut services);
+            let a = if legal.len() == 1 {
+                legal[0]
+            } else if s == 1 && opp == Opp::Anneal {
+                let a = uno_common::decide(&mut anneal, &obs, &legal, &mut ctx);
+                anneal.temperature *= 0.9;
+                a
+            } else {
+                uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
+            };
+            if s == 0 && legal.len() > 1 && obs.decision == Decision::Turn {
+                agent.observe(&obs);
+                let mut cons = agent.cons.clone();
+                model::cap_constraints(&obs, 1, &mut cons);
+                let mut shaped = Shaped {
+                    obs: obs.clone(),
+                    cons,
+                    all: model::pool_of(&obs.unseen),
+                    pool: Vec::new(),
+                    cands: Vec::new(),
+                };
+                let cell = Cell::new(0);
+                let mut r = GameRng::new(seed * 1000 + decisions);
+                let k = 40;
+                for _ in 0..k {
+                    if let Some(h) = agent.opponent_hand(&obs, &mut shaped, &mut r, &cell) {
+                        for c in h {
+                            for i in class(c.0, obs.color) {
+                                sampled[i] += 1.0 / k as f64;
+                            }
+                        }
+                    }
+                }
+                for c in g.hand(1) {
+                    for i in class(c.0, obs.color) {
+                        truth[i] += 1.0;
+                    }
+                }
+                let n = obs.hand_sizes[1] as f64;
+                let total: f64 = obs.unseen.iter().map(|&x| x as f64).sum();
+                for (f, &cnt) in obs.unseen.iter().enumerate() {
+                    for i in class(f as u8, obs.color) {
+                        pool_share[i] += cnt as f64 * n / total;
+                    }
+                }
+                decisions += 1;
+                agent.last = Some((obs.clone(), a));
+            } else if s == 0 && legal.len() > 1 {
+                agent.observe(&obs);
+                agent.last = Some((obs.clone(), a));
+            }
+            g.apply(a).unwrap();
+        }
+    }
+    for (i, name) in names.iter().enumerate() {
+        let (t, m, u) = (truth[i], sampled[i], pool_share[i]);
+        eprintln!(
+            "{name:10} truth {t:8.1} model {m:8.1} ({:.2}x) uniform {u:8.1} ({:.2}x)",
+            t / m,
+            t / u
+        );
+    }
 }
