@@ -179,13 +179,21 @@ where
 
 /// Every position of two-player house hands the lean simulator plays, with the hand's result
 /// for seat 0 (1, ½ or 0) once it ends: the learned evaluation's data.
-#[derive(Default)]
 struct Positions {
     done: Vec<(lean::Lean, f64)>,
     open: Vec<lean::Lean>,
+    restriction: croupier_sdk::uno::Wd4Restriction,
 }
 
 impl Positions {
+    fn new() -> Positions {
+        Positions {
+            done: Vec::new(),
+            open: Vec::new(),
+            restriction: Options::preset("house").unwrap().wd4_restriction,
+        }
+    }
+
     /// `play_with`'s `watch`.
     fn watch(&mut self, g: &Uno) {
         if let Some(outcome) = g.outcome() {
@@ -201,8 +209,7 @@ impl Positions {
             Decision::AfterDraw => g.to_act().and_then(|s| g.observe(s).drawn),
             _ => None,
         };
-        let restriction = Options::preset("house").unwrap().wd4_restriction;
-        if let Some(w) = lean::World::from_uno(g, restriction, drawn) {
+        if let Some(w) = lean::World::from_uno(g, self.restriction, drawn) {
             self.open.push(w.lean);
         }
     }
@@ -237,7 +244,7 @@ fn eval_data() {
     let (games, start) = (env_u64("GAMES", 400), env_u64("START", 1_000_000));
     let (args, opp) = env_agents();
     let out = std::env::var("OUT").expect("OUT: the file to write");
-    let mut positions = Positions::default();
+    let mut positions = Positions::new();
     let seeds = start..start + games;
     let k = play_args_watched("house", 2, seeds, &args, opp, &mut |g| positions.watch(g));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
@@ -255,7 +262,7 @@ fn eval_data() {
 /// 0.283, the base rate 0.250. A feature out of the fitted order fails it.
 #[test]
 fn learned_evaluation_predicts_results() {
-    let mut positions = Positions::default();
+    let mut positions = Positions::new();
     play_with(
         "house",
         2,
@@ -398,21 +405,52 @@ fn ceiling() {
     }
 }
 
-/// Deal `seed` of a two-player house hand, a fresh agent for seat 0 (default args), and the
-/// services and random stream the greedy players decide with.
-fn house_deal(seed: u64) -> (Uno, Search, Quiet, GameRng) {
+/// Two-player house hands of deals `seeds`: seat 0 plays greedy, seat 1 `opp`'s rule (the
+/// host's forced moves skipped), and a fresh agent for seat 0 reads the hand as it would
+/// while playing greedy's moves: at each of seat 0's choices `visit` gets the deal, the
+/// position, the observation and the agent (which should `observe` it); the agent then
+/// remembers the observation and greedy's choice, as after its own decision.
+fn read_house_hands(
+    seeds: std::ops::Range<u64>,
+    opp: Opp,
+    mut visit: impl FnMut(u64, &Uno, &Observation, &mut Search),
+) {
     let mut opts = Options::preset("house").unwrap();
     opts.set_players(2).unwrap();
-    let g = Uno::new(&opts, seed).unwrap();
-    let info = GameInfo::<Uno> {
-        seat: 0,
-        players: 2,
-        options: opts,
-        seed,
-        args: String::new(),
-    };
-    let agent = Search::new(&info);
-    (g, agent, Quiet(GameRng::new(seed)), GameRng::new(seed ^ 77))
+    for seed in seeds {
+        let mut g = Uno::new(&opts, seed).unwrap();
+        let info = GameInfo::<Uno> {
+            seat: 0,
+            players: 2,
+            options: opts.clone(),
+            seed,
+            args: String::new(),
+        };
+        let mut agent = Search::new(&info);
+        let mut services = Quiet(GameRng::new(seed));
+        let mut rng = GameRng::new(seed ^ 77);
+        let mut anneal = AnnealStyle { temperature: 10.0 };
+        let mut legal = Vec::new();
+        while let Some(s) = g.to_act() {
+            g.legal_actions(&mut legal);
+            let obs = g.observe(s);
+            let mut ctx = Ctx::new(Budget::default(), &mut rng, &mut services);
+            let a = if legal.len() == 1 {
+                legal[0]
+            } else if s == 1 && opp == Opp::Anneal {
+                let a = uno_common::decide(&mut anneal, &obs, &legal, &mut ctx);
+                anneal.temperature *= 0.9;
+                a
+            } else {
+                uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
+            };
+            if s == 0 && legal.len() > 1 {
+                visit(seed, &g, &obs, &mut agent);
+                agent.last = Some((obs.clone(), a));
+            }
+            g.apply(a).unwrap();
+        }
+    }
 }
 
 /// The model's facts hold against greedy: at every decision of ours (seat 0 playing
@@ -421,46 +459,30 @@ fn house_deal(seed: u64) -> (Uno, Search, Quiet, GameRng) {
 #[test]
 fn model_holds_against_greedy() {
     let (mut read, mut gaps, mut facts) = (0, 0, 0);
-    for seed in 0..60 {
-        let (mut g, mut agent, mut services, mut rng) = house_deal(seed);
-        let mut legal = Vec::new();
-        while let Some(s) = g.to_act() {
-            g.legal_actions(&mut legal);
-            let obs = g.observe(s);
-            let mut ctx = Ctx::new(Budget::default(), &mut rng, &mut services);
-            let a = if legal.len() == 1 {
-                legal[0]
-            } else {
-                uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
-            };
-            if s == 0 && legal.len() > 1 {
-                if let Some((prev, act)) = &agent.last {
-                    gaps += 1;
-                    if model::replay(prev, *act, &obs, true).is_some_and(|p| p.len() == 1) {
-                        read += 1;
-                    }
-                }
-                agent.observe(&obs);
-                let hand = g.hand(1);
-                for c in &agent.cons {
-                    facts += 1;
-                    let inside = hand.iter().filter(|x| c.faces & (1u64 << x.0) != 0).count();
-                    assert!(
-                        inside <= c.free as usize,
-                        "seed {seed}: {c:?} broken by {hand:?} (top {}, {:?})",
-                        obs.top,
-                        obs.color
-                    );
-                }
-                if let Some(f) = agent.named {
-                    facts += 1;
-                    assert!(f.holds(&hand), "seed {seed}: {hand:?} would not name {f:?}");
-                }
-                agent.last = Some((obs.clone(), a));
+    read_house_hands(0..60, Opp::Greedy, |seed, g, obs, agent| {
+        if let Some((prev, act)) = &agent.last {
+            gaps += 1;
+            if model::replay(prev, *act, obs, true).is_some_and(|p| p.len() == 1) {
+                read += 1;
             }
-            g.apply(a).unwrap();
         }
-    }
+        agent.observe(obs);
+        let hand = g.hand(1);
+        for c in &agent.cons {
+            facts += 1;
+            let inside = hand.iter().filter(|x| c.faces & (1u64 << x.0) != 0).count();
+            assert!(
+                inside <= c.free as usize,
+                "seed {seed}: {c:?} broken by {hand:?} (top {}, {:?})",
+                obs.top,
+                obs.color
+            );
+        }
+        if let Some(f) = agent.named {
+            facts += 1;
+            assert!(f.holds(&hand), "seed {seed}: {hand:?} would not name {f:?}");
+        }
+    });
     eprintln!("{read} of {gaps} gaps read, {facts} facts checked");
     assert!(read * 10 >= gaps * 9, "only {read} of {gaps} gaps read");
     assert!(facts > 100, "{facts} facts");
@@ -569,67 +591,46 @@ fn hand_bias() {
     };
     let (mut truth, mut sampled, mut pool_share) = ([0f64; 7], [0f64; 7], [0f64; 7]);
     let mut decisions = 0;
-    for seed in 0..games {
-        let (mut g, mut agent, mut services, mut rng) = house_deal(seed);
-        let mut anneal = AnnealStyle { temperature: 10.0 };
-        let mut legal = Vec::new();
-        while let Some(s) = g.to_act() {
-            g.legal_actions(&mut legal);
-            let obs = g.observe(s);
-            let mut ctx = Ctx::new(Budget::default(), &mut rng, &mut services);
-            let a = if legal.len() == 1 {
-                legal[0]
-            } else if s == 1 && opp == Opp::Anneal {
-                let a = uno_common::decide(&mut anneal, &obs, &legal, &mut ctx);
-                anneal.temperature *= 0.9;
-                a
-            } else {
-                uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
-            };
-            if s == 0 && legal.len() > 1 && obs.decision == Decision::Turn {
-                agent.observe(&obs);
-                let mut cons = agent.cons.clone();
-                model::cap_constraints(&obs, 1, &mut cons);
-                let mut shaped = Shaped {
-                    obs: obs.clone(),
-                    cons,
-                    all: model::pool_of(&obs.unseen),
-                    pool: Vec::new(),
-                    cands: Vec::new(),
-                };
-                let cell = Cell::new(0);
-                let mut r = GameRng::new(seed * 1000 + decisions);
-                let k = 40;
-                for _ in 0..k {
-                    if let Some(h) = agent.opponent_hand(&obs, &mut shaped, &mut r, &cell) {
-                        for c in h {
-                            for i in class(c.0, obs.color) {
-                                sampled[i] += 1.0 / k as f64;
-                            }
-                        }
-                    }
-                }
-                for c in g.hand(1) {
-                    for i in class(c.0, obs.color) {
-                        truth[i] += 1.0;
-                    }
-                }
-                let n = obs.hand_sizes[1] as f64;
-                let total: f64 = obs.unseen.iter().map(|&x| x as f64).sum();
-                for (f, &cnt) in obs.unseen.iter().enumerate() {
-                    for i in class(f as u8, obs.color) {
-                        pool_share[i] += cnt as f64 * n / total;
-                    }
-                }
-                decisions += 1;
-                agent.last = Some((obs.clone(), a));
-            } else if s == 0 && legal.len() > 1 {
-                agent.observe(&obs);
-                agent.last = Some((obs.clone(), a));
-            }
-            g.apply(a).unwrap();
+    read_house_hands(0..games, opp, |seed, g, obs, agent| {
+        agent.observe(obs);
+        if obs.decision != Decision::Turn {
+            return;
         }
-    }
+        let mut cons = agent.cons.clone();
+        model::cap_constraints(obs, 1, &mut cons);
+        let mut shaped = Shaped {
+            obs: obs.clone(),
+            cons,
+            all: model::pool_of(&obs.unseen),
+            pool: Vec::new(),
+            cands: Vec::new(),
+        };
+        let cell = Cell::new(0);
+        let mut r = GameRng::new(seed * 1000 + decisions);
+        let k = 40;
+        for _ in 0..k {
+            if let Some(h) = agent.opponent_hand(obs, &mut shaped, &mut r, &cell) {
+                for c in h {
+                    for i in class(c.0, obs.color) {
+                        sampled[i] += 1.0 / k as f64;
+                    }
+                }
+            }
+        }
+        for c in g.hand(1) {
+            for i in class(c.0, obs.color) {
+                truth[i] += 1.0;
+            }
+        }
+        let n = obs.hand_sizes[1] as f64;
+        let total: f64 = obs.unseen.iter().map(|&x| x as f64).sum();
+        for (f, &cnt) in obs.unseen.iter().enumerate() {
+            for i in class(f as u8, obs.color) {
+                pool_share[i] += cnt as f64 * n / total;
+            }
+        }
+        decisions += 1;
+    });
     for (i, name) in names.iter().enumerate() {
         let (t, m, u) = (truth[i], sampled[i], pool_share[i]);
         eprintln!(
