@@ -20,9 +20,9 @@
 # SEED's default, 20261129, is not a seed the agents were tuned on (they were tuned natively,
 # Durak at SEED=1 and 2 of its harness, UNO on deals 0..2399 (variants compared on
 # 2400..11999) with its learned evaluation fitted on deals from 1000000
-# (scripts/fit-uno-eval.py), Toepen on 0..299, and checked in the sandbox on seed 7). Needs the example
-# agents built (scripts/setup.sh, or `croupier build`) and js-agents/durak-first
-# (`croupier build js-agents/durak-first`).
+# (scripts/fit-uno-eval.py), Toepen on 0..299, and checked in the sandbox on seed 7).
+# Needs the example agents built (scripts/setup.sh, or `croupier build`) and
+# js-agents/durak-first (`croupier build js-agents/durak-first`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=${SEED:-20261129}

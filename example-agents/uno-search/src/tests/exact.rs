@@ -16,11 +16,6 @@ fn greedy_replay(
     let mut legal = Vec::new();
     let mut services = Quiet(GameRng::new(0));
     let mut rng = GameRng::new(0);
-    let budget = Budget {
-        fuel: 200_000_000,
-        millis: 1000,
-        bank_millis: None,
-    };
     for &a in history {
         let s = g.to_act()?;
         g.legal_actions(&mut legal);
@@ -29,7 +24,7 @@ fn greedy_replay(
         }
         if s == 1 && legal.len() > 1 {
             let obs = g.observe(1);
-            let mut ctx = Ctx::new(budget, &mut rng, &mut services);
+            let mut ctx = Ctx::new(BUDGET, &mut rng, &mut services);
             if uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx) != a {
                 return None;
             }
@@ -56,11 +51,6 @@ fn exact_posterior() {
     let args = std::env::var("ARGS").unwrap_or_default();
     let mut opts = Options::preset("house").unwrap();
     opts.set_players(2).unwrap();
-    let budget = Budget {
-        fuel: 200_000_000,
-        millis: 1000,
-        bank_millis: None,
-    };
     let (mut wins, mut played, mut accepted, mut proposed) = (0u64, 0u64, 0u64, 0u64);
     for seed in start..start + games {
         let mut r = GameRng::new(seed);
@@ -102,16 +92,19 @@ fn exact_posterior() {
                     0 => None,
                     2 => Some(vec![g.hand(1)]),
                     _ => {
-                        if greedy_replay(&opts, dealer, seed, &chain, &history).is_none() {
-                            chain = order.clone();
-                        }
+                        // The last decision's state, or the true order when the moves
+                        // since rule it out (the true order always replays).
+                        let mut cur = match greedy_replay(&opts, dealer, seed, &chain, &history) {
+                            Some(h) => h.hand(1),
+                            None => {
+                                chain = order.clone();
+                                g.hand(1)
+                            }
+                        };
                         let opp: Vec<usize> = (0..108).filter(|&k| owner[k] == Some(1)).collect();
                         let free: Vec<usize> = (0..108)
                             .filter(|&k| owner[k] != Some(0) && owner[k] != Some(2))
                             .collect();
-                        let mut cur = greedy_replay(&opts, dealer, seed, &chain, &history)
-                            .map(|g| g.hand(1))
-                            .unwrap_or_default();
                         let mut hands = Vec::new();
                         for step in 0..steps {
                             let i = opp[mrng.below(opp.len())];
@@ -134,10 +127,10 @@ fn exact_posterior() {
                         Some(hands)
                     }
                 };
-                let mut ctx = Ctx::new(budget, &mut rng, &mut services);
+                let mut ctx = Ctx::new(BUDGET, &mut rng, &mut services);
                 agent.decide(&obs, &legal, &mut ctx)
             } else {
-                let mut ctx = Ctx::new(budget, &mut rng, &mut services);
+                let mut ctx = Ctx::new(BUDGET, &mut rng, &mut services);
                 uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx)
             };
             let (pile, mine) = (g.draw_pile().len(), g.hand(0).len());

@@ -7,6 +7,13 @@ use croupier_sdk::rules::SeatResult;
 use croupier_sdk::search::search_stats_in;
 use croupier_sdk::{Budget, Level, Native, Rules, Services};
 
+/// The host's default budget for a decision, for the agents these tests call directly.
+const BUDGET: Budget = Budget {
+    fuel: DEFAULT_FUEL,
+    millis: 1000,
+    bank_millis: None,
+};
+
 struct Quiet(GameRng);
 impl Services for Quiet {
     fn random(&mut self) -> u64 {
@@ -129,11 +136,6 @@ where
         let mut anneal: Vec<AnnealStyle> = (0..players)
             .map(|_| AnnealStyle { temperature: 10.0 })
             .collect();
-        let budget = Budget {
-            fuel: 200_000_000,
-            millis: 1000,
-            bank_millis: None,
-        };
         let mut legal = Vec::new();
         let mut steps = 0;
         while let Some(s) = g.to_act() {
@@ -143,9 +145,9 @@ where
             let a = if legal.len() == 1 {
                 legal[0]
             } else if s == 0 {
-                decide(&g, &obs, &legal, budget)
+                decide(&g, &obs, &legal, BUDGET)
             } else {
-                let mut ctx = Ctx::new(budget, &mut rng, &mut services);
+                let mut ctx = Ctx::new(BUDGET, &mut rng, &mut services);
                 match opp {
                     Opp::Random => legal[ctx.rng().below(legal.len())],
                     Opp::Greedy => uno_common::decide(&mut GreedyStyle, &obs, &legal, &mut ctx),
@@ -329,12 +331,7 @@ fn clairvoyant(
     }
     let mut quiet = Quiet(GameRng::new(0));
     let mut r = GameRng::new(rng.next_u64());
-    let budget = Budget {
-        fuel: 200_000_000,
-        millis: 1000,
-        bank_millis: None,
-    };
-    let mut ctx = Ctx::new(budget, &mut r, &mut quiet);
+    let mut ctx = Ctx::new(BUDGET, &mut r, &mut quiet);
     let preferred = uno_common::decide(&mut GreedyStyle, obs, legal, &mut ctx);
     let mut order = vec![preferred];
     order.extend(legal.iter().copied().filter(|a| *a != preferred));
