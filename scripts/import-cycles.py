@@ -21,7 +21,7 @@ import os
 import re
 import sys
 
-CRATES = ["rules", "host", "tournament", "arena", "cli", "bench", "sdk"]
+CRATES = ["rules", "policy", "host", "tournament", "learn", "arena", "cli", "python", "bench", "sdk"]
 
 # Folders of one crate that import one way, lowest first: a file may import its own wing
 # and those below it, never one above (docs/layout.md).

@@ -5,7 +5,10 @@
 # quietly come from the checkout:
 #   croupier new durak bot --lang python, the generated README's build command,
 #   python3 -m unittest, and a 50-game match against durak/cheapest with no fault;
-# and the SDK imports from the installed package. Fails when maturin is missing unless
+#   the SDK imports from the installed package;
+#   croupier.env's tests (python/tests/test_env.py, with PettingZoo's API and seed tests),
+#   with the student's Python agent and the JavaScript and C example agents as sandboxed
+#   opponents. Fails when maturin is missing unless
 # CROUPIER_REQUIRE_WHEEL=0, which skips on purpose.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +33,18 @@ trap 'rm -rf "$work"' EXIT
 echo "test-wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB"
 python3 -m venv "$work/venv"
 # componentize-py comes with it, from PyPI: the wheel declares it.
-"$work/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel"
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel[env]" \
+  pytest==8.4.2 pettingzoo==1.27.0 gymnasium==1.4.0
+cp "$repo/python/tests/test_env.py" "$repo/python/tests/test_policy.py" "$work/"
+# The JavaScript and C example agents as `croupier build` made them for the tests.
+for a in "$target"/agents/durak/js-first.wasm "$target"/agents/durak/ts-cheapest.wasm "$target"/agents/durak/c-cheapest.wasm; do
+  if [ -f "$a" ]; then
+    cp "$a" "$work/"
+  elif [ "${CROUPIER_REQUIRE_JS:-0}" = 1 ] && [ "${CROUPIER_REQUIRE_C:-0}" = 1 ]; then
+    echo "test-wheel: $a is missing (croupier build makes it)" >&2
+    exit 1
+  fi
+done
 
 cat >"$work/student.sh" <<'STUDENT'
 set -euo pipefail
@@ -40,8 +54,10 @@ for tool in cargo rustc rustup; do
 done
 bin=$(command -v croupier)
 case $bin in "$WORK"/venv/bin/croupier) ;; *) echo "test-wheel: croupier is $bin, not the venv's" >&2; exit 1 ;; esac
-if readelf -S "$bin" | grep -q '\.symtab'; then echo "test-wheel: $bin is not stripped" >&2; exit 1; fi
-echo "test-wheel: $bin: $(du -k "$bin" | cut -f1) KiB, stripped"
+ext=$(python3 -c 'import croupier._native as n; print(n.__file__)')
+if readelf -S "$ext" | grep -q '\.symtab'; then echo "test-wheel: $ext is not stripped" >&2; exit 1; fi
+echo "test-wheel: $ext: $(du -k "$ext" | cut -f1) KiB, stripped"
+croupier --version
 # The SDK from the installed package, outside any project (its types for an editor).
 python3 -c 'import croupier, croupier.durak, sys; assert "site-packages" in croupier.__file__, croupier.__file__; print("test-wheel: SDK at", croupier.__file__)'
 croupier new durak bot --lang python >/dev/null
@@ -60,6 +76,15 @@ assert games == 50, f"{games} games, not 50: {r}"
 assert faults == 0, f"{faults} faults: {r}"
 print(f"test-wheel: 50 games of bot v durak/cheapest, no fault")
 CHECK
+# The environments, with the student's agent and every other language's as opponents.
+agents="$PWD/agents/durak/bot.wasm"
+for a in "$WORK"/js-first.wasm "$WORK"/ts-cheapest.wasm "$WORK"/c-cheapest.wasm; do
+  [ -f "$a" ] && agents="$agents
+$a"
+done
+echo "test-wheel: sandboxed opponents: $(echo "$agents" | xargs -n1 basename | tr '\n' ' ')"
+cd "$WORK"
+CROUPIER_TEST_AGENTS="$agents" python3 -m pytest -q -p no:cacheprovider test_env.py test_policy.py
 STUDENT
 
 clean_env=(env -i "HOME=$work" "WORK=$work" "PATH=$work/venv/bin:/usr/local/bin:/usr/bin:/bin" "TMPDIR=/tmp")

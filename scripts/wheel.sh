@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the `croupier` wheel (pip install croupier) into target/wheels/: the stripped
-# `croupier` binary (maturin's `bin` bindings), the Python SDK as the `croupier` package, and
-# the Rust example agents' components (`durak/cheapest` and the rest, about 1.5 MB) as data.
-# Needs Rust, the wasm target and maturin (`pip install 'maturin>=1.9,<2'`). The binary is the
-# release build the tests use (pyproject.toml), so after the tests this only links.
+# Builds the `croupier` wheel (pip install croupier) into target/wheels/: the extension
+# `croupier._native` (python/: the environments and the `croupier` command in one stripped
+# module, PyO3's stable ABI), the Python SDK as the `croupier` package, and the Rust example
+# agents' components (`durak/cheapest` and the rest, about 1.5 MB) as data. Needs Rust, the
+# wasm target and maturin (`pip install 'maturin>=1.9,<2'`). The module shares every crate
+# with the release build the tests use (pyproject.toml), so after the tests this compiles the
+# extension's own crates and links.
 # Usage: scripts/wheel.sh [--data-only] [maturin build options, e.g. --target x86_64-apple-darwin]
 #   --data-only  only lay out the example agents for the wheel (the release workflow does this
 #                once, then builds each platform's wheel with maturin's own action)
@@ -30,4 +32,7 @@ for d in example-agents/*/; do
   case $d in *-common/) ;; *) examples+=("$d") ;; esac
 done
 "$target/release/croupier" build "${examples[@]}" --out "$data" >/dev/null
+# The policy agent of each game, that `croupier policy export` embeds a network in: found in
+# share/croupier/policy beside the example agents.
+"$target/release/croupier" build policy/agents/* --out target/wheel-data/data/share/croupier/policy >/dev/null
 [ -n "$data_only" ] || maturin build --release --out "$target/wheels" "$@"

@@ -4,11 +4,11 @@
 //! medians of several rounds and ratios are taken within one run.
 
 use crate::measure::*;
-use crate::native::NativeFactory;
 use anyhow::{Context, Result};
 use croupier_host::Runtime;
 use croupier_host::loader;
 use croupier_host::player::{PlayerFactory, StartInfo};
+use croupier_learn::native::NativeFactory;
 use croupier_rules::durak::Durak;
 use croupier_rules::{Game, Rules};
 use croupier_tournament::matches::{self, RulesArgs};

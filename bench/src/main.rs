@@ -8,7 +8,6 @@
 
 mod figures;
 mod measure;
-mod native;
 mod search;
 
 use anyhow::{Context, Result};

@@ -4,12 +4,12 @@
 //! least 0.6× native). Both sides get the same seed and the same decision points, so they
 //! do the same work, and the bench checks that they chose the same actions.
 
-use crate::native::NativeFactory;
 use anyhow::{Context, Result};
 use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::loader;
 use croupier_host::player::{PlayerFactory, StartInfo};
+use croupier_learn::native::NativeFactory;
 use croupier_rules::Game;
 use croupier_rules::durak::Durak;
 use croupier_tournament::matches::{self, RulesArgs};

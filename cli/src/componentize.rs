@@ -510,7 +510,7 @@ fn without_own_producers(bytes: &[u8]) -> Result<(Vec<u8>, Option<wasm_metadata:
                 let range = c.range();
                 let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
                 let mut size = Vec::new();
-                leb128_u32(range.len() as u32, &mut size);
+                crate::policy_embed::leb(range.len() as u64, &mut size);
                 let start = range.start.checked_sub(1 + size.len());
                 let Some(start) =
                     start.filter(|&s| bytes[s] == 0 && bytes[s + 1..range.start] == size[..])
@@ -525,18 +525,6 @@ fn without_own_producers(bytes: &[u8]) -> Result<(Vec<u8>, Option<wasm_metadata:
         }
     }
     Ok((bytes.to_vec(), None))
-}
-
-fn leb128_u32(mut v: u32, out: &mut Vec<u8>) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
 }
 
 /// Where components go by default: `agents/` in the croupier binary's target directory.

@@ -16,6 +16,7 @@
 pub mod cards;
 pub mod check;
 pub mod durak;
+pub mod encode;
 pub mod game;
 pub mod log;
 pub mod rng;

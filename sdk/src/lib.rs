@@ -44,6 +44,8 @@ pub use croupier_rules::{
 mod agent;
 pub mod alloc;
 mod glue;
+#[cfg(feature = "policy")]
+pub mod policy;
 pub mod search;
 pub mod tree;
 

@@ -12,6 +12,7 @@ pub mod r#match;
 pub mod merge;
 pub mod new;
 pub mod play;
+pub mod policy;
 pub mod replay;
 pub mod soak;
 #[cfg(feature = "arena")]

@@ -25,6 +25,7 @@
 //! * `Outcome::scores` holds finishing places (see `engine::Durak::compute_outcome`).
 
 pub mod display;
+mod encode;
 mod engine;
 mod observe;
 pub mod options;

@@ -25,6 +25,7 @@
 //!   order, then `Eliminated`, then `GameEnd` or the next `RoundStart`.
 
 mod display;
+mod encode;
 mod engine;
 mod observe;
 pub mod options;

@@ -26,6 +26,7 @@
 
 pub mod cards;
 mod display;
+mod encode;
 mod engine;
 mod observe;
 pub mod options;

@@ -143,6 +143,9 @@ class Phase(IntEnum):
     OVER = 3
 
 
+_PHASES = {"Lead": 0, "Defend": 1, "ThrowIn": 2, "Over": 3}
+
+
 class BoutCard:
     """One attack card of the bout, its defence (None while uncovered) and who played it."""
 
@@ -262,6 +265,29 @@ class Observation:
         d["low_trumps"] = CardSet(o.low_trumps)
         d["seats"] = [SeatView(s.hand_size, s.known, s.finish, s.low_trump_room) for s in o.seats]
         return obs
+
+    @classmethod
+    def from_rules(cls, d: dict) -> "Observation":
+        """The host's own observation (the rules crate's JSON, as `croupier.env` gives it in
+        `info["observation"]`), converted as the host converts it for an agent."""
+        n = d["players"]
+        at = lambda key, s: d[key][s] if s < len(d[key]) else 0  # noqa: E731
+        return cls(
+            **{k: d[k] for k in ("seat", "acting_for", "players", "teams", "trump_holder", "talon",
+                                 "hand", "out", "attacker", "defender", "h0", "limit", "taking",
+                                 "passed", "shown", "discard", "unseen", "bout", "leader",
+                                 "dealer", "own_known", "low_trumps")},
+            trump=Card.parse(d["trump"]),
+            phase=_PHASES[d["phase"]],
+            table=[
+                (Card.parse(a), None if b is None else Card.parse(b), by)
+                for (a, b), by in zip(d["table"], d["attackers"])
+            ],
+            seats=[
+                (at("hand_sizes", s), at("known", s), at("finish", s), at("low_trump_room", s))
+                for s in range(n)
+            ],
+        )
 
     def __str__(self) -> str:
         table = " ".join(repr(b) for b in self.table) or "-"

@@ -125,6 +125,15 @@ class SeatView:
 
 
 _SEAT_FIELDS = SeatView.__slots__
+_DECISIONS = {
+    "Laundry": 0,
+    "LaundryChallenge": 1,
+    "Poverty": 2,
+    "Play": 3,
+    "KnockWindow": 4,
+    "KnockResponse": 5,
+    "Over": 6,
+}
 
 
 class Observation:
@@ -209,6 +218,25 @@ class Observation:
         d["known_stock"] = [(b, CardSet(s)) for b, s in o.known_stock]
         d["seats"] = [SeatView(*(getattr(s, f) for f in _SEAT_FIELDS)) for s in o.seats]
         return obs
+
+    @classmethod
+    def from_rules(cls, d: dict) -> "Observation":
+        """The host's own observation (the rules crate's JSON, as `croupier.env` gives it in
+        `info["observation"]`), converted as the host converts it for an agent."""
+        n = d["players"]
+        at = lambda key, s: d[key][s] if s < len(d[key]) else 0  # noqa: E731
+        fields = {k: d[k] for k in cls._DEFAULTS if k in d and k not in ("decision", "seats")}
+        fields["trick"] = [(s, Card.parse(c)) for s, c in d["trick"]]
+        fields["past_tricks"] = [[(s, Card.parse(c)) for s, c in t] for t in d["past_tricks"]]
+        fields["known_stock"] = [(b, CardSet(c)) for b, c in d["known_stock"]]
+        fields["stock_knowers"] = [x for pair in d["stock_knowers"] for x in pair]
+        fields["knock_window"] = None if d["knock_window"] is None else tuple(d["knock_window"])
+        rename = {"score": "scores", "played": "played", "hand_count": "hand_counts",
+                  "voids": "voids", "fold_stake": "fold_stakes", "revealed_by": "revealed_by",
+                  "hand_knowers": "hand_knowers", "known_cards": "known_cards",
+                  "eliminated_at": "eliminated_at"}
+        seats = [tuple(at(rename[f], s) for f in _SEAT_FIELDS) for s in range(n)]
+        return cls(decision=_DECISIONS[d["decision"]], seats=[SeatView(*v) for v in seats], **fields)
 
     def __str__(self) -> str:
         trick = " ".join(f"P{s}:{c}" for s, c in self.trick) or "-"

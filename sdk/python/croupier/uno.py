@@ -160,6 +160,18 @@ class Decision(IntEnum):
     OVER = 6
 
 
+_DECISIONS = {
+    "ChooseStartColor": 0,
+    "Turn": 1,
+    "AfterDraw": 2,
+    "Wd4Challenge": 3,
+    "PenaltyTurn": 4,
+    "UnoCatch": 5,
+    "Over": 6,
+}
+_COLORS = {"Red": 0, "Yellow": 1, "Green": 2, "Blue": 3}
+
+
 class SeatView:
     __slots__ = ("hand_size", "score", "color_caps")
 
@@ -236,6 +248,23 @@ class Observation:
         d["known"] = [(s, UnoCard(c)) for s, c in o.known]
         d["seats"] = [SeatView(s.hand_size, s.score, s.color_caps) for s in o.seats]
         return obs
+
+    @classmethod
+    def from_rules(cls, d: dict) -> "Observation":
+        """The host's own observation (the rules crate's JSON, as `croupier.env` gives it in
+        `info["observation"]`), converted as the host converts it for an agent."""
+        n = d["players"]
+        at = lambda key, s, dflt=0: d[key][s] if s < len(d[key]) else dflt  # noqa: E731
+        fields = {k: d[k] for k in cls._DEFAULTS if k in d and k not in ("decision", "color", "known", "kind_caps", "wd4", "seats")}
+        fields["known"] = [(s, c) for s, hand in enumerate(d["known"]) for c in hand]
+        fields["kind_caps"] = [x for caps in d["kind_caps"] for x in caps]
+        w = d["wd4"]
+        fields["wd4"] = None if w is None else dict(w, prev_color=_COLORS[w["prev_color"]])
+        seats = [
+            SeatView(at("hand_sizes", s), at("scores", s), tuple(at("color_caps", s, [255] * 4)))
+            for s in range(n)
+        ]
+        return cls(decision=_DECISIONS[d["decision"]], color=_COLORS[d["color"]], seats=seats, **fields)
 
     def __str__(self) -> str:
         hand = " ".join(str(c) for c in self.hand)

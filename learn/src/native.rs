@@ -1,12 +1,17 @@
-//! SDK agents linked natively, behind the same `Player` trait as sandboxed ones: the limit
-//! the sandbox is measured against (`croupier-bench`). They get the same seeded random
-//! stream and the same bounded, escaped log as the sandbox's imports.
+//! SDK agents linked natively, behind the same `Player` trait as sandboxed ones: opponents at
+//! native speed inside a batch, and the limit the sandbox is measured against
+//! (`croupier-bench`). They get the same seeded random stream and the same bounded, escaped
+//! log as the sandbox's imports. [`Natives`] names the Rust example agents of each game.
 
 use croupier_host::limits::Limits;
 use croupier_host::player::{Player, PlayerFactory, StartInfo};
 use croupier_host::sandbox::{CallStats, LogLine, MakeError};
 use croupier_host::verdict::Fault;
+use croupier_rules::durak::Durak;
+use croupier_rules::toepen::Toepen;
+use croupier_rules::uno::Uno;
 use croupier_rules::{Game, Rules};
+use std::sync::Arc;
 
 /// The host services for an agent linked natively: the same seeded random stream and the
 /// same bounded, escaped log as the sandbox's imports.
@@ -87,11 +92,13 @@ where
 
 /// Makes native players of agent type `A`.
 pub struct NativeFactory<G, A> {
+    /// The limits whose budget the agent is told (a native agent is not held to them).
     pub limits: Limits,
     _types: std::marker::PhantomData<fn() -> (G, A)>,
 }
 
 impl<G, A> NativeFactory<G, A> {
+    /// Native players of `A`, told the budget of `limits`.
     pub fn new(limits: Limits) -> Self {
         NativeFactory {
             limits,
@@ -117,5 +124,78 @@ where
     }
     fn build_id(&self) -> String {
         format!("native:{}", std::any::type_name::<A>())
+    }
+}
+
+/// A game's Rust example agents, linked natively.
+pub trait Natives: Game {
+    /// The example agents by name within the game (`cheapest`), in the order listed.
+    const NATIVE: &'static [&'static str];
+    /// Native players of the example agent `name` (`cheapest` or `durak/cheapest`).
+    fn native(name: &str, limits: &Limits) -> Option<Arc<dyn PlayerFactory<Self>>>;
+}
+
+fn factory<G: Game, A: croupier_sdk::Agent<G> + Send + 'static>(
+    limits: &Limits,
+) -> Option<Arc<dyn PlayerFactory<G>>>
+where
+    G::Options: Send,
+{
+    Some(Arc::new(NativeFactory::<G, A>::new(limits.clone())))
+}
+
+/// The name within the game: `cheapest` of `durak/cheapest`.
+fn within<G: Game>(name: &str) -> &str {
+    name.strip_prefix(G::NAME)
+        .and_then(|n| n.strip_prefix('/'))
+        .unwrap_or(name)
+}
+
+impl Natives for Durak {
+    const NATIVE: &'static [&'static str] = &[
+        "cheapest",
+        "fuzzy",
+        "hand-value",
+        "ismcts",
+        "random-lead",
+        "trump-tosser",
+    ];
+    fn native(name: &str, limits: &Limits) -> Option<Arc<dyn PlayerFactory<Durak>>> {
+        match within::<Durak>(name) {
+            "cheapest" => factory::<Durak, durak_cheapest::Cheapest>(limits),
+            "fuzzy" => factory::<Durak, durak_fuzzy::Fuzzy>(limits),
+            "hand-value" => factory::<Durak, durak_hand_value::HandValue>(limits),
+            "ismcts" => factory::<Durak, durak_ismcts::Ismcts>(limits),
+            "random-lead" => factory::<Durak, durak_random_lead::RandomLead>(limits),
+            "trump-tosser" => factory::<Durak, durak_trump_tosser::TrumpTosser>(limits),
+            _ => None,
+        }
+    }
+}
+
+impl Natives for Toepen {
+    const NATIVE: &'static [&'static str] = &["feeble", "greedy", "random", "reasoning", "search"];
+    fn native(name: &str, limits: &Limits) -> Option<Arc<dyn PlayerFactory<Toepen>>> {
+        match within::<Toepen>(name) {
+            "feeble" => factory::<Toepen, toepen_feeble::Feeble>(limits),
+            "greedy" => factory::<Toepen, toepen_greedy::Greedy>(limits),
+            "random" => factory::<Toepen, toepen_random::Random>(limits),
+            "reasoning" => factory::<Toepen, toepen_reasoning::Reasoning>(limits),
+            "search" => factory::<Toepen, toepen_search::Search>(limits),
+            _ => None,
+        }
+    }
+}
+
+impl Natives for Uno {
+    const NATIVE: &'static [&'static str] = &["anneal", "greedy", "primary", "search"];
+    fn native(name: &str, limits: &Limits) -> Option<Arc<dyn PlayerFactory<Uno>>> {
+        match within::<Uno>(name) {
+            "anneal" => factory::<Uno, uno_anneal::Anneal>(limits),
+            "greedy" => factory::<Uno, uno_greedy::Greedy>(limits),
+            "primary" => factory::<Uno, uno_primary::Primary>(limits),
+            "search" => factory::<Uno, uno_search::Search>(limits),
+            _ => None,
+        }
     }
 }

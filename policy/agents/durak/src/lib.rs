@@ -1,0 +1,7 @@
+//! `durak/policy`: the template of an exported durak policy (`croupier policy export`, sdk's
+//! `policy` module). Without a network embedded it plays its first legal action.
+
+/// The agent.
+pub type Policy = croupier_sdk::policy::Policy<croupier_sdk::rules::durak::Durak>;
+
+croupier_sdk::export_durak!(Policy);

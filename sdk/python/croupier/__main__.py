@@ -1,0 +1,5 @@
+"""`python -m croupier ...`: the `croupier` command."""
+
+from ._cli import main
+
+main()
