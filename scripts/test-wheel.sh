@@ -35,7 +35,8 @@ python3 -m venv "$work/venv"
 # componentize-py comes with it, from PyPI: the wheel declares it.
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel[env]" \
   pytest==8.4.2 pettingzoo==1.27.0 gymnasium==1.4.0
-cp "$repo/python/tests/test_env.py" "$repo/python/tests/test_policy.py" "$work/"
+cp "$repo/python/tests/test_env.py" "$repo/python/tests/test_policy.py" \
+  "$repo/python/tests/test_train.py" "$repo/examples/train/durak.py" "$work/"
 # The JavaScript and C example agents as `croupier build` made them for the tests.
 for a in "$target"/agents/durak/js-first.wasm "$target"/agents/durak/ts-cheapest.wasm "$target"/agents/durak/c-cheapest.wasm; do
   if [ -f "$a" ]; then
@@ -84,7 +85,7 @@ $a"
 done
 echo "test-wheel: sandboxed opponents: $(echo "$agents" | xargs -n1 basename | tr '\n' ' ')"
 cd "$WORK"
-CROUPIER_TEST_AGENTS="$agents" python3 -m pytest -q -p no:cacheprovider test_env.py test_policy.py
+CROUPIER_TEST_AGENTS="$agents" python3 -m pytest -q -p no:cacheprovider test_env.py test_policy.py test_train.py
 STUDENT
 
 clean_env=(env -i "HOME=$work" "WORK=$work" "PATH=$work/venv/bin:/usr/local/bin:/usr/bin:/bin" "TMPDIR=/tmp")

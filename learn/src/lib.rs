@@ -23,6 +23,7 @@ pub mod batch;
 mod error;
 pub mod native;
 pub mod opponents;
+pub mod record;
 pub mod table;
 
 pub use croupier_rules::encode::Shape;

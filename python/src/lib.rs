@@ -404,6 +404,55 @@ impl Batch {
     }
 }
 
+/// Plays games and keeps every real decision of the agents in `keep` (all when empty): a
+/// dict of NumPy arrays `obs`, `mask`, `action`, `agent`, `seat`, `game`, `result`, and the
+/// count of `faults`.
+#[pyfunction]
+#[pyo3(signature = (game, agents, games, seed=0, rules=None, players=None, options=Vec::new(), keep=Vec::new(), threads=1))]
+#[allow(clippy::too_many_arguments)]
+fn record<'py>(
+    py: Python<'py>,
+    game: &str,
+    agents: Vec<String>,
+    games: usize,
+    seed: u64,
+    rules: Option<String>,
+    players: Option<usize>,
+    options: Vec<String>,
+    keep: Vec<usize>,
+    threads: usize,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let rules = rules_args(rules, players, options);
+    let args = croupier_learn::record::RecordArgs {
+        agents,
+        keep,
+        games,
+        seed,
+        threads,
+    };
+    let game = game.to_string();
+    let r = py
+        .detach(|| croupier_learn::record::record(&game, &rules, &args))
+        .map_err(py_err)?;
+    let rows = r.action.len();
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item(
+        "obs",
+        PyArray1::from_vec(py, r.obs).reshape([rows, r.obs_len])?,
+    )?;
+    d.set_item(
+        "mask",
+        PyArray1::from_vec(py, r.mask).reshape([rows, r.num_actions])?,
+    )?;
+    d.set_item("action", PyArray1::from_vec(py, r.action))?;
+    d.set_item("agent", PyArray1::from_vec(py, r.agent))?;
+    d.set_item("seat", PyArray1::from_vec(py, r.seat))?;
+    d.set_item("game", PyArray1::from_vec(py, r.game))?;
+    d.set_item("result", PyArray1::from_vec(py, r.result))?;
+    d.set_item("faults", r.faults)?;
+    Ok(d)
+}
+
 /// Runs the `croupier` command line with `args` (the program's name first) and ends the
 /// process with its exit code, as the binary does.
 #[pyfunction]
@@ -421,6 +470,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Table>()?;
     m.add_class::<Batch>()?;
     m.add_function(wrap_pyfunction!(cli_main, m)?)?;
+    m.add_function(wrap_pyfunction!(record, m)?)?;
     m.add(
         "IllegalActionError",
         m.py().get_type::<IllegalActionError>(),

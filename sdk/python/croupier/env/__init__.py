@@ -42,6 +42,7 @@ __all__ = [
     "durak_v0",
     "env",
     "layout",
+    "record",
     "toepen_v0",
     "uno_v0",
 ]
@@ -323,6 +324,27 @@ def _callable_factory(fn, game: str):
         return decide
 
     return start
+
+
+def record(game: str, agents, games: int, seed: int = 0, rules: str | None = None,
+           players: int | None = None, options=None, keep=None, threads: int = 1,
+           path=None) -> dict:
+    """Plays `games` games between `agents` (names or component files, one a seat, rotated one
+    seat a game) and keeps every real decision of the agents whose indices are in `keep` (all
+    by default): `obs` (rows, D) float32, `mask` (rows, A) int8, `action` (the index chosen),
+    `agent`, `seat`, `game`, and `result`, that seat's reward at the end of its game. With
+    `path`, also written there as `.npz`. The same seed gives the same rows on any number of
+    threads. Data to imitate an agent from (docs/learning.md)."""
+    if isinstance(agents, str):
+        raise TypeError("agents: expected a list of agents, one a seat, not a str")
+    for name, value in (("games", games), ("threads", threads)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name}: expected a whole number, got {value!r}")
+    data = _native.record(game, [str(a) for a in agents], int(games), _seed(seed), rules,
+                          players, _options(options), list(keep or []), int(threads))
+    if path is not None:
+        np.savez(path, **{k: v for k, v in data.items() if k != "faults"})
+    return data
 
 
 class VecEnv:
