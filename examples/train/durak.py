@@ -10,7 +10,9 @@ example").
    agents, `durak/random-lead` and `durak/trump-tosser`, and keeps the expert's decisions:
    its observation vector, the legal-action mask and the action it chose.
 2. A one-hidden-layer network learns to choose as the expert did (softmax cross-entropy over
-   the legal actions, Adam), in NumPy.
+   the legal actions, Adam), in NumPy; then in DAgger rounds it plays the source agents
+   itself (`croupier.env.VecEnv`), the expert labels every position it reaches
+   (`VecEnv.ask`), and it trains again on every label so far.
 3. `croupier.policy.save` writes it as safetensors and `croupier policy export` turns it into
    an agent component.
 4. `croupier match --duplicate` plays it against each source agent on a seed the training
@@ -94,18 +96,44 @@ class Net:
         return float((self.logits(x, mask)[1].argmax(1) == actions).mean())
 
 
-def train(data: dict, hidden: int, epochs: int, seed: int, log=print) -> Net:
+def train(data: dict, hidden: int, epochs: int, seed: int, log=print, net: Net | None = None) -> Net:
     rng = np.random.default_rng(seed)
     x, mask, y = data["obs"], data["mask"], data["action"]
     order = rng.permutation(len(y))
     held = order[: len(y) // 10]
     fit = order[len(y) // 10 :]
-    net = Net(x.shape[1], hidden, mask.shape[1], rng)
+    net = net or Net(x.shape[1], hidden, mask.shape[1], rng)
     for epoch in range(epochs):
         rng.shuffle(fit)
         losses = [net.step(x[b], mask[b], y[b]) for b in np.array_split(fit, max(1, len(fit) // 512))]
         log(f"epoch {epoch + 1}: loss {np.mean(losses):.3f}, held-out agreement with the expert "
             f"{net.accuracy(x[held], mask[held], y[held]):.1%}")
+    return net
+
+
+def dagger(net: Net, data: dict, expert: str, rounds: int, labels: int, epochs: int, seed: int,
+           threads: int, log=print) -> Net:
+    """DAgger: the network plays the source agents itself, the expert labels every position
+    it reaches (`VecEnv.ask`), and the network trains again on all the labels so far, so that
+    it learns to recover from its own mistakes, which the expert's games never show."""
+    vec = ce.VecEnv("durak", rules="classic", num_envs=256, seed=seed + 1, opponents=OPPONENTS, threads=threads)
+    obs, mask = vec.reset()
+    for r in range(rounds):
+        xs, ms, ys = [], [], []
+        while sum(len(y) for y in ys) < labels:
+            y = vec.ask(expert)
+            keep = y >= 0
+            xs.append(obs[keep])
+            ms.append(mask[keep])
+            ys.append(y[keep])
+            obs, mask, *_ = vec.step(net.logits(obs, mask)[1].argmax(1))
+        data = {
+            "obs": np.concatenate([data["obs"], *xs]),
+            "mask": np.concatenate([data["mask"], *ms]),
+            "action": np.concatenate([data["action"], *ys]),
+        }
+        log(f"DAgger round {r + 1}: {len(data['action'])} labels")
+        net = train(data, 0, epochs, seed + 2 + r, log, net)
     return net
 
 
@@ -135,7 +163,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--expert", default="durak/ismcts#iters=200")
     ap.add_argument("--games", type=int, default=2000, help="games recorded (half against each source agent)")
-    ap.add_argument("--epochs", type=int, default=15)
+    ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3, help="DAgger rounds after the first training")
+    ap.add_argument("--labels", type=int, default=20_000, help="expert labels a DAgger round")
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--seed", type=int, default=20261207, help="the training's seed (recording and network)")
     ap.add_argument("--eval-seed", type=int, default=7_000_001, help="the evaluation's seed, never used to train")
@@ -147,6 +177,7 @@ def main(argv=None) -> int:
     data = record(a.expert, a.games, a.seed, a.threads)
     print(f"recorded {len(data['action'])} decisions of {a.expert} in {time.time() - start:.0f} s")
     net = train(data, a.hidden, a.epochs, a.seed)
+    net = dagger(net, data, a.expert, a.rounds, a.labels, a.epochs, a.seed, a.threads)
     print(f"trained in {time.time() - start:.0f} s")
     wasm = export(net, a.out, "imitation")
     for opp in OPPONENTS:

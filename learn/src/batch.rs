@@ -8,13 +8,14 @@
 //! every other seat. A game in which the learner is never asked for a real choice is dealt
 //! again without a step (counted in [`AnyBatch::unasked_games`]).
 
-use crate::opponents::{Opponent, Ready, ready};
+use crate::opponents::{Opponent, Ready, consult, ready};
 use crate::{EnvError, Learnable, reward};
 use croupier_host::player::{Player, StartInfo, StartRules};
 use croupier_rules::encode::{self, Shape};
 use croupier_rules::{Game, GameRng};
 use croupier_tournament::matches::RulesArgs;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// The outputs of a reset or a step, one row per environment (filled in place).
 pub struct Outputs<'a> {
@@ -198,6 +199,21 @@ impl<G: Learnable> Slot<G> {
         }
     }
 
+    /// What `agent` would choose in the learner's seat now, as an index (-1 when the game is
+    /// over or the agent faults). Its seed is the slot's and the game's, so labels replay.
+    fn ask(&self, agent: &Ready<G>, s: &Shared<G>) -> i64 {
+        let Some(game) = self
+            .game
+            .as_ref()
+            .filter(|g| g.to_act() == Some(self.learner))
+        else {
+            return -1;
+        };
+        let seed = GameRng::derive(GameRng::derive(s.seed ^ 0xA5C, self.index), self.games);
+        consult(agent, game, self.learner, &self.legal, &s.rules, seed)
+            .map_or(-1, |a| G::action_index(a) as i64)
+    }
+
     /// The learner's action, if it is legal now.
     fn check(&self, index: i64) -> Option<G::Action> {
         usize::try_from(index)
@@ -247,6 +263,8 @@ pub struct Batch<G: Learnable> {
     shared: Shared<G>,
     slots: Vec<Slot<G>>,
     pool: Option<rayon::ThreadPool>,
+    /// The agents [`AnyBatch::ask`] has consulted, made ready once each.
+    asked: HashMap<String, Ready<G>>,
 }
 
 impl<G: Learnable> Batch<G> {
@@ -317,6 +335,7 @@ impl<G: Learnable> Batch<G> {
             },
             slots,
             pool,
+            asked: HashMap::new(),
         })
     }
 
@@ -408,6 +427,10 @@ pub trait AnyBatch: Send {
     fn unasked_games(&self) -> u64;
     /// Games dealt so far, across the slots.
     fn games(&self) -> u64;
+    /// What agent `spec` (a name or file, as an opponent's) would choose in each learner's
+    /// seat now, as action indices (-1 where it faults): an expert's labels for the positions
+    /// the learner reached (DAgger). Nothing is applied.
+    fn ask(&mut self, spec: &str, out: &mut [i64]) -> Result<(), EnvError>;
 }
 
 impl<G: Learnable> AnyBatch for Batch<G> {
@@ -468,6 +491,31 @@ impl<G: Learnable> AnyBatch for Batch<G> {
     }
     fn games(&self) -> u64 {
         self.slots.iter().map(|s| s.games).sum()
+    }
+    fn ask(&mut self, spec: &str, out: &mut [i64]) -> Result<(), EnvError> {
+        if out.len() != self.slots.len() {
+            return Err(EnvError::Host("output buffer of the wrong size".into()));
+        }
+        if !self.asked.contains_key(spec) {
+            let agent = ready::<G>(&Opponent::Named(spec.to_string()), &self.shared.opts)?;
+            self.asked.insert(spec.to_string(), agent);
+        }
+        let agent = &self.asked[spec];
+        // Mutable only to be shared out among threads: a slot's players are `Send`, not `Sync`.
+        let (slots, shared) = (&mut self.slots, &self.shared);
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(out.par_iter_mut())
+                    .for_each(|(slot, o)| *o = slot.ask(agent, shared))
+            }),
+            None => slots
+                .iter_mut()
+                .zip(out.iter_mut())
+                .for_each(|(slot, o)| *o = slot.ask(agent, shared)),
+        }
+        Ok(())
     }
 }
 

@@ -12,7 +12,7 @@ use croupier_host::Runtime;
 use croupier_host::adapters::Adapter;
 use croupier_host::cache::Cache;
 use croupier_host::limits::Limits;
-use croupier_host::player::{Player, PlayerFactory, StartInfo};
+use croupier_host::player::{Player, PlayerFactory, StartInfo, StartRules};
 use croupier_host::sandbox::{CallStats, LogLine, MakeError};
 use croupier_host::verdict::{Fault, Verdict};
 use croupier_rules::Game;
@@ -45,6 +45,35 @@ pub enum Opponent {
 pub(crate) struct Ready<G: Game> {
     pub(crate) factory: Arc<dyn PlayerFactory<G>>,
     pub(crate) args: String,
+}
+
+/// What `agent`, started as a fresh player in `seat` of `game` with `seed`, chooses among
+/// `legal` now; nothing is applied. How an agent labels positions others reached (an
+/// exported policy's parity check, an expert's labels for imitation).
+pub(crate) fn consult<G: Game>(
+    agent: &Ready<G>,
+    game: &G,
+    seat: u8,
+    legal: &[G::Action],
+    rules: &StartRules,
+    seed: u64,
+) -> Result<G::Action, String> {
+    let mut player = agent.factory.make(seed).map_err(|e| match e {
+        MakeError::Agent(f) => f.message,
+        MakeError::Host(reason) => reason,
+    })?;
+    player
+        .start(&StartInfo {
+            seat,
+            players: game.num_players() as u8,
+            rules: rules.clone(),
+            seed,
+            args: agent.args.clone(),
+        })
+        .map_err(|f| f.message)?;
+    player
+        .decide(game.observe(seat), legal)
+        .map_err(|f| f.message)
 }
 
 /// The sandbox of every component opponent in this process, made at the first one.

@@ -1,9 +1,9 @@
 //! One game whose every seat is driven from outside, one decision at a time: the core of
 //! PettingZoo's AEC environments (`croupier.env.durak_v0` and the others).
 
-use crate::opponents::{Opponent, Ready, ready};
+use crate::opponents::{Opponent, Ready, consult, ready};
 use crate::{EnvError, Learnable, reward};
-use croupier_host::player::{StartInfo, StartRules};
+use croupier_host::player::StartRules;
 use croupier_rules::Seat;
 use croupier_rules::encode::{self, Encode, Shape};
 use croupier_tournament::matches::RulesArgs;
@@ -209,27 +209,14 @@ impl<G: Learnable> AnyTable for Table<G> {
             let agent = ready::<G>(&Opponent::Named(spec.to_string()), &self.opts)?;
             self.asked.insert(spec.to_string(), agent);
         }
-        let agent = &self.asked[spec];
-        let refused = |reason: String| EnvError::Opponent {
-            spec: spec.to_string(),
-            reason,
-        };
-        let mut player = agent
-            .factory
-            .make(0)
-            .map_err(|e| refused(format!("{e:?}")))?;
-        player
-            .start(&StartInfo {
-                seat,
-                players: self.shape.seats as u8,
-                rules: StartRules::new::<G>(&self.opts),
-                seed: 0,
-                args: agent.args.clone(),
-            })
-            .map_err(|f| refused(f.message))?;
-        let action = player
-            .decide(game.observe(seat), &self.legal)
-            .map_err(|f| refused(f.message))?;
+        let rules = StartRules::new::<G>(&self.opts);
+        let action =
+            consult(&self.asked[spec], game, seat, &self.legal, &rules, 0).map_err(|reason| {
+                EnvError::Opponent {
+                    spec: spec.to_string(),
+                    reason,
+                }
+            })?;
         Ok(G::action_index(action))
     }
 }

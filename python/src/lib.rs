@@ -385,6 +385,13 @@ impl Batch {
         .map_err(py_err)?;
         self.finish(py)
     }
+    /// What agent `spec` would choose in each learner's seat now (-1 where it faults).
+    fn ask<'py>(&mut self, py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut out = vec![-1i64; self.num_envs];
+        py.detach(|| self.outputs().0.ask(spec, &mut out))
+            .map_err(py_err)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
     /// `actions`: int64, one per environment (the Python layer checks shape and dtype).
     fn step<'py>(
         &mut self,

@@ -157,6 +157,19 @@ def test_a_native_and_a_sandboxed_opponent_play_the_same_games():
     assert np.array_equal(a, b) and np.array_equal(ra, rb)
 
 
+def test_ask_labels_every_learner_position_with_a_legal_action():
+    vec = ce.VecEnv("durak", num_envs=8, seed=2, opponents=["durak/random-lead"], threads=2)
+    rng = np.random.default_rng(3)
+    _, mask = vec.reset()
+    for _ in range(30):
+        labels = vec.ask("durak/cheapest")
+        assert labels.dtype == np.int64 and (mask[np.arange(8), labels] == 1).all()
+        assert np.array_equal(labels, vec.ask("durak/cheapest")), "labels replay"
+        _, mask, *_ = vec.step(random_actions(rng, mask))
+    with pytest.raises(ValueError, match="opponent `durak/nobody`"):
+        vec.ask("durak/nobody")
+
+
 class FirstLegal(durak.Agent):
     def decide(self, obs, legal, ctx):
         assert isinstance(obs, durak.Observation)

@@ -429,6 +429,13 @@ class VecEnv:
         except _native.OpponentError as e:
             raise OpponentError(e.args[0], e.args[1]) from None
 
+    def ask(self, agent: str):
+        """What `agent` (a name or component file) would choose in each environment's learner
+        seat now, as action indices (int64; -1 where it faults), without applying anything:
+        an expert's labels for the positions the learner reached (DAgger). Deterministic for
+        a seed."""
+        return self._batch.ask(str(agent))
+
     @property
     def faults(self) -> int:
         """Opponent faults so far (the seat then plays its first legal action)."""
