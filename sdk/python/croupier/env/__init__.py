@@ -79,7 +79,8 @@ def layout(game: str, rules: str | None = None, players: int | None = None, opti
 class _Info(dict):
     """An agent's info: `info["observation"]` is the seat's observation as the Python SDK's
     agents receive it and `info["legal"]` the legal actions as SDK actions, both made only when
-    read (they cost more than a step)."""
+    read (they cost more than a step) and forgotten at the next step: read them at the step
+    they are for."""
 
     __slots__ = ("_make",)
 
@@ -145,7 +146,7 @@ def _aec_class():
             self.observation_spaces = {ag: obs_space for ag in self.possible_agents}
             self.action_spaces = {ag: spaces.Discrete(a) for ag in self.possible_agents}
             self._no_mask = np.zeros(a, np.int8)
-            self._next_seed = None
+            self._module = _sdk(game)
 
         def observation_space(self, agent):
             return self.observation_spaces[agent]
@@ -159,8 +160,9 @@ def _aec_class():
             return {"observation": self._table.observe(seat), "action_mask": mask}
 
         def _info(self, seat: int):
-            table = self._table
-            module = _sdk(table.game)
+            """The info of `seat`: its values are made when read, from the table as it is then,
+            and forgotten at each step (`_Info.clear`)."""
+            table, module = self._table, self._module
 
             def make():
                 obs = module.Observation.from_rules(json.loads(table.observation_json(seat)))
@@ -209,7 +211,7 @@ def _aec_class():
             self._cumulative_rewards[agent] = 0.0
             for a in self.agents:
                 self.rewards[a] = 0.0
-            self.infos = {a: self._info(self._seat[a]) for a in self.agents}
+                self.infos[a].clear()
             self._settle()
             self._accumulate_rewards()
             if self.render_mode == "human":
