@@ -7,34 +7,22 @@ use super::{Action, Decision, Options, Toepen};
 use crate::cards::Card;
 use crate::encode::{Encode, Writer, relative};
 
-const WORDS: [Action; 9] = [
-    Action::Knock,
-    Action::NoKnock,
-    Action::Stay,
-    Action::Fold,
-    Action::ClaimLaundry,
-    Action::ClaimWhiteLaundry,
-    Action::NoClaim,
-    Action::Challenge,
-    Action::NoChallenge,
-];
-
 impl Encode for Toepen {
     fn num_actions(_opts: &Options) -> usize {
-        52 + WORDS.len()
+        52 + Action::WORDS.len()
     }
 
     fn action_index(action: Action) -> usize {
         match action {
             Action::Play(c) => c.code() as usize,
-            other => 52 + WORDS.iter().position(|w| *w == other).unwrap_or(0),
+            other => 52 + Action::WORDS.iter().position(|w| *w == other).unwrap_or(0),
         }
     }
 
     fn index_action(i: usize) -> Option<Action> {
         match i {
             0..52 => Card::from_code(i as u8).map(Action::Play),
-            _ => WORDS.get(i - 52).copied(),
+            _ => Action::WORDS.get(i - 52).copied(),
         }
     }
 

@@ -114,17 +114,7 @@ impl Checkable for Toepen {
     /// state can allow, so the checker also tries actions of the wrong decision kind.
     fn action_space(&self) -> Vec<Action> {
         let mut v: Vec<Action> = DECK.iter().map(Action::Play).collect();
-        v.extend([
-            Action::Knock,
-            Action::NoKnock,
-            Action::Stay,
-            Action::Fold,
-            Action::ClaimLaundry,
-            Action::ClaimWhiteLaundry,
-            Action::NoClaim,
-            Action::Challenge,
-            Action::NoChallenge,
-        ]);
+        v.extend(Action::WORDS);
         v
     }
 

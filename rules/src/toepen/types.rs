@@ -129,6 +129,22 @@ pub enum Action {
     NoChallenge,
 }
 
+impl Action {
+    /// Every action that plays no card, in the order of their action indices
+    /// (`croupier_rules::encode`: 52 onwards).
+    pub const WORDS: [Action; 9] = [
+        Action::Knock,
+        Action::NoKnock,
+        Action::Stay,
+        Action::Fold,
+        Action::ClaimLaundry,
+        Action::ClaimWhiteLaundry,
+        Action::NoClaim,
+        Action::Challenge,
+        Action::NoChallenge,
+    ];
+}
+
 /// What happened (§2.14). Private events carry hidden card identities.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
