@@ -8,12 +8,13 @@
 //! every other seat. A game in which the learner is never asked for a real choice is dealt
 //! again without a step (counted in [`AnyBatch::unasked_games`]).
 
-use crate::opponents::{Opponent, Ready, consult, ready};
+use crate::opponents::{Opponent, consult, ready};
 use crate::{EnvError, Learnable, reward};
-use croupier_host::player::{Player, StartInfo, StartRules};
+use croupier_host::player::{Player, StartRules};
 use croupier_rules::encode::{self, Shape};
 use croupier_rules::{Game, GameRng};
 use croupier_tournament::matches::RulesArgs;
+use croupier_tournament::seating::{Entrant, start_player};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -49,7 +50,7 @@ struct Shared<G: Game> {
     opts: G::Options,
     rules: StartRules,
     shape: Shape,
-    opponents: Vec<Ready<G>>,
+    opponents: Vec<Entrant<G>>,
     /// Cumulative weights, the last one the total.
     cumulative: Vec<f64>,
     seed: u64,
@@ -101,17 +102,9 @@ impl<G: Learnable> Slot<G> {
                 continue;
             }
             let player_seed = GameRng::derive(seed, 1 + seat as u64);
-            let started = opponent.factory.make(player_seed).ok().and_then(|mut p| {
-                p.start(&StartInfo {
-                    seat: seat as u8,
-                    players: seats as u8,
-                    rules: s.rules.clone(),
-                    seed: player_seed,
-                    args: opponent.args.clone(),
-                })
+            let started = start_player(opponent, seat, seats, &s.rules, player_seed)
                 .ok()
-                .map(|()| p)
-            });
+                .and_then(Result::ok);
             if started.is_none() {
                 self.faults += 1;
             }
@@ -201,7 +194,7 @@ impl<G: Learnable> Slot<G> {
 
     /// What `agent` would choose in the learner's seat now, as an index (-1 when the game is
     /// over or the agent faults). Its seed is the slot's and the game's, so labels replay.
-    fn ask(&self, agent: &Ready<G>, s: &Shared<G>) -> i64 {
+    fn ask(&self, agent: &Entrant<G>, s: &Shared<G>) -> i64 {
         let Some(game) = self
             .game
             .as_ref()
@@ -264,7 +257,7 @@ pub struct Batch<G: Learnable> {
     slots: Vec<Slot<G>>,
     pool: Option<rayon::ThreadPool>,
     /// The agents [`AnyBatch::ask`] has consulted, made ready once each.
-    asked: HashMap<String, Ready<G>>,
+    asked: HashMap<String, Entrant<G>>,
 }
 
 impl<G: Learnable> Batch<G> {

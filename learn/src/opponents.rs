@@ -16,6 +16,7 @@ use croupier_host::player::{Player, PlayerFactory, StartInfo, StartRules};
 use croupier_host::sandbox::{CallStats, LogLine, MakeError};
 use croupier_host::verdict::{Fault, Verdict};
 use croupier_rules::Game;
+use croupier_tournament::seating::{Entrant, start_player};
 use std::sync::{Arc, OnceLock};
 
 /// A player outside Rust (a Python callable): it is given the observation as the rules
@@ -41,35 +42,18 @@ pub enum Opponent {
     Foreign(Arc<dyn Foreign>),
 }
 
-/// An opponent made ready: what makes its player for each game, and its agent arguments.
-pub(crate) struct Ready<G: Game> {
-    pub(crate) factory: Arc<dyn PlayerFactory<G>>,
-    pub(crate) args: String,
-}
-
 /// What `agent`, started as a fresh player in `seat` of `game` with `seed`, chooses among
 /// `legal` now; nothing is applied. How an agent labels positions others reached (an
 /// exported policy's parity check, an expert's labels for imitation).
 pub(crate) fn consult<G: Game>(
-    agent: &Ready<G>,
+    agent: &Entrant<G>,
     game: &G,
     seat: u8,
     legal: &[G::Action],
     rules: &StartRules,
     seed: u64,
 ) -> Result<G::Action, String> {
-    let mut player = agent.factory.make(seed).map_err(|e| match e {
-        MakeError::Agent(f) => f.message,
-        MakeError::Host(reason) => reason,
-    })?;
-    player
-        .start(&StartInfo {
-            seat,
-            players: game.num_players() as u8,
-            rules: rules.clone(),
-            seed,
-            args: agent.args.clone(),
-        })
+    let mut player = start_player(agent, seat as usize, game.num_players(), rules, seed)?
         .map_err(|f| f.message)?;
     player
         .decide(game.observe(seat), legal)
@@ -88,14 +72,15 @@ fn runtime() -> Result<&'static Runtime, EnvError> {
         .map_err(|e| EnvError::Host(e.clone()))
 }
 
-/// Makes `opponent` ready to play `G` under `opts`.
+/// Makes `opponent` ready to play `G` under `opts`: an entrant, as a match's agents are.
 pub(crate) fn ready<G: Adapter + Natives>(
     opponent: &Opponent,
     opts: &G::Options,
-) -> Result<Ready<G>, EnvError> {
+) -> Result<Entrant<G>, EnvError> {
     let spec = match opponent {
         Opponent::Foreign(f) => {
-            return Ok(Ready {
+            return Ok(Entrant {
+                name: "foreign".to_string(),
                 factory: Arc::new(ForeignFactory::<G> {
                     foreign: f.clone(),
                     _game: std::marker::PhantomData,
@@ -109,20 +94,18 @@ pub(crate) fn ready<G: Adapter + Natives>(
     if !name.starts_with("wasm:")
         && let Some(factory) = G::native(name, &Limits::default())
     {
-        return Ok(Ready {
+        return Ok(Entrant {
+            name: spec.to_string(),
             factory,
             args: args.to_string(),
         });
     }
     let sandboxed = spec.strip_prefix("wasm:").unwrap_or(spec);
-    let entrant = croupier_tournament::matches::setup::entrant::<G>(runtime()?, sandboxed, opts)
-        .map_err(|e| EnvError::Opponent {
+    croupier_tournament::matches::setup::entrant::<G>(runtime()?, sandboxed, opts).map_err(|e| {
+        EnvError::Opponent {
             spec: spec.to_string(),
             reason: e.to_string(),
-        })?;
-    Ok(Ready {
-        factory: entrant.factory,
-        args: entrant.args,
+        }
     })
 }
 

@@ -7,12 +7,13 @@
 //! rotates one seat a game, as a match's seating does) and every agent's random stream; the
 //! rows come in game order whatever the number of threads.
 
-use crate::opponents::{Opponent, Ready, ready};
+use crate::opponents::{Opponent, ready};
 use crate::{EnvError, Learnable, reward};
-use croupier_host::player::{Player, StartInfo, StartRules};
+use croupier_host::player::{Player, StartRules};
 use croupier_rules::GameRng;
 use croupier_rules::encode::{self, Shape};
 use croupier_tournament::matches::RulesArgs;
+use croupier_tournament::seating::{Entrant, start_player};
 use rayon::prelude::*;
 
 /// What to record.
@@ -69,7 +70,7 @@ struct GameRows {
 fn play<G: Learnable>(
     i: usize,
     args: &RecordArgs,
-    agents: &[Ready<G>],
+    agents: &[Entrant<G>],
     opts: &G::Options,
     shape: &Shape,
 ) -> (GameRows, Vec<f32>) {
@@ -81,18 +82,10 @@ fn play<G: Learnable>(
     let who = |seat: usize| (seat + i) % agents.len();
     let mut players: Vec<Option<Box<dyn Player<G>>>> = (0..n)
         .map(|seat| {
-            let agent = &agents[who(seat)];
             let player_seed = GameRng::derive(seed, 1 + seat as u64);
-            let mut p = agent.factory.make(player_seed).ok()?;
-            p.start(&StartInfo {
-                seat: seat as u8,
-                players: n as u8,
-                rules: rules.clone(),
-                seed: player_seed,
-                args: agent.args.clone(),
-            })
-            .ok()?;
-            Some(p)
+            start_player(&agents[who(seat)], seat, n, &rules, player_seed)
+                .ok()
+                .and_then(Result::ok)
         })
         .collect();
     rows.faults += players.iter().filter(|p| p.is_none()).count() as u64;
@@ -166,7 +159,7 @@ pub fn record_games<G: Learnable>(
         game: G::NAME,
         reason: e.to_string(),
     })?;
-    let agents: Vec<Ready<G>> = args
+    let agents: Vec<Entrant<G>> = args
         .agents
         .iter()
         .map(|a| ready::<G>(&Opponent::Named(a.clone()), opts))

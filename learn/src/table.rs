@@ -1,12 +1,13 @@
 //! One game whose every seat is driven from outside, one decision at a time: the core of
 //! PettingZoo's AEC environments (`croupier.env.durak_v0` and the others).
 
-use crate::opponents::{Opponent, Ready, consult, ready};
+use crate::opponents::{Opponent, consult, ready};
 use crate::{EnvError, Learnable, reward};
 use croupier_host::player::StartRules;
 use croupier_rules::Seat;
 use croupier_rules::encode::{self, Encode, Shape};
 use croupier_tournament::matches::RulesArgs;
+use croupier_tournament::seating::Entrant;
 use std::collections::HashMap;
 
 /// One game of `G` under fixed options, dealt again by [`Table::reset`].
@@ -16,7 +17,7 @@ pub struct Table<G: Encode> {
     game: Option<G>,
     legal: Vec<G::Action>,
     /// The agents [`AnyTable::ask`] has consulted, made ready once each.
-    asked: HashMap<String, Ready<G>>,
+    asked: HashMap<String, Entrant<G>>,
 }
 
 impl<G: Encode> Table<G> {

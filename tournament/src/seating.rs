@@ -32,8 +32,9 @@ pub(crate) fn seat_teams<G: Game>(game: &G) -> (Vec<Option<u8>>, Option<Vec<u8>>
 }
 
 /// Makes `entrant`'s player and starts it in `seat` of `players` with `seed`: the agent's
-/// fault when it cannot start, or `Err` saying what the host ran out of.
-pub(crate) fn start_player<G: Game>(
+/// fault when it cannot start, or `Err` saying what the host ran out of. The runner, a
+/// person's game and the learning environments (`croupier-learn`) all seat agents with it.
+pub fn start_player<G: Game>(
     entrant: &Entrant<G>,
     seat: usize,
     players: usize,
