@@ -107,6 +107,18 @@ fn marker_at(module: &[u8]) -> Option<usize> {
     hits.next().is_none().then_some(first)
 }
 
+/// A section that starts with its count of items (data, data count), with one item more:
+/// `item` appended.
+fn one_more(payload: &[u8], item: &[u8]) -> Result<Vec<u8>, EmbedError> {
+    let mut at = 0;
+    let n = read_leb(payload, &mut at)?;
+    let mut out = Vec::with_capacity(payload.len() + item.len() + 1);
+    leb(n + 1, &mut out);
+    out.extend_from_slice(&payload[at..]);
+    out.extend_from_slice(item);
+    Ok(out)
+}
+
 /// The core module with `file` embedded.
 fn embed_module(module: &[u8], file: &[u8]) -> Result<Vec<u8>, EmbedError> {
     marker_at(module).ok_or(EmbedError::NoMarker)?;
@@ -153,15 +165,7 @@ fn embed_module(module: &[u8], file: &[u8]) -> Result<Vec<u8>, EmbedError> {
     leb(u64::from(len), &mut segment);
     segment.extend_from_slice(file);
     match sections.iter_mut().find(|(id, _)| *id == 11) {
-        Some(data) => {
-            let mut at = 0;
-            let n = read_leb(&data.1, &mut at)?;
-            let mut payload = Vec::new();
-            leb(n + 1, &mut payload);
-            payload.extend_from_slice(&data.1[at..]);
-            payload.extend_from_slice(&segment);
-            data.1 = payload;
-        }
+        Some(data) => data.1 = one_more(&data.1, &segment)?,
         None => {
             // A data section goes after the code section (10) and before custom sections
             // that follow it; placed right after the code section.
@@ -175,11 +179,7 @@ fn embed_module(module: &[u8], file: &[u8]) -> Result<Vec<u8>, EmbedError> {
         }
     }
     if let Some(count) = sections.iter_mut().find(|(id, _)| *id == 12) {
-        let mut at = 0;
-        let n = read_leb(&count.1, &mut at)?;
-        let mut payload = Vec::new();
-        leb(n + 1, &mut payload);
-        count.1 = payload;
+        count.1 = one_more(&count.1, &[])?;
     }
     let mut out = assemble(&module[..8], &sections);
     // The marker's bytes sit in a data segment that no change above moved past: find it again

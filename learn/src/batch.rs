@@ -215,12 +215,11 @@ impl<G: Learnable> Slot<G> {
             .filter(|a| self.legal.contains(a))
     }
 
-    fn step(&mut self, s: &Shared<G>, index: i64, out: Row<'_>) {
-        let applied = match (self.check(index), self.game.as_mut()) {
-            (Some(a), Some(game)) => game.apply(a).is_ok(),
-            _ => false,
-        };
-        // `AnyBatch::step` checked every action first, so this only guards the engine.
+    /// Applies the learner's `action` (checked legal by [`AnyBatch::step`]), plays on to its
+    /// next real choice, dealing the next game if this one ends, and writes the row.
+    fn step(&mut self, s: &Shared<G>, action: G::Action, out: Row<'_>) {
+        let applied = self.game.as_mut().is_some_and(|g| g.apply(action).is_ok());
+        // Only an engine that refuses what it listed as legal fails here.
         let end = if applied {
             self.advance()
         } else {
@@ -459,20 +458,25 @@ impl<G: Learnable> AnyBatch for Batch<G> {
                 got: actions.len(),
             });
         }
+        // Every action is checked before any is applied, and applied as checked.
+        let mut checked = Vec::with_capacity(actions.len());
         for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
             if slot.game.is_none() {
                 return Err(EnvError::Over);
             }
-            if slot.check(action).is_none() {
-                let mut legal: Vec<usize> =
-                    slot.legal.iter().map(|a| G::action_index(*a)).collect();
-                legal.sort_unstable();
-                return Err(EnvError::Illegal { env, action, legal });
+            match slot.check(action) {
+                Some(a) => checked.push(a),
+                None => {
+                    return Err(EnvError::Illegal {
+                        env,
+                        action,
+                        legal: crate::legal_indices::<G>(&slot.legal),
+                    });
+                }
             }
         }
         self.each(out, |slot, shared, row| {
-            let action = actions[slot.index as usize];
-            slot.step(shared, action, row);
+            slot.step(shared, checked[slot.index as usize], row);
         });
         Ok(())
     }

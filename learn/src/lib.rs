@@ -65,6 +65,13 @@ pub fn reward(result: SeatResult) -> f32 {
     }
 }
 
+/// The indices of `legal`, ascending (what an illegal action's error lists).
+pub(crate) fn legal_indices<G: croupier_rules::encode::Encode>(legal: &[G::Action]) -> Vec<usize> {
+    let mut v: Vec<usize> = legal.iter().map(|a| G::action_index(*a)).collect();
+    v.sort_unstable();
+    v
+}
+
 /// The game named `name`.
 pub(crate) fn kind(name: &str) -> Result<GameKind, EnvError> {
     GameKind::parse(name).ok_or_else(|| EnvError::UnknownGame {

@@ -132,9 +132,7 @@ impl<G: Learnable> AnyTable for Table<G> {
         encode::mask::<G>(&self.legal, out);
     }
     fn legal(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self.legal.iter().map(|a| G::action_index(*a)).collect();
-        v.sort_unstable();
-        v
+        crate::legal_indices::<G>(&self.legal)
     }
     fn step(&mut self, index: i64) -> Result<(), EnvError> {
         let Some(game) = self.game.as_mut() else {

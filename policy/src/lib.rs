@@ -253,14 +253,15 @@ impl Mlp {
         input
     }
 
-    /// The legal action with the highest output (`legal(i)` says whether index `i` is legal);
-    /// a tie goes to the lowest index. `None` when no index is legal.
-    pub fn act(&self, x: &[f32], legal: impl Fn(usize) -> bool) -> Option<usize> {
+    /// Of the `legal` action indices, the one with the highest output; a tie goes to the
+    /// lowest index. `None` when no index is legal (or none is an output).
+    pub fn act(&self, x: &[f32], legal: impl IntoIterator<Item = usize>) -> Option<usize> {
         let logits = self.forward(x);
         let mut best: Option<(usize, f32)> = None;
-        for (i, v) in logits.iter().enumerate() {
-            if legal(i) && best.is_none_or(|(_, b)| *v > b) {
-                best = Some((i, *v));
+        for i in legal {
+            let Some(&v) = logits.get(i) else { continue };
+            if best.is_none_or(|(b, bv)| v > bv || (v == bv && i < b)) {
+                best = Some((i, v));
             }
         }
         best.map(|(i, _)| i)

@@ -230,16 +230,25 @@ struct Batch {
     shape: croupier_learn::Shape,
 }
 
+/// The batch behind its lock (a panic inside a step leaves it usable: every step checks its
+/// actions first and writes every output).
+fn unpoisoned(m: &mut Mutex<Box<dyn AnyBatch>>) -> &mut dyn AnyBatch {
+    match m.get_mut() {
+        Ok(inner) => inner.as_mut(),
+        Err(poisoned) => poisoned.into_inner().as_mut(),
+    }
+}
+
 type StepArrays<'py> = Bound<'py, PyTuple>;
 
 impl Batch {
+    fn batch(&mut self) -> &mut dyn AnyBatch {
+        unpoisoned(&mut self.inner)
+    }
+
     fn outputs(&mut self) -> (&mut dyn AnyBatch, Outputs<'_>) {
-        let inner = match self.inner.get_mut() {
-            Ok(inner) => inner,
-            Err(poisoned) => poisoned.into_inner(),
-        };
         (
-            inner.as_mut(),
+            unpoisoned(&mut self.inner),
             Outputs {
                 obs: &mut self.obs,
                 mask: &mut self.mask,
@@ -366,15 +375,15 @@ impl Batch {
     }
     #[getter]
     fn faults(&mut self) -> u64 {
-        self.outputs().0.faults()
+        self.batch().faults()
     }
     #[getter]
     fn unasked_games(&mut self) -> u64 {
-        self.outputs().0.unasked_games()
+        self.batch().unasked_games()
     }
     #[getter]
     fn games(&mut self) -> u64 {
-        self.outputs().0.games()
+        self.batch().games()
     }
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<StepArrays<'py>> {
@@ -388,7 +397,7 @@ impl Batch {
     /// What agent `spec` would choose in each learner's seat now (-1 where it faults).
     fn ask<'py>(&mut self, py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let mut out = vec![-1i64; self.num_envs];
-        py.detach(|| self.outputs().0.ask(spec, &mut out))
+        py.detach(|| self.batch().ask(spec, &mut out))
             .map_err(py_err)?;
         Ok(PyArray1::from_vec(py, out))
     }

@@ -66,7 +66,9 @@ impl<G: Encode> Agent<G> for Policy<G> {
         };
         self.x.resize(mlp.inputs(), 0.0);
         encode::encode::<G>(obs, &self.options, &mut self.x);
-        let chosen = mlp.act(&self.x, |i| legal.iter().any(|a| G::action_index(*a) == i));
+        // Only the legal outputs are compared: one pass over the legal actions, not over every
+        // output.
+        let chosen = mlp.act(&self.x, legal.iter().map(|a| G::action_index(*a)));
         chosen
             .and_then(|i| legal.iter().find(|a| G::action_index(**a) == i))
             .copied()
