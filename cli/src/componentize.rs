@@ -3,8 +3,8 @@
 //! The route: `cargo build --target wasm32-unknown-unknown` (a core module that imports only
 //! the world's own interfaces, ~16 KB for a small agent), then `wit-component` encodes it as a
 //! component using the WIT type information the SDK's bindings embedded in it. Measured in
-//! WASMTIME-NOTES.md as the leanest Rust route: `wasm32-wasip2` would add 13 WASI imports
-//! that the host refuses by design.
+//! docs/wasmtime.md#guest-routes as the leanest Rust route: `wasm32-wasip2` would add 13 WASI
+//! imports that the host refuses by design.
 
 use anyhow::{Context, Result, bail};
 use croupier_host::loader::GameKind;

@@ -56,7 +56,7 @@ fn config(limits: &Limits) -> Config {
     // every machine, so a budget decides games reproducibly.
     config.consume_fuel(true);
     // Epoch interruption is the wall-clock backstop for what fuel cannot see. It costs 0–8%
-    // on Rust guests (WASMTIME-NOTES.md).
+    // on Rust guests (docs/wasmtime.md#measured-costs).
     config.epoch_interruption(true);
     // Optimised code: agents are compiled once per file (and cached on disk), then run for
     // thousands of games.

@@ -1,6 +1,6 @@
 //! One agent instance for one game: its store, limits, log and calls.
 //!
-//! A trap poisons the whole `Store` (WASMTIME-NOTES.md), so every agent gets a fresh store
+//! A trap poisons the whole `Store` (docs/wasmtime.md#traps), so every agent gets a fresh store
 //! and instance per game, created from a pre-linked `InstancePre` in a few microseconds, and
 //! a store that trapped is never entered again.
 

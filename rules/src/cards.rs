@@ -2,8 +2,8 @@
 //!
 //! Why this encoding: every decision crosses the sandbox boundary, and a card as a `u8` and a
 //! hand as a `u64` bitmask cost nothing to copy. The code is `suit * 13 + (rank - 2)`, so the
-//! canonical deck order of RULES.md §0.3 (Clubs, Diamonds, Hearts, Spades; ranks ascending) is
-//! simply ascending code order, and a 52-card deck fits in 52 bits.
+//! canonical deck order of docs/rules/README.md#canonical-deck-order (Clubs, Diamonds, Hearts,
+//! Spades; ranks ascending) is simply ascending code order, and a 52-card deck fits in 52 bits.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -26,7 +26,8 @@ pub enum Suit {
 }
 
 impl Suit {
-    /// The four suits in canonical order (RULES.md §0.3): Clubs, Diamonds, Hearts, Spades.
+    /// The four suits in canonical order (docs/rules/README.md#canonical-deck-order): Clubs,
+    /// Diamonds, Hearts, Spades.
     pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
     /// The suit at position `i` of [`Suit::ALL`] (0..=3), or `None` for any other index.

@@ -1,5 +1,5 @@
 //! The interfaces every game implements, so that the host, the match runner, the soak
-//! checker and the property tests are written once (RULES.md §4).
+//! checker and the property tests are written once (docs/rules/README.md#engine-requirements).
 //!
 //! They are split the way OpenSpiel splits `Game` from `State`, by what a caller holds:
 //!
@@ -23,7 +23,7 @@ use std::fmt::{Debug, Display};
 use std::hash::Hash;
 use std::str::FromStr;
 
-/// Who may see an event (RULES.md §4.3).
+/// Who may see an event (docs/rules/README.md#engine-requirements).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Visibility {
     /// Every seat and every spectator.
@@ -163,7 +163,8 @@ pub struct IllegalAction<A, W> {
 /// The refusal type of game `G`.
 pub type Refusal<G> = IllegalAction<<G as Game>::Action, <G as Game>::Why>;
 
-/// A named option set (RULES.md presets); user-facing names drop the game prefix.
+/// A named option set (the presets of docs/rules/, e.g. docs/rules/durak.md#presets); user-facing
+/// names drop the game prefix.
 #[derive(Copy, Clone, Debug)]
 pub struct Preset {
     /// e.g. `teams`, `plain`, `house`, `two-player`.

@@ -1,10 +1,10 @@
 #![deny(missing_docs)]
 //! # croupier-rules
 //!
-//! Pure rules engines for Durak, Toepen and UNO, exactly as `RULES.md` describes them:
-//! state, whose decision it is, legal actions, apply, outcome, and events tagged public or
-//! private to a seat. No I/O and no platform dependencies, so the same crate runs in the host
-//! and, compiled to wasm, inside agents that simulate games.
+//! Pure rules engines for Durak, Toepen and UNO, exactly as the rule book, docs/rules/README.md,
+//! describes them: state, whose decision it is, legal actions, apply, outcome, and events tagged
+//! public or private to a seat. No I/O and no platform dependencies, so the same crate runs in the
+//! host and, compiled to wasm, inside agents that simulate games.
 //!
 //! Every game's options implement [`Rules`] (presets, option text, seats) and its state
 //! implements [`Game`] (turns, legal actions, observations) and [`Checkable`] (the checker's

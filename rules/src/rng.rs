@@ -1,9 +1,9 @@
 //! The one random source of a game: ChaCha8, seeded from a `u64`.
 //!
 //! Why our own shuffle: `rand`'s `SliceRandom` may change its algorithm between versions, and
-//! RULES.md §0.3 asks for bit-for-bit replays on any machine. ChaCha8's output stream is
-//! fixed by its specification, and the Fisher–Yates and bounded draws below are ours, so
-//! (options, seed, actions) reproduce a game forever.
+//! docs/rules/README.md#randomness-and-replay asks for bit-for-bit replays on any machine.
+//! ChaCha8's output stream is fixed by its specification, and the Fisher–Yates and bounded draws
+//! below are ours, so (options, seed, actions) reproduce a game forever.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -52,7 +52,7 @@ impl GameRng {
         (self.0.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// Fisher–Yates, from the last element down (RULES.md §0.3).
+    /// Fisher–Yates, from the last element down (docs/rules/README.md#randomness-and-replay).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i + 1);
@@ -75,8 +75,8 @@ mod tests {
     use super::*;
 
     /// Literal outputs: comparing a seed with itself proved nothing. If this fails, every
-    /// recorded game and published figure changes with it (RULES.md §0.3: replays are
-    /// bit-for-bit on any machine).
+    /// recorded game and published figure changes with it
+    /// (docs/rules/README.md#randomness-and-replay: replays are bit-for-bit on any machine).
     #[test]
     fn stream_is_pinned() {
         let mut r = GameRng::new(42);

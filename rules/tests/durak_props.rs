@@ -234,7 +234,8 @@ fn determinize_matches_observation() {
     assert!(checked > 5_000, "{checked}");
 }
 
-/// The low-trump inference of §1.5 holds in every determinization of the first bout.
+/// The low-trump inference of docs/rules/durak.md#first-attacker holds in every determinization of
+/// the first bout.
 #[test]
 fn determinize_respects_lowest_trump_inference() {
     let o = opts_of("classic", &[("num_players", "4")]);
@@ -697,10 +698,10 @@ fn low_trump_distribution(nl: usize, size: &[usize], cap: &[usize]) -> Vec<(Vec<
     out
 }
 
-/// Determinization deals the hidden low trumps (§1.5) uniformly among the assignments that
-/// respect every hand's `low_trump_room`, as observe.rs claims: the frequencies of many
-/// determinizations of one observation match the exact distribution (a chi-square test with
-/// a wide margin; the seeds are fixed, so the test is deterministic).
+/// Determinization deals the hidden low trumps (docs/rules/durak.md#first-attacker) uniformly among
+/// the assignments that respect every hand's `low_trump_room`, as observe.rs claims: the
+/// frequencies of many determinizations of one observation match the exact distribution (a
+/// chi-square test with a wide margin; the seeds are fixed, so the test is deterministic).
 #[test]
 fn determinize_deals_low_trumps_uniformly() {
     let o = opts_of("classic", &[("num_players", "4")]);

@@ -1,4 +1,4 @@
-//! RULES.md §5.1, scenarios D1–D22: each builds the described state with
+//! docs/rules/durak.md#scenarios, scenarios D1–D22: each builds the described state with
 //! `Durak::from_setup`, plays the listed actions through `apply` and checks every expected item.
 
 mod common;
@@ -214,8 +214,8 @@ fn d03_no_trump_dealt() {
     }
 }
 
-/// RULES.md §1.8.2: "A card may be added to a running bout (throw-in) only if its rank equals
-/// the rank of some card already on the table"; 8D is refused with `RankNotOnTable`.
+/// docs/rules/durak.md#rank-rule: "A card may be added to a running bout (throw-in) only if its
+/// rank equals the rank of some card already on the table"; 8D is refused with `RankNotOnTable`.
 #[test]
 fn d04_throw_in_priority_and_rank_rule() {
     let o = Options::classic(3);
@@ -522,8 +522,9 @@ fn d11_state(p2: &str) -> Durak {
     g
 }
 
-/// RULES.md §1.8.5 rule 5: "the transfer target T (1.6) holds at least `attack_count + 1`
-/// cards" (§1.11.7); a target holding one card is refused with `TargetTooShort`.
+/// docs/rules/durak.md#transfer rule 5: "the transfer target T (1.6) holds at least `attack_count +
+/// 1` cards" (docs/rules/durak.md#edge-cases); a target holding one card is refused with
+/// `TargetTooShort`.
 #[test]
 fn d11_transfer_needs_a_long_enough_target() {
     let mut g = d11_state("6C 6D 6S 8D 9D");
@@ -555,8 +556,8 @@ fn d11_transfer_needs_a_long_enough_target() {
     assert_eq!(legal(&g), acts("transfer 7D, take"));
 }
 
-/// RULES.md §1.8.5 rule 2: "no attack card has been covered yet in this bout" — "transfer
-/// only on the first move of the defence"; refused with `TransferAfterBeat`.
+/// docs/rules/durak.md#transfer rule 2: "no attack card has been covered yet in this bout" —
+/// "transfer only on the first move of the defence"; refused with `TransferAfterBeat`.
 #[test]
 fn d12_no_transfer_after_a_beat() {
     let o = Options::perevodnoy(2);
@@ -696,7 +697,8 @@ fn d17_last_player_holding_cards_is_the_durak() {
     let mut g = Durak::from_setup(&o, setup(&["KS", "AS 7D"], vec![], "6H", Some(0))).unwrap();
     play(&mut g, 0, "lead KS");
     play(&mut g, 1, "beat 0 AS");
-    // P0 has no card left: his only action is Pass (the host may auto-pass, §1.11.14).
+    // P0 has no card left: his only action is Pass (the host may auto-pass,
+    // docs/rules/durak.md#edge-cases).
     assert_eq!(legal(&g), acts("pass"));
     play(&mut g, 0, "pass");
     let out = g.outcome().unwrap();
@@ -844,10 +846,12 @@ fn d22_forced_pass_is_an_ordinary_pass() {
 }
 
 /// The reasons players meet most, each the rule it enforces: `WrongPhase`, the transitions
-/// of RULES.md §1.7 (each phase takes only its own actions); `NotInHand`, §1.7.1 ("any card
-/// from hand"); `MultiLeadOff`, §1.7.1 ("With `multi_card_lead` [VAR]"); `NoSlot`, §1.7.2
-/// ("`slot` is an uncovered pair"); `DoesNotBeat`, the beat relation of §1.2 and §1.8.1;
-/// `ShowTrumpOff`, §1.8.5 (`ShowTrumpTransfer` [VAR]); `NotAttackRank`, §1.8.5 rule 3.
+/// of docs/rules/durak.md#the-bout (each phase takes only its own actions); `NotInHand`,
+/// docs/rules/durak.md#lead ("any card from hand"); `MultiLeadOff`, docs/rules/durak.md#lead ("With
+/// `multi_card_lead` [VAR]"); `NoSlot`, docs/rules/durak.md#defend ("`slot` is an uncovered pair");
+/// `DoesNotBeat`, the beat relation of docs/rules/durak.md#beat-relation and
+/// docs/rules/durak.md#beating; `ShowTrumpOff`, docs/rules/durak.md#transfer (`ShowTrumpTransfer`
+/// [VAR]); `NotAttackRank`, docs/rules/durak.md#transfer rule 3.
 #[test]
 fn illegal_actions_leave_the_state_unchanged() {
     let o = Options::perevodnoy(2);
@@ -922,8 +926,8 @@ fn event_text() {
     );
 }
 
-/// The bout's cap bounds a transfer too (RULES.md §1.8.5 rule 4: "`attack_count + 1 <= cap`"):
-/// one that brings the table to exactly the cap is legal, one past it is refused with
+/// The bout's cap bounds a transfer too (docs/rules/durak.md#transfer rule 4: "`attack_count + 1 <=
+/// cap`"): one that brings the table to exactly the cap is legal, one past it is refused with
 /// `TransferOverCap` even when the target could take it. (Mutation testing found no test on
 /// either side of the line.)
 #[test]
@@ -957,8 +961,8 @@ fn d13_transfer_up_to_the_bout_cap_and_not_past_it() {
 
 // ---- Refusal reasons (issue #41): every `Why` a player can be shown, each by name. -------
 
-/// RULES.md §1.10: once at most one player is active "the game ends"; nothing is taken after
-/// that, whatever it is.
+/// docs/rules/durak.md#end-of-the-game: once at most one player is active "the game ends"; nothing
+/// is taken after that, whatever it is.
 #[test]
 fn why_game_over() {
     let o = Options::classic(2);
@@ -981,7 +985,7 @@ fn multi_lead(defender: &str) -> Durak {
     Durak::from_setup(&o, s).unwrap()
 }
 
-/// RULES.md §1.7.1 [VAR]: "`Lead { cards }`, 1..k cards of one rank" — from the leader's
+/// docs/rules/durak.md#lead [VAR]: "`Lead { cards }`, 1..k cards of one rank" — from the leader's
 /// hand ("any card from hand"); the cards he lacks are named in `NotAllInHand`.
 #[test]
 fn why_not_all_in_hand() {
@@ -1003,8 +1007,8 @@ fn why_not_all_in_hand() {
     );
 }
 
-/// RULES.md §1.7.1 [VAR]: a multiple lead is `Lead { cards }` of one rank, at most the four
-/// cards a rank has; the engine leads one card with `Lead` and 2..=4 with `LeadMany`, so a
+/// docs/rules/durak.md#lead [VAR]: a multiple lead is `Lead { cards }` of one rank, at most the
+/// four cards a rank has; the engine leads one card with `Lead` and 2..=4 with `LeadMany`, so a
 /// `LeadMany` of one card is refused with `MultiLeadSize`. (Neither the text form nor the
 /// action code can say it; an agent building the action in Rust can.)
 #[test]
@@ -1017,7 +1021,7 @@ fn why_multi_lead_size() {
     );
 }
 
-/// RULES.md §1.7.1 [VAR]: "`Lead { cards }`, 1..k cards of **one rank**"; 7S with 9D is
+/// docs/rules/durak.md#lead [VAR]: "`Lead { cards }`, 1..k cards of **one rank**"; 7S with 9D is
 /// refused with `MultiLeadMixedRanks`. (The text form refuses to parse it; the enum can
 /// carry it.)
 #[test]
@@ -1029,8 +1033,9 @@ fn why_multi_lead_mixed_ranks() {
     );
 }
 
-/// RULES.md §1.7.1 [VAR] with §1.8.3: "`k <= min(current cap, h0)`". Against a defender
-/// holding two cards three sevens are too many; with `bout_cap=2` so are three against four.
+/// docs/rules/durak.md#lead [VAR] with docs/rules/durak.md#bout-limit: "`k <= min(current cap,
+/// h0)`". Against a defender holding two cards three sevens are too many; with `bout_cap=2` so are
+/// three against four.
 #[test]
 fn why_multi_lead_over_limit() {
     let g = multi_lead("8S 9S");
@@ -1058,7 +1063,7 @@ fn why_multi_lead_over_limit() {
     );
 }
 
-/// RULES.md §1.7.2: "`Beat { slot, card }` — `slot` is an uncovered pair"; after 7S is
+/// docs/rules/durak.md#defend: "`Beat { slot, card }` — `slot` is an uncovered pair"; after 7S is
 /// covered and 7C thrown in, covering slot 0 again is refused with `SlotCovered`.
 #[test]
 fn why_slot_covered() {
@@ -1078,7 +1083,7 @@ fn why_slot_covered() {
     );
 }
 
-/// RULES.md §1.8.5 rule 1: a transfer needs "`transfer == true`" (Perevodnoy only); in
+/// docs/rules/durak.md#transfer rule 1: a transfer needs "`transfer == true`" (Perevodnoy only); in
 /// Podkidnoy both kinds of transfer are refused with `TransferOff`.
 #[test]
 fn why_transfer_off() {
@@ -1090,8 +1095,8 @@ fn why_transfer_off() {
     assert_eq!(refusal(&g, a("show 7H")), Why::TransferOff);
 }
 
-/// RULES.md §1.8.5 rule 6: "not (`no_transfer_in_first_bout` and this is the first bout of
-/// the game)"; refused with `TransferInFirstBout`, and legal from the second bout on.
+/// docs/rules/durak.md#transfer rule 6: "not (`no_transfer_in_first_bout` and this is the first
+/// bout of the game)"; refused with `TransferInFirstBout`, and legal from the second bout on.
 #[test]
 fn why_transfer_in_first_bout() {
     let o = Options {
@@ -1119,7 +1124,8 @@ fn show_trump() -> Durak {
     g
 }
 
-/// RULES.md §1.8.5 [VAR]: "`ShowTrumpTransfer { card }`: like Transfer, but `card` must be a
+/// docs/rules/durak.md#transfer [VAR]: "`ShowTrumpTransfer { card }`: like Transfer, but `card`
+/// must be a
 /// **trump** of the attack rank"; showing 7D under hearts is refused with `NotTrump`.
 #[test]
 fn why_not_trump() {
@@ -1128,8 +1134,8 @@ fn why_not_trump() {
     assert_eq!(refusal(&g, a("show 7D")), Why::NotTrump(c("7D")));
 }
 
-/// RULES.md §1.8.5 [VAR]: "A given card may be shown at most once per bout." P1 shows 7H,
-/// P0 transfers back with 7C, and P1's second showing of 7H is refused with `AlreadyShown`.
+/// docs/rules/durak.md#transfer [VAR]: "A given card may be shown at most once per bout." P1 shows
+/// 7H, P0 transfers back with 7C, and P1's second showing of 7H is refused with `AlreadyShown`.
 #[test]
 fn why_already_shown() {
     let mut g = show_trump();
@@ -1140,12 +1146,12 @@ fn why_already_shown() {
     assert_eq!(refusal(&g, a("show 7H")), Why::AlreadyShown(c("7H")));
 }
 
-/// RULES.md §1.8.3: "invariant: attack_count <= limit at all times", and §1.7.3: "If
-/// `room == 0` ... the bout ends". A throw-in into a full bout is refused with `BoutFull`,
-/// but no legal game reaches that check: the engine ends the bout the moment `room` is 0,
-/// and `room` shrinks only by a throw-in (`h0`, the cap and the discard are fixed during the
-/// throw-in phase). The refusal guards states built from a forged observation, so this
-/// scenario forges one through the public `determinize`: `h0` lowered to the table's count.
+/// docs/rules/durak.md#bout-limit: "invariant: attack_count <= limit at all times", and
+/// docs/rules/durak.md#throw-in: "If `room == 0` ... the bout ends". A throw-in into a full bout is
+/// refused with `BoutFull`, but no legal game reaches that check: the engine ends the bout the
+/// moment `room` is 0, and `room` shrinks only by a throw-in (`h0`, the cap and the discard are
+/// fixed during the throw-in phase). The refusal guards states built from a forged observation, so
+/// this scenario forges one through the public `determinize`: `h0` lowered to the table's count.
 #[test]
 fn why_bout_full() {
     let o = Options::classic(2);

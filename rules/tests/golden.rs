@@ -1,6 +1,7 @@
-//! Determinism across machines and versions (RULES.md §0.3): literal deals and whole recorded
-//! games, so that a change to the random stream (another ChaCha variant, another shuffle),
-//! to dealing or to any rule fails here instead of silently changing every replay.
+//! Determinism across machines and versions (docs/rules/README.md#randomness-and-replay): literal
+//! deals and whole recorded games, so that a change to the random stream (another ChaCha variant,
+//! another shuffle), to dealing or to any rule fails here instead of silently changing every
+//! replay.
 //!
 //! The golden records are `tests/golden/<game>-<preset>.json`: for every preset of every
 //! game, one game with a fixed seed where every decision is a uniform choice among the

@@ -631,9 +631,9 @@ fn chi_square_uniform(counts: &[u64]) -> (f64, f64) {
 }
 
 /// `Checkable::shuffle_hidden` and `determinize` re-deal the hidden cards *uniformly* among
-/// the deals that respect every known void (RULES.md §2.14), not merely consistently.
-/// Eight players (no stock), played passively to the start of the last trick: each seat
-/// holds one card, six of P0's opponents have shown voids, and the 168 deals of the seven
+/// the deals that respect every known void (docs/rules/toepen.md#information), not merely
+/// consistently. Eight players (no stock), played passively to the start of the last trick: each
+/// seat holds one card, six of P0's opponents have shown voids, and the 168 deals of the seven
 /// hidden cards that respect them are enumerated. 20 000 re-deals must hit each about
 /// equally often. The former sampler (the most constrained hand first, uniformly among its
 /// allowed cards, then the next) gives chi-square ≈ 12 × df here.

@@ -1,4 +1,5 @@
-//! RULES.md §5.2: every Toepen scenario T1–T19 as its own test, on directly built states.
+//! docs/rules/toepen.md#scenarios: every Toepen scenario T1–T19 as its own test, on directly built
+//! states.
 
 mod common;
 
@@ -146,8 +147,8 @@ fn t01_trick_winner_and_card_order() {
     assert!(strength(c("7H")) > strength(c("AH")));
 }
 
-/// RULES.md §2.7.1: "a player who holds at least one card of the led suit must play one of
-/// them"; every other card is refused with `MustFollow`.
+/// docs/rules/toepen.md#following-suit: "a player who holds at least one card of the led suit must
+/// play one of them"; every other card is refused with `MustFollow`.
 #[test]
 fn t02_follow_suit() {
     let o = Options::default();
@@ -567,8 +568,8 @@ fn t09_laundry_bluff_caught() {
     }
 }
 
-/// RULES.md §2.9.2: a claim is allowed "only if the stock holds at least 4 cards" (§2.13.7);
-/// a claim on a short stock is refused with `StockShort`.
+/// docs/rules/toepen.md#laundry-claims: a claim is allowed "only if the stock holds at least 4
+/// cards" (docs/rules/toepen.md#edge-cases); a claim on a short stock is refused with `StockShort`.
 #[test]
 fn t10_laundry_needs_four_stock_cards() {
     // 8 players: no stock, so only NoClaim.
@@ -803,8 +804,8 @@ fn t14_poverty() {
     assert!(ev.contains(&"P2 is eliminated".to_string()), "{ev:?}");
 }
 
-/// RULES.md §2.8.2 rule 5 [VAR]: "with `knock_cap_by_score`: `score(player) + stake + 1 <=
-/// limit`"; a knock past it is refused with `KnockCapByScore`.
+/// docs/rules/toepen.md#who-may-knock rule 5 [VAR]: "with `knock_cap_by_score`: `score(player) +
+/// stake + 1 <= limit`"; a knock past it is refused with `KnockCapByScore`.
 #[test]
 fn t15_knock_cap_by_score() {
     let o = Options {
@@ -840,8 +841,8 @@ fn t15_knock_cap_by_score() {
     );
 }
 
-/// RULES.md §2.12 `FirstToLimit`: "the game ends as soon as any score reaches `limit`";
-/// afterwards every action is refused with `GameOver`.
+/// docs/rules/toepen.md#end-of-the-game `FirstToLimit`: "the game ends as soon as any score reaches
+/// `limit`"; afterwards every action is refused with `GameOver`.
 #[test]
 fn t16_first_to_limit() {
     let o = Options::preset("drinking").unwrap();
@@ -929,8 +930,8 @@ fn t17_plain_game_is_only_card_choices() {
     }
 }
 
-/// RULES.md §2.8.2 rule 4 [VAR]: "`max_stake` is None or `stake < max_stake`"; a knock at
-/// the cap is refused with `MaxStake`.
+/// docs/rules/toepen.md#who-may-knock rule 4 [VAR]: "`max_stake` is None or `stake < max_stake`"; a
+/// knock at the cap is refused with `MaxStake`.
 #[test]
 fn t18_max_stake() {
     let o = Options {
@@ -993,7 +994,7 @@ fn t19_knock_window() {
     assert_eq!(g.to_act(), Some(2));
 }
 
-// ---- Engine decisions where RULES.md is silent (see the `// Decision:` comments).
+// ---- Engine decisions where the rule book is silent (docs/rules/toepen.md#engine-decisions).
 
 #[test]
 fn x01_fold_in_window_completes_the_trick() {
@@ -1143,10 +1144,10 @@ fn p(a: &str) -> Action {
     a.parse().unwrap()
 }
 
-/// RULES.md §2.6: each decision point takes only its own actions (the table "Decision points
-/// and their actions"), and §2.8.2 rule 1: a knock needs "the round is in the trick-play
-/// phase (not during laundry or poverty decisions)". Anything else is `WrongDecision`,
-/// naming the decision that is pending.
+/// docs/rules/toepen.md#decisions: each decision point takes only its own actions (the table
+/// "Decision points and their actions"), and docs/rules/toepen.md#who-may-knock rule 1: a knock
+/// needs "the round is in the trick-play phase (not during laundry or poverty decisions)". Anything
+/// else is `WrongDecision`, naming the decision that is pending.
 #[test]
 fn why_wrong_decision() {
     let mut g = deal(&Options::default(), 3, &T5);
@@ -1184,8 +1185,8 @@ fn why_wrong_decision() {
     );
 }
 
-/// RULES.md §2.9.4 [VAR]: "With `white_laundry=true` a second claim type exists"; without
-/// it `ClaimWhiteLaundry` is refused with `WhiteLaundryOff`.
+/// docs/rules/toepen.md#white-laundry [VAR]: "With `white_laundry=true` a second claim type
+/// exists"; without it `ClaimWhiteLaundry` is refused with `WhiteLaundryOff`.
 #[test]
 fn why_white_laundry_off() {
     let hands = ["7H JC QD KS", "9C 9D 9S JH", "8C 8D 8S 10H", "7C 7D 7S QH"];
@@ -1200,8 +1201,8 @@ fn why_white_laundry_off() {
     act(&mut g, 0, "white-laundry");
 }
 
-/// RULES.md §2.7.1: every player "plays one card" — from his own hand; a card he does not
-/// hold is refused with `NotHeld` (before the follow-suit rule is looked at).
+/// docs/rules/toepen.md#following-suit: every player "plays one card" — from his own hand; a card
+/// he does not hold is refused with `NotHeld` (before the follow-suit rule is looked at).
 #[test]
 fn why_not_held() {
     let mut g = deal(&Options::default(), 3, &T5);
@@ -1224,8 +1225,9 @@ fn why_not_held() {
     );
 }
 
-/// RULES.md §2.8.2 rule 1: a knock needs "`knocking == true`"; in `toepen_plain()` (source
-/// D's game, §2.13.11: "no `Knock`") it is refused with `KnockingOff`.
+/// docs/rules/toepen.md#who-may-knock rule 1: a knock needs "`knocking == true`"; in
+/// `toepen_plain()` (source D's game, docs/rules/toepen.md#edge-cases: "no `Knock`") it is refused
+/// with `KnockingOff`.
 #[test]
 fn why_knocking_off() {
     let g = deal(&Options::plain(), 3, &T5);
@@ -1233,9 +1235,9 @@ fn why_knocking_off() {
     assert_eq!(refusal(&g, Action::Knock), Why::KnockingOff);
 }
 
-/// RULES.md §2.8.4 [VAR]: with `knock_timing=AnyCardBoundary` knocks are made in the knock
-/// window; "the player to move plays (his `PlayTurn` then has no `Knock` action)". A knock at
-/// the play turn is refused with `KnockInWindow`.
+/// docs/rules/toepen.md#knock-window [VAR]: with `knock_timing=AnyCardBoundary` knocks are made in
+/// the knock window; "the player to move plays (his `PlayTurn` then has no `Knock` action)". A
+/// knock at the play turn is refused with `KnockInWindow`.
 #[test]
 fn why_knock_in_window() {
     let o = Options {
@@ -1251,9 +1253,9 @@ fn why_knock_in_window() {
     assert_eq!(refusal(&g, Action::Knock), Why::KnockInWindow);
 }
 
-/// RULES.md §2.8.2 rule 3: "he is not `last_knocker`: nobody may make two knocks in a row
-/// within a round" (§2.8.3: after his knock "the same player must now play a card; he cannot
-/// knock again"); refused with `LastKnocker`.
+/// docs/rules/toepen.md#who-may-knock rule 3: "he is not `last_knocker`: nobody may make two knocks
+/// in a row within a round" (docs/rules/toepen.md#knock-on-turn: after his knock "the same player
+/// must now play a card; he cannot knock again"); refused with `LastKnocker`.
 #[test]
 fn why_last_knocker() {
     let mut g = t5_to_trick2();

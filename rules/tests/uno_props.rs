@@ -719,9 +719,9 @@ fn determinize_draws_a_coloured_card_for_another_seat_too() {
 }
 
 /// Without challenges the engine only lets a Wild Draw Four be played when the hand passes
-/// the restriction (§3.15), so a player offered to play a drawn WD4 holds no card of the
-/// current colour, and with `NoMatchingCard` no card of the top's number or symbol either.
-/// `determinize` must deal the drawer's other cards under exactly those caps: no more (the
+/// the restriction (docs/rules/uno.md#information), so a player offered to play a drawn WD4 holds
+/// no card of the current colour, and with `NoMatchingCard` no card of the top's number or symbol
+/// either. `determinize` must deal the drawer's other cards under exactly those caps: no more (the
 /// top's kind is allowed under `NoCardOfCurrentColor`), no less.
 #[test]
 fn determinize_deals_a_wd4_drawer_a_hand_that_passes_the_restriction() {

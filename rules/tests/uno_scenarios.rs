@@ -1,4 +1,5 @@
-//! RULES.md §5.3: every UNO scenario (U1–U22) as its own test, on states built directly.
+//! docs/rules/uno.md#scenarios: every UNO scenario (U1–U22) as its own test, on states built
+//! directly.
 
 mod common;
 
@@ -276,9 +277,10 @@ fn u05_start_wild() {
 
 // ----- U6–U8: matching ---------------------------------------------------------------------
 
-/// RULES.md §3.5: a card is playable by colour, number or symbol (a card that is none of
-/// them is refused with `NoMatch`), and §3.8: without challenges "the engine enforces the
-/// restriction" (a Wild Draw Four while holding the current colour: `Wd4Restricted`).
+/// docs/rules/uno.md#matching: a card is playable by colour, number or symbol (a card that is none
+/// of them is refused with `NoMatch`), and docs/rules/uno.md#wild-draw-four: without challenges
+/// "the engine enforces the restriction" (a Wild Draw Four while holding the current colour:
+/// `Wd4Restricted`).
 #[test]
 fn u06_legal_plays_and_wd4_restriction() {
     let hands = ["", "R2 B7 G5 BSkip W W4"];
@@ -588,8 +590,8 @@ fn u15_out_with_draw_two() {
     ));
 }
 
-/// RULES.md §3.11 `WinnerTakesAll`: "The game ends after the hand in which someone reaches
-/// `target_score`"; afterwards every action is refused with `GameOver`.
+/// docs/rules/uno.md#going-out-and-scoring `WinnerTakesAll`: "The game ends after the hand in which
+/// someone reaches `target_score`"; afterwards every action is refused with `GameOver`.
 #[test]
 fn u16_winner_takes_all_reaches_500() {
     let hands = ["R1", "R7 GSkip", "W4 B0", "Y9 YRev W"];
@@ -647,8 +649,8 @@ fn u22_out_with_wd4_no_challenge() {
 
 // ----- U17: UNO call ------------------------------------------------------------------------
 
-/// RULES.md §3.10: "`uno_call=Explicit`: `Play`/`PlayDrawn`/`Stack` carry a `uno: bool`";
-/// with `Auto` "the engine calls for every player", so the flag is refused with
+/// docs/rules/uno.md#calling-uno: "`uno_call=Explicit`: `Play`/`PlayDrawn`/`Stack` carry a `uno:
+/// bool`"; with `Auto` "the engine calls for every player", so the flag is refused with
 /// `UnoFlagNotExplicit`.
 #[test]
 fn u17_uno_catch() {
@@ -698,8 +700,8 @@ fn u17_uno_catch() {
 
 // ----- U18: stacking --------------------------------------------------------------------
 
-/// RULES.md §3.13: "Stackable cards: `SameKind`: a Draw Two on a pending Draw Two; a WD4 on
-/// a pending WD4. `Progressive`: ... a WD4 on either"; anything else is refused with
+/// docs/rules/uno.md#stacking: "Stackable cards: `SameKind`: a Draw Two on a pending Draw Two; a
+/// WD4 on a pending WD4. `Progressive`: ... a WD4 on either"; anything else is refused with
 /// `CannotStack`.
 #[test]
 fn u18_progressive_stacking() {
@@ -829,14 +831,14 @@ fn u21_reverse_three_players() {
 
 // ----- Refusal reasons (issue #41): every `Why` a player can be shown, each by name. ------
 
-/// RULES.md §3.6, "Decisions and actions": each decision takes only its own actions, and
+/// docs/rules/uno.md#turns, "Decisions and actions": each decision takes only its own actions, and
 /// "After a draw the player may **not** play any other card from his hand in this turn". A
 /// wrong kind of action is refused with `WrongDecision`, naming the decision that is pending
 /// (every `Expected` below).
 #[test]
 fn why_wrong_decision() {
     let wrong = |seat, expected| Why::WrongDecision { seat, expected };
-    // ChooseStartColor (§3.4): the start card is a Wild.
+    // ChooseStartColor (docs/rules/uno.md#setup): the start card is a Wild.
     let o = official();
     let g = Uno::from_deck(&o, deck_for(&o, 0, &[], "W", ""), 0, 1).unwrap();
     assert_eq!(g.decision(), Decision::ChooseStartColor);
@@ -903,7 +905,7 @@ fn why_wrong_decision() {
     );
 }
 
-/// RULES.md §3.2: the deck's 54 faces are every card there is; an action naming face code
+/// docs/rules/uno.md#cards: the deck's 54 faces are every card there is; an action naming face code
 /// 200 (which neither the text form nor the action code can carry, but the `UnoCard` value
 /// can) is refused with `NotACard`, in a play as in a stack.
 #[test]
@@ -930,8 +932,8 @@ fn why_not_a_card() {
     assert_eq!(refusal(&g, bad), Why::NotACard(54));
 }
 
-/// RULES.md §3.6: `Play{card, ..}` "for every playable card in hand"; a card the player does
-/// not hold is refused with `NotHeld`, even when it would match.
+/// docs/rules/uno.md#turns: `Play{card, ..}` "for every playable card in hand"; a card the player
+/// does not hold is refused with `NotHeld`, even when it would match.
 #[test]
 fn why_not_held() {
     let g = Uno::from_setup(&official(), setup(&["", "R2 B7"], "R7", 1), 1).unwrap();
@@ -951,17 +953,17 @@ fn why_not_held() {
     );
 }
 
-/// RULES.md §3.7: after a wild "the declared colour" is the current colour ("colour
-/// declared"), and §3.6 lists "wild kinds: one action per declarable colour"; a wild played
-/// without a colour is refused with `NeedsColour`.
+/// docs/rules/uno.md#card-effects: after a wild "the declared colour" is the current colour
+/// ("colour declared"), and docs/rules/uno.md#turns lists "wild kinds: one action per declarable
+/// colour"; a wild played without a colour is refused with `NeedsColour`.
 #[test]
 fn why_needs_colour() {
     let g = Uno::from_setup(&official(), setup(&["", "R2 W B4"], "R7", 1), 1).unwrap();
     assert_eq!(refusal(&g, play("W")), Why::NeedsColour(UnoCard::WILD));
 }
 
-/// RULES.md §3.7: "`current_color` = its colour, or the declared colour for a wild" — only a
-/// wild declares one; a colour on R2 is refused with `NotWild`.
+/// docs/rules/uno.md#card-effects: "`current_color` = its colour, or the declared colour for a
+/// wild" — only a wild declares one; a colour on R2 is refused with `NotWild`.
 #[test]
 fn why_not_wild() {
     let g = Uno::from_setup(&official(), setup(&["", "R2 W B4"], "R7", 1), 1).unwrap();
@@ -971,8 +973,8 @@ fn why_not_wild() {
     );
 }
 
-/// RULES.md §3.6: "The `uno` flag exists only in `Explicit` mode and only matters when the
-/// play leaves the player with exactly one card"; with three cards in hand it is refused
+/// docs/rules/uno.md#turns: "The `uno` flag exists only in `Explicit` mode and only matters when
+/// the play leaves the player with exactly one card"; with three cards in hand it is refused
 /// with `UnoFlagNotLastCard`.
 #[test]
 fn why_uno_flag_not_last_card() {
@@ -983,8 +985,8 @@ fn why_uno_flag_not_last_card() {
     assert_eq!(refusal(&g, act("play R3 uno")), Why::UnoFlagNotLastCard);
 }
 
-/// RULES.md §3.6: "`DrawUntilPlayable` [VAR house rule]: ... that card must then be played
-/// (`AfterDraw` offers only `PlayDrawn` actions)"; `Keep` is refused with
+/// docs/rules/uno.md#turns: "`DrawUntilPlayable` [VAR house rule]: ... that card must then be
+/// played (`AfterDraw` offers only `PlayDrawn` actions)"; `Keep` is refused with
 /// `DrawnMustBePlayed`.
 #[test]
 fn why_drawn_must_be_played() {
@@ -999,8 +1001,8 @@ fn why_drawn_must_be_played() {
     assert_eq!(refusal(&g, Action::Keep), Why::DrawnMustBePlayed);
 }
 
-/// RULES.md §3.13: "a stacked WD4 declares a colour; the WD4 colour restriction of 3.8 still
-/// applies". P1 holds a green card on a pending green Draw Two, so his WD4 is refused with
+/// docs/rules/uno.md#stacking: "a stacked WD4 declares a colour; the WD4 colour restriction of 3.8
+/// still applies". P1 holds a green card on a pending green Draw Two, so his WD4 is refused with
 /// `Wd4Restricted`, not `CannotStack` (the kind would stack).
 #[test]
 fn why_wd4_restricted_in_a_stack() {

@@ -1,7 +1,8 @@
-//! `durak/cheapest`: the "ordinary" pair of STRATEGIES.md "Durak, 2 vs 2, 52 cards, throw-in +
-//! transfer": exactly the **base** behaviour (see `durak-common` for the base and for the
-//! choices decided there: suit order breaks rank ties, the defence plans the whole table and
-//! plays its first step, no trump-showing transfer, no multi-card lead).
+//! `durak/cheapest`: the "ordinary" pair of example-agents/durak-common/README.md#the-experiment
+//! (Durak 2 vs 2, 52 cards, throw-in and transfer): exactly the **base** behaviour (see
+//! `durak-common` for the base and for the choices decided there: suit order breaks rank ties, the
+//! defence plans the whole table and plays its first step, no trump-showing transfer, no multi-card
+//! lead).
 //!
 //! * Lead: the cheapest non-trump card; with only trumps, the cheapest trump.
 //! * Defend: each unbeaten card in order, a trump by the cheapest higher trump, a plain card

@@ -1,14 +1,14 @@
 //! Shared code of the Durak example agents.
 //!
-//! * The **base** behaviour of STRATEGIES.md "Durak, 2 vs 2, 52 cards, throw-in + transfer"
+//! * The **base** behaviour of example-agents/durak-common/README.md#base-behaviour
 //!   (lead the cheapest card, defend with the cheapest card, transfer with a plain card when
 //!   the defence would have to take, throw in plain cards of the table's ranks at random), as
 //!   [`base_decide`] over plain inputs (hand, trump suit, table, legal actions) so that it runs
 //!   both on an [`Observation`] and inside a simulated game state ([`base_policy`]).
 //! * [`BaseAgent`], one agent type for the three base agents (`cheapest`, `random-lead`,
 //!   `trump-tosser`), told apart by a const style.
-//! * Card helpers ("cheapest" as STRATEGIES.md defines it) and [`choose`], which makes sure an
-//!   agent only ever returns one of the legal actions.
+//! * Card helpers ("cheapest" as example-agents/README.md#conventions defines it) and [`choose`],
+//!   which makes sure an agent only ever returns one of the legal actions.
 //!
 //! Decided here (for every base agent):
 //! * Among cards of equal rank, "cheapest" breaks the tie by suit order (clubs, diamonds,

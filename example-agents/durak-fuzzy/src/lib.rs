@@ -1,5 +1,5 @@
-//! `durak/fuzzy`: STRATEGIES.md "Durak, 1 vs 1, 36 cards, throw-in" (the fuzzy-set control
-//! paper), written for `--rules classic`; plays every variant legally.
+//! `durak/fuzzy`: example-agents/durak-fuzzy/README.md, Durak 1 vs 1, 36 cards, throw-in (the
+//! fuzzy-set control paper), written for `--rules classic`; plays every variant legally.
 //!
 //! * Card value: a plain card is worth 1..n in rank order, a trump n+1..2n (36 cards: plain
 //!   6..A = 1..9, trump 6..A = 10..18). Card terms: *bad* = plain 6..10 (2..10 with 52
@@ -13,9 +13,9 @@
 //!   term wins.
 //! * Decision tables 1 (beat or take), 2 (lead: expected deck card × hand, and the opponent's
 //!   presumed hand), 3 and 4 (throw in while the opponent takes / after he beat everything)
-//!   exactly as in STRATEGIES.md, with the **(decided)** lead rule: lead the cheapest card of
-//!   the weaker of the two classes proposed by (a) and (b) ("any" defers to (b)); if the hand
-//!   has no card of that class, the nearest class that it has.
+//!   exactly as in example-agents/durak-fuzzy/README.md#decision-tables, with the **(decided)**
+//!   lead rule: lead the cheapest card of the weaker of the two classes proposed by (a) and (b)
+//!   ("any" defers to (b)); if the hand has no card of that class, the nearest class that it has.
 //! * With the deck empty the deck card is ignored ((a) proposes "any") and the defence beats
 //!   whenever it can.
 //!

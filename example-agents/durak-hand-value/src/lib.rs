@@ -1,6 +1,7 @@
-//! `durak/hand-value`: STRATEGIES.md "Durak hand evaluation" (the Kotlin article): a
-//! stateless one-ply searcher. For every legal action it computes the value of the hand it
-//! would hold afterwards and plays the action with the best value (ties: the cheaper card).
+//! `durak/hand-value`: example-agents/durak-hand-value/README.md, source C's hand evaluation (the
+//! Kotlin article): a stateless one-ply searcher. For every legal action it computes the value of
+//! the hand it would hold afterwards and plays the action with the best value (ties: the cheaper
+//! card).
 //!
 //! Hand value for hand H, trump suit T, `deck` cards in the talon and the other players' hand
 //! sizes ([`hand_value`]):

@@ -1,5 +1,5 @@
-//! `durak/ismcts`: the stronger agent that STRATEGIES.md "Durak, 2 vs 2, 52 cards, throw-in +
-//! transfer" asks for ("remember cards that left the game and cards an opponent was seen to
+//! `durak/ismcts`: the stronger agent that example-agents/durak-common/README.md#improvements
+//! asks for ("remember cards that left the game and cards an opponent was seen to
 //! take ... a stronger example agent should use these"), for every Durak variant.
 //!
 //! A determinized Monte Carlo tree search over its own moves ([`croupier_sdk::tree::search`],

@@ -1,11 +1,11 @@
-//! Shared helpers for the Toepen example agents (STRATEGIES.md, "Toepen", source D).
+//! Shared helpers for the Toepen example agents (example-agents/toepen-common/README.md, source D).
 //!
 //! * [`Trick`] reads the trick in progress from an observation: the led suit, the card that
 //!   wins it so far, which legal cards would win it now.
 //! * [`default_answer`] answers every decision that is not a card play the way source D's bots
-//!   do: never knock, stay when another player knocks (**(decided)** in STRATEGIES.md), and for
-//!   the decisions source D never meets (other presets): no laundry claim, no challenge, stay
-//!   under poverty.
+//!   do: never knock, stay when another player knocks (**(decided)** in
+//!   example-agents/toepen-common/README.md), and for the decisions source D never meets (other
+//!   presets): no laundry claim, no challenge, stay under poverty.
 //! * [`p_beaten`] and [`p_regain`] are source D's probability formulas used by `greedy`.
 //! * [`lowest`] / [`highest`] pick a card by Toepen strength (J < Q < K < A < 7 < 8 < 9 < 10).
 

@@ -1,4 +1,5 @@
-//! `toepen/feeble` — source D's **FeebleMind** bot (STRATEGIES.md, "Toepen", preset `plain`).
+//! `toepen/feeble` — source D's **FeebleMind** bot (example-agents/toepen-feeble/README.md, preset
+//! `plain`).
 //!
 //! If it cannot follow suit it discards its lowest card (Toepen strength J < Q < K < A < 7 < 8
 //! < 9 < 10); otherwise (following suit, or leading) a uniformly random legal card.

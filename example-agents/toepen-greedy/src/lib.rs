@@ -1,4 +1,5 @@
-//! `toepen/greedy` — source D's **Greedy** bot (STRATEGIES.md, "Toepen", preset `plain`).
+//! `toepen/greedy` — source D's **Greedy** bot (example-agents/toepen-greedy/README.md, preset
+//! `plain`).
 //!
 //! Uses source D's two probabilities (`toepen_common::p_beaten`, `toepen_common::p_regain`):
 //! * cannot follow suit → discard the card least likely to regain the lead;

@@ -1,4 +1,5 @@
-//! `toepen/random` — source D's **Random** bot (STRATEGIES.md, "Toepen", preset `plain`).
+//! `toepen/random` — source D's **Random** bot (example-agents/toepen-random/README.md, preset
+//! `plain`).
 //!
 //! Plays a uniformly random legal card (drawn from `ctx.rng()`).
 //!

@@ -1,4 +1,5 @@
-//! `toepen/reasoning` — source D's **Reasoning** bot (STRATEGIES.md, "Toepen", preset `plain`).
+//! `toepen/reasoning` — source D's **Reasoning** bot (example-agents/toepen-reasoning/README.md,
+//! preset `plain`).
 //!
 //! * cannot follow suit → its lowest card;
 //! * can follow but cannot win the trick → the lowest card of the led suit;

@@ -1,6 +1,6 @@
 //! `toepen/search` — the strong Toepen example agent: determinized flat Monte Carlo search
-//! over the rules engine (STRATEGIES.md, "Toepen": it plays source D's game, preset `plain`,
-//! and answers every decision of the other presets too).
+//! over the rules engine (example-agents/toepen-common/README.md: it plays source D's game, preset
+//! `plain`, and answers every decision of the other presets too).
 //!
 //! For each decision with more than one legal action it runs the SDK's determinized flat Monte
 //! Carlo search (`croupier_sdk::search::search_stats`): worlds drawn with

@@ -1,5 +1,5 @@
-//! `uno/anneal` — source E's **simulated-annealing** bot (STRATEGIES.md, "UNO", preset
-//! `house`).
+//! `uno/anneal` — source E's **simulated-annealing** bot (example-agents/uno-anneal/README.md,
+//! preset `house`).
 //!
 //! Scores each playable card as `greedy` does (`uno_common::greedy_score`) and plays the best,
 //! but accepts a worse card with probability exp(−Δ/T), where Δ is the score it gives up; "the

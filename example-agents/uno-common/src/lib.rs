@@ -1,4 +1,4 @@
-//! Shared helpers for the UNO example agents (STRATEGIES.md, "UNO", source E).
+//! Shared helpers for the UNO example agents (example-agents/uno-common/README.md, source E).
 //!
 //! Source E's bots differ only in which playable card they choose and which colour they name;
 //! [`decide`] is the rest of the decision, common to all of them:

@@ -1,5 +1,5 @@
-//! `uno/greedy` — source E's **greedy** (hill-climbing) bot (STRATEGIES.md, "UNO", preset
-//! `house`).
+//! `uno/greedy` — source E's **greedy** (hill-climbing) bot (example-agents/uno-greedy/README.md,
+//! preset `house`).
 //!
 //! Plays, among the cards it may play: a wild if it has one; else a matching action card; else
 //! the matching card worth the most points; else a Wild Draw Four; else it draws one card,

@@ -1,4 +1,5 @@
-//! `uno/primary` — source E's **primary** bot (STRATEGIES.md, "UNO", preset `house`).
+//! `uno/primary` — source E's **primary** bot (example-agents/uno-primary/README.md, preset
+//! `house`).
 //!
 //! Plays, among the cards it may play: a card of the current value (same number or same
 //! action symbol as the top card, any colour), the first in hand order; else a number card of

@@ -465,7 +465,8 @@ impl Lean {
         if card.is_draw() {
             self.begin_turn(draw, other, true);
         } else if matches!(card.kind_index(), Some(10 | 11)) {
-            // Skip, and Reverse with two players (§3.12): the same player again.
+            // Skip, and Reverse with two players (docs/rules/uno.md#two-players): the same player
+            // again.
             self.begin_turn(draw, p, false);
         } else {
             self.begin_turn(draw, other, false);

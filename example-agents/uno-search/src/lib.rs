@@ -1,7 +1,7 @@
 //! `uno/search` — the strong UNO example agent: determinized flat Monte Carlo search over a
 //! lean simulator of the hand (or the rules engine), with a model of the opponent's hand
-//! (STRATEGIES.md, "UNO": source E's game, preset `house`, 2 players; it answers every
-//! decision of the other presets too).
+//! (example-agents/uno-common/README.md: source E's game, preset `house`, 2 players; it answers
+//! every decision of the other presets too).
 //!
 //! For each decision with more than one legal action it runs a determinized flat Monte Carlo
 //! search (`croupier_sdk::search::search_stats_by`, with its own worlds and playouts, or

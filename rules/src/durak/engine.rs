@@ -1,6 +1,8 @@
-//! The Durak state machine: deal and first attacker (RULES.md §1.4–1.5), roles (§1.6), the bout
-//! (§1.7–1.8), end of bout, refill, leaving and the next attacker (§1.9), the end of the game
-//! (§1.10).
+//! The Durak state machine: deal and first attacker (docs/rules/durak.md#deal,
+//! docs/rules/durak.md#first-attacker), roles (docs/rules/durak.md#roles), the bout
+//! (docs/rules/durak.md#the-bout, docs/rules/durak.md#legality), end of bout, refill, leaving and
+//! the next attacker (docs/rules/durak.md#end-of-a-bout), the end of the game
+//! (docs/rules/durak.md#end-of-the-game).
 
 use super::types::*;
 use super::why::Why;
@@ -36,7 +38,7 @@ const EMPTY_PAIR: Pair = Pair {
     defence: None,
 };
 
-/// Beat relation of §1.2: `d` beats `a` with trump suit `trump`.
+/// Beat relation of docs/rules/durak.md#beat-relation: `d` beats `a` with trump suit `trump`.
 pub fn beats(trump: Suit, d: Card, a: Card) -> bool {
     (d.suit() == a.suit() && d.rank() > a.rank()) || (d.suit() == trump && a.suit() != trump)
 }
@@ -53,7 +55,7 @@ pub struct Durak {
     pub(crate) trump: Card,
     pub(crate) dealer: Seat,
     pub(crate) hands: [CardSet; MAX_SEATS],
-    /// Publicly known cards of each hand (`known_in_hand` of §1.12).
+    /// Publicly known cards of each hand (`known_in_hand` of docs/rules/durak.md#information).
     pub(crate) known: [CardSet; MAX_SEATS],
     /// Trumps no hand held at the deal (see `Observation::low_trumps`).
     pub(crate) low: CardSet,
@@ -91,7 +93,8 @@ pub struct Durak {
     pub(crate) events: EventLog<Event>,
 }
 
-/// Test constructor input: a state built directly (RULES.md §4.4), at the start of a bout.
+/// Test constructor input: a state built directly (docs/rules/README.md#engine-requirements), at
+/// the start of a bout.
 #[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -103,8 +106,9 @@ pub struct Setup {
     /// drew it) or in the discard.
     pub trump: Card,
     pub dealer: Seat,
-    /// The principal attacker of the bout that starts; `None` = the first attacker of §1.5
-    /// (lowest trump / left of dealer / redeal with the state's RNG).
+    /// The principal attacker of the bout that starts; `None` = the first attacker of
+    /// docs/rules/durak.md#first-attacker (lowest trump / left of dealer / redeal with the state's
+    /// RNG).
     pub attacker: Option<Seat>,
     /// Seats whose player is already out.
     pub out: Vec<Seat>,
@@ -170,10 +174,11 @@ impl Durak {
         }
     }
 
-    /// Deals a new game (§1.4–1.5); options must be valid.
+    /// Deals a new game (docs/rules/durak.md#deal, docs/rules/durak.md#first-attacker); options
+    /// must be valid.
     pub(crate) fn deal_new(opts: &Options, seed: u64) -> Durak {
         let mut g = Durak::blank(opts, seed);
-        // §0.2 / brief: the dealer is drawn BEFORE the shuffle.
+        // docs/rules/README.md#seats-and-direction / brief: the dealer is drawn BEFORE the shuffle.
         g.dealer = match opts.dealer {
             Some(d) => d,
             None => g.rng.below(g.n as usize) as Seat,
@@ -183,7 +188,7 @@ impl Durak {
         g
     }
 
-    /// Shuffles the canonical deck and deals (§1.4), emitting the deal events.
+    /// Shuffles the canonical deck and deals (docs/rules/durak.md#deal), emitting the deal events.
     fn deal_cards(&mut self) {
         let mut cards = [FILLER; MAX_CARDS];
         let mut len = 0;
@@ -202,7 +207,8 @@ impl Durak {
         }
         let rest = &cards[dealt..];
         if let Some(&t) = rest.first() {
-            // §1.4.3: the next card is turned up and goes to the bottom of the talon.
+            // docs/rules/durak.md#deal: the next card is turned up and goes to the bottom of the
+            // talon.
             self.trump = t;
             self.talon[0] = t;
             for (i, c) in rest[1..].iter().rev().enumerate() {
@@ -211,7 +217,8 @@ impl Durak {
             self.talon_len = rest.len() as u8;
             self.trump_holder = None;
         } else {
-            // §1.4.4: no talon, the dealer's last card fixes the trump and is shown.
+            // docs/rules/durak.md#deal: no talon, the dealer's last card fixes the trump and is
+            // shown.
             let t = cards[dealt - 1];
             self.trump = t;
             self.talon_len = 0;
@@ -237,7 +244,8 @@ impl Durak {
         }
     }
 
-    /// Finds the first attacker (§1.5), redealing when asked to, and starts the first bout.
+    /// Finds the first attacker (docs/rules/durak.md#first-attacker), redealing when asked to, and
+    /// starts the first bout.
     fn start_game(&mut self) {
         let mut redeals = 0;
         let attacker = loop {
@@ -297,8 +305,9 @@ impl Durak {
         }
     }
 
-    /// Builds a state directly (test constructor, RULES.md §4.4): the bout that starts has
-    /// `setup.attacker` (or the §1.5 first attacker) as principal attacker.
+    /// Builds a state directly (test constructor, docs/rules/README.md#engine-requirements): the
+    /// bout that starts has `setup.attacker` (or the docs/rules/durak.md#first-attacker first
+    /// attacker) as principal attacker.
     #[doc(hidden)]
     pub fn from_setup(opts: &Options, setup: Setup) -> Result<Durak, String> {
         opts.validate().map_err(|e| e.to_string())?;
@@ -404,7 +413,8 @@ impl Durak {
         self.events.push(Logged { vis, event });
     }
 
-    // ---------------------------------------------------------------- roles (§1.6)
+    // ---------------------------------------------------------------- roles
+    // (docs/rules/durak.md#roles)
 
     #[inline]
     pub(crate) fn active(&self, s: Seat) -> bool {
@@ -421,8 +431,8 @@ impl Durak {
         self.partnerships() && self.opts.team_exit_rule == TeamExitRule::PartnerProxy
     }
 
-    /// The player who acts for seat `s` (§1.6 PartnerProxy: partner, or nearest active
-    /// teammate clockwise); the seat itself otherwise.
+    /// The player who acts for seat `s` (docs/rules/durak.md#partnerships, PartnerProxy: partner,
+    /// or nearest active teammate clockwise); the seat itself otherwise.
     #[inline]
     pub(crate) fn controller(&self, s: Seat) -> Seat {
         if !self.proxy() || self.active(s) {
@@ -438,7 +448,7 @@ impl Durak {
         s
     }
 
-    /// `next_active(s)` of §1.6.
+    /// `next_active(s)` of docs/rules/durak.md#roles.
     pub(crate) fn next_active(&self, s: Seat) -> Seat {
         for k in 1..=self.n {
             let t = (s + k) % self.n;
@@ -460,7 +470,7 @@ impl Durak {
         s
     }
 
-    /// The defender faced by attacker `a` (§1.6).
+    /// The defender faced by attacker `a` (docs/rules/durak.md#roles).
     fn defender_for(&self, a: Seat) -> Seat {
         if !self.partnerships() {
             self.next_active(a)
@@ -471,7 +481,7 @@ impl Durak {
         }
     }
 
-    /// Transfer target of the current defender (§1.6).
+    /// Transfer target of the current defender (docs/rules/durak.md#roles).
     pub(crate) fn transfer_target(&self) -> Seat {
         self.defender_for(self.defender)
     }
@@ -481,7 +491,8 @@ impl Durak {
         self.hands[p as usize].len()
     }
 
-    // ---------------------------------------------------------------- bout limits (§1.8.3)
+    // ---------------------------------------------------------------- bout limits
+    // (docs/rules/durak.md#bout-limit)
 
     pub(crate) fn cap(&self) -> u8 {
         match self.opts.first_bout_cap {
@@ -513,7 +524,7 @@ impl Durak {
         s
     }
 
-    /// Bit `r` set for every rank on the table (§1.8.2).
+    /// Bit `r` set for every rank on the table (docs/rules/durak.md#rank-rule).
     fn table_ranks(&self) -> u16 {
         let mut m = 0u16;
         for p in self.table() {
@@ -533,7 +544,8 @@ impl Durak {
         self.table().iter().all(|p| p.defence.is_some())
     }
 
-    // ---------------------------------------------------------------- throw-in (§1.8.4)
+    // ---------------------------------------------------------------- throw-in
+    // (docs/rules/durak.md#who-may-throw-in)
 
     /// Players allowed to add cards to this bout (bit per player).
     pub(crate) fn eligible(&self) -> u8 {
@@ -556,10 +568,11 @@ impl Durak {
         }
     }
 
-    /// The next thrower in priority order (§1.7.3) who has not passed.
+    /// The next thrower in priority order (docs/rules/durak.md#throw-in) who has not passed.
     // Decision: an eligible thrower without a card of a table rank (even one with no card at
-    // all) is still asked; his only action is `Pass` (§1.8.4, §1.11.14: the host may
-    // auto-pass him, and the event is the same as for a chosen pass).
+    // all) is still asked; his only action is `Pass` (docs/rules/durak.md#who-may-throw-in,
+    // docs/rules/durak.md#edge-cases: the host may auto-pass him, and the event is the same as for
+    // a chosen pass).
     pub(crate) fn thrower(&self) -> Option<Seat> {
         let open = self.eligible() & !self.passed;
         if open == 0 {
@@ -585,9 +598,10 @@ impl Durak {
         }
     }
 
-    /// The seat the current decision is made for (§1.6 PartnerProxy).
+    /// The seat the current decision is made for (docs/rules/durak.md#partnerships, PartnerProxy).
     // Decision: in the throw-in phase this is the principal attacker's seat while its
-    // controller is asked (priority 1 of §1.7.3), otherwise the thrower's own seat.
+    // controller is asked (priority 1 of docs/rules/durak.md#throw-in), otherwise the thrower's own
+    // seat.
     pub(crate) fn acting_for(&self) -> Option<Seat> {
         match self.phase {
             Phase::Lead => Some(self.principal),
@@ -607,7 +621,8 @@ impl Durak {
         self.bout <= 1
     }
 
-    /// Common conditions 1, 2 and 6 of §1.8.5 plus the lead rank; `None` if no transfer now.
+    /// Common conditions 1, 2 and 6 of docs/rules/durak.md#transfer plus the lead rank; `None` if
+    /// no transfer now.
     fn transfer_rank(&self) -> Option<u8> {
         if !self.opts.transfer
             || self.any_covered()
@@ -818,7 +833,7 @@ impl Durak {
         Ok(p)
     }
 
-    /// §1.12 bookkeeping for a card leaving `p`'s hand face up.
+    /// docs/rules/durak.md#information bookkeeping for a card leaving `p`'s hand face up.
     fn reveal_played(&mut self, p: Seat, c: Card) {
         let i = p as usize;
         if !self.known[i].remove(c) && self.low.contains(c) {
@@ -950,7 +965,8 @@ impl Durak {
         Ok(())
     }
 
-    /// Effect of a transfer (§1.8.5): the old defender becomes principal attacker.
+    /// Effect of a transfer (docs/rules/durak.md#transfer): the old defender becomes principal
+    /// attacker.
     fn pass_on(&mut self, t: Seat) {
         self.principal = self.defender;
         self.defender = t;
@@ -959,7 +975,7 @@ impl Durak {
         self.phase = Phase::Defend;
     }
 
-    /// Ends the bout when §1.7.3 says so.
+    /// Ends the bout when docs/rules/durak.md#throw-in says so.
     fn settle(&mut self) {
         if self.phase == Phase::ThrowIn
             && (self.room() == 0
@@ -990,7 +1006,7 @@ impl Durak {
         );
     }
 
-    /// §1.9: resolution, refill, leaving, end of game, next bout.
+    /// docs/rules/durak.md#end-of-a-bout: resolution, refill, leaving, end of game, next bout.
     fn end_bout(&mut self) {
         let cards = self.table_cards();
         let d = self.controller(self.defender);
@@ -1021,8 +1037,9 @@ impl Durak {
             self.finish_game(false);
             return;
         }
-        // Decision: `max_bouts` is a safety limit, not a rule (§4.5): with three or more
-        // players the defenders can keep taking forever. The game then ends aborted.
+        // Decision: `max_bouts` is a safety limit, not a rule
+        // (docs/rules/README.md#engine-requirements): with three or more players the defenders can
+        // keep taking forever. The game then ends aborted.
         if self.bout as u32 >= self.opts.max_bouts {
             self.finish_game(true);
             return;
@@ -1041,7 +1058,8 @@ impl Durak {
         self.start_bout(next);
     }
 
-    /// §1.9.2: draw in order principal (or leader), others clockwise, defender last.
+    /// docs/rules/durak.md#refill: draw in order principal (or leader), others clockwise, defender
+    /// last.
     fn refill(&mut self, d: Seat) {
         if self.talon_len == 0 {
             return;
@@ -1099,7 +1117,7 @@ impl Durak {
         );
     }
 
-    /// §1.10: is the game over?
+    /// docs/rules/durak.md#end-of-the-game: is the game over?
     pub(crate) fn game_decided(&self) -> bool {
         if self.partnerships() {
             let (a, b) = self.team_active();
@@ -1142,9 +1160,9 @@ impl Durak {
     }
 
     // Decision: `scores` holds finishing places, see below.
-    /// The outcome of §1.10. `scores[s]` is seat `s`'s finishing place (1 = went
-    /// out first, players who went out at the same end of bout share a place; players still
-    /// holding cards get the place after the last one who went out).
+    /// The outcome of docs/rules/durak.md#end-of-the-game. `scores[s]` is seat `s`'s finishing
+    /// place (1 = went out first, players who went out at the same end of bout share a place;
+    /// players still holding cards get the place after the last one who went out).
     pub(crate) fn compute_outcome(&self, aborted: bool) -> Outcome {
         let n = self.n as usize;
         let last = self.out.count_ones() as i64 + 1;
@@ -1214,7 +1232,8 @@ impl Durak {
         }
     }
 
-    /// Internal consistency (§1.2 zones, §1.7 phase sanity, §1.12 knowledge).
+    /// Internal consistency (docs/rules/durak.md#cards zones, docs/rules/durak.md#the-bout phase
+    /// sanity, docs/rules/durak.md#information knowledge).
     pub(crate) fn check(&self) -> Result<(), String> {
         let n = self.n as usize;
         let mut seen = CardSet::EMPTY;
@@ -1379,7 +1398,7 @@ impl Durak {
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands.get(seat as usize).copied().unwrap_or_default()
     }
-    /// Publicly known cards of `seat`'s hand (§1.12 `known_in_hand`).
+    /// Publicly known cards of `seat`'s hand (docs/rules/durak.md#information `known_in_hand`).
     pub fn known_in_hand(&self, seat: Seat) -> CardSet {
         self.known.get(seat as usize).copied().unwrap_or_default()
     }
@@ -1399,11 +1418,12 @@ impl Durak {
     pub fn defender(&self) -> Seat {
         self.defender
     }
-    /// The defender's hand size when he became defender of this bout (§1.8.3).
+    /// The defender's hand size when he became defender of this bout
+    /// (docs/rules/durak.md#bout-limit).
     pub fn h0(&self) -> u8 {
         self.h0
     }
-    /// Attack cards this bout may hold (§1.8.3).
+    /// Attack cards this bout may hold (docs/rules/durak.md#bout-limit).
     pub fn bout_limit(&self) -> u8 {
         self.limit()
     }
@@ -1427,11 +1447,11 @@ impl Durak {
     pub fn dealer(&self) -> Seat {
         self.dealer
     }
-    /// First attacker of the game (statistics hook of §4.6).
+    /// First attacker of the game (statistics hook of docs/rules/README.md#engine-requirements).
     pub fn first_attacker(&self) -> Seat {
         self.first_attacker
     }
-    /// Bouts started so far (statistics hook of §4.6).
+    /// Bouts started so far (statistics hook of docs/rules/README.md#engine-requirements).
     pub fn bouts(&self) -> u16 {
         self.bout
     }

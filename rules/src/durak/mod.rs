@@ -1,15 +1,20 @@
-//! Durak, Podkidnoy and Perevodnoy, individual and partnership play (RULES.md §1).
+//! Durak, Podkidnoy and Perevodnoy, individual and partnership play (docs/rules/durak.md).
 //!
-//! * `types`: options, actions, events, observation (§1.3, §1.7, §1.12).
-//! * `options`: presets, option text, validation (§1.3).
-//! * `engine`: deal and first attacker (§1.4–1.5), roles (§1.6), the bout state machine and
-//!   its legality rules (§1.7–1.8), end of bout, refill, leaving, next attacker (§1.9), end of
-//!   game (§1.10), invariants.
-//! * `observe`: observation, hidden-card re-deal and determinization (§1.12).
+//! * `types`: options, actions, events, observation (docs/rules/durak.md#options,
+//!   docs/rules/durak.md#the-bout, docs/rules/durak.md#information).
+//! * `options`: presets, option text, validation (docs/rules/durak.md#options).
+//! * `engine`: deal and first attacker (docs/rules/durak.md#deal,
+//!   docs/rules/durak.md#first-attacker), roles (docs/rules/durak.md#roles), the bout state machine
+//!   and its legality rules (docs/rules/durak.md#the-bout, docs/rules/durak.md#legality), end of
+//!   bout, refill, leaving, next attacker (docs/rules/durak.md#end-of-a-bout), end of game
+//!   (docs/rules/durak.md#end-of-the-game), invariants.
+//! * `observe`: observation, hidden-card re-deal and determinization
+//!   (docs/rules/durak.md#information).
 //! * `display`: action and event text, action codes.
 //! * `why`: why an action is refused, a small value formatted only when shown.
 //!
-//! Engine decisions where RULES.md is silent (each also marked `// Decision:` at its place):
+//! Engine decisions where the rule book is silent (each also marked `// Decision:` at its place,
+//! and listed in docs/rules/durak.md#engine-decisions):
 //! * Under PartnerProxy, events name the PLAYER whose hand a card left (`P1 leads 7S` when P1
 //!   leads for his partner's seat 3); `BoutStart`, `Transfer::new_defender` and the
 //!   observation's `attacker`/`defender` name seats. `to_act()` is the player;
@@ -17,7 +22,8 @@
 //!   seat when its controller is asked first, otherwise the thrower's own seat; once the game
 //!   is over: the observer's seat).
 //! * An eligible thrower without a card of a table rank (even without any card) is still asked;
-//!   his only action is `Pass` (§1.11.14: the host may auto-pass, with the same event).
+//!   his only action is `Pass` (docs/rules/durak.md#edge-cases: the host may auto-pass, with the
+//!   same event).
 //! * With `multi_card_lead`, one card is led with `Lead`, 2..=4 cards with `LeadMany`.
 //! * `Refill` events are emitted only for players who draw at least one card.
 //! * `max_bouts` (default 1000) is a safety limit, not a rule: with three or more players the
@@ -95,7 +101,7 @@ impl Game for Durak {
         self.events = crate::log::EventLog::off();
     }
 
-    /// Partnerships: team of seat `s` is `s % 2` (§1.6).
+    /// Partnerships: team of seat `s` is `s % 2` (docs/rules/durak.md#roles).
     fn team_of(&self, seat: Seat) -> Option<u8> {
         (self.partnerships() && seat < self.n).then_some(seat % 2)
     }

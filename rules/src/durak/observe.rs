@@ -1,12 +1,12 @@
-//! Observation, hidden-card re-deal and determinization (RULES.md §1.12).
+//! Observation, hidden-card re-deal and determinization (docs/rules/durak.md#information).
 //!
 //! Hidden cards are: other hands minus their publicly known cards (`known_in_hand`), and the
 //! face-down talon (everything but the face-up trump card at its bottom). The only certain
-//! inference beyond the known cards is the one of §1.5: with the lowest trump revealed, no hand
-//! held a lower trump at the deal (and if no trump was revealed, no hand held any trump), so
-//! such a card can only be in a hand that drew it from the talon. The engine keeps, per
-//! player, how many such cards his unknown cards can hold (`low_room`), and both re-deals
-//! sample uniformly among the assignments that respect it.
+//! inference beyond the known cards is the one of docs/rules/durak.md#first-attacker: with the
+//! lowest trump revealed, no hand held a lower trump at the deal (and if no trump was revealed, no
+//! hand held any trump), so such a card can only be in a hand that drew it from the talon. The
+//! engine keeps, per player, how many such cards his unknown cards can hold (`low_room`), and both
+//! re-deals sample uniformly among the assignments that respect it.
 //!
 //! Decision (also below): the count bound ignores timing (a card revealed at bout k must have been drawn
 //! before bout k); with ordinary play this never binds beyond the count. With
@@ -18,7 +18,7 @@ use crate::cards::{Card, CardSet, Seat};
 use crate::rng::GameRng;
 
 impl Durak {
-    /// Cards whose place `seat` does not know (§1.12 `unseen`).
+    /// Cards whose place `seat` does not know (docs/rules/durak.md#information `unseen`).
     fn unseen_for(&self, seat: Seat) -> CardSet {
         let mut u = self
             .deck

@@ -1,4 +1,4 @@
-//! Durak options, presets and their validation (RULES.md §1.3).
+//! Durak options, presets and their validation (docs/rules/durak.md#options).
 
 use super::types::*;
 use crate::cards::{CardSet, Seat};
@@ -6,7 +6,7 @@ use crate::game::{
     ConfigError, Preset, Rules, find_preset, parse_bool, parse_choice, parse_num, parse_opt_num,
 };
 
-/// The presets of §1.3; the first is the default.
+/// The presets of docs/rules/durak.md#options; the first is the default.
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "classic",
@@ -65,7 +65,7 @@ impl Deck {
     pub fn cards(self) -> CardSet {
         CardSet::ranks(self.low_rank()..=14)
     }
-    /// Largest number of players §1.3 allows with this deck.
+    /// Largest number of players docs/rules/durak.md#options allows with this deck.
     pub const fn max_players(self) -> u8 {
         match self {
             Deck::Deck24 => 4,
@@ -315,13 +315,13 @@ impl Rules for Options {
             .collect()
     }
 
-    /// Rejections of §1.3 plus everything that would make a game impossible.
+    /// Rejections of docs/rules/durak.md#options plus everything that would make a game impossible.
     //
     // Decision: `throw_in_by` is ignored (not rejected) with `teams=Partnerships`, where the
-    // attacking team always throws in (§1.3 "non-team only"); `team_exit_rule` is ignored in
-    // individual play. The per-deck player ranges of the §1.3 table are enforced, and so is
-    // `hand_size * num_players <= deck size` (the general form of "6*n <= deck size"); caps and
-    // `hand_size` must be at least 1.
+    // attacking team always throws in (docs/rules/durak.md#options "non-team only");
+    // `team_exit_rule` is ignored in individual play. The per-deck player ranges of the
+    // docs/rules/durak.md#options table are enforced, and so is `hand_size * num_players <= deck
+    // size` (the general form of "6*n <= deck size"); caps and `hand_size` must be at least 1.
     fn validate(&self) -> Result<(), ConfigError> {
         let n = self.num_players;
         if n < 2 || n > self.deck.max_players() {

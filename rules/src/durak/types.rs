@@ -1,10 +1,10 @@
-//! Durak's public types: options, actions, events, observation (RULES.md §1).
+//! Durak's public types: options, actions, events, observation (docs/rules/durak.md).
 
 use crate::cards::{Card, CardSet, Seat, Suit};
 use serde::{Deserialize, Serialize};
 
-/// Which cards are in play (RULES.md §1.2): ranks from [`Deck::low_rank`] up to the ace, all four
-/// suits.
+/// Which cards are in play (docs/rules/durak.md#cards): ranks from [`Deck::low_rank`] up to the
+/// ace, all four suits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Deck {
     /// 24 cards, ranks 9..=A; 2 to 4 players.
@@ -15,7 +15,7 @@ pub enum Deck {
     Deck52,
 }
 
-/// Individual play or partnerships (RULES.md §1.6).
+/// Individual play or partnerships (docs/rules/durak.md#roles).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Teams {
     /// Everyone plays for himself; the last player still holding cards is the durak. The default.
@@ -26,7 +26,8 @@ pub enum Teams {
     Partnerships,
 }
 
-/// Who may throw in, in individual play (RULES.md §1.8.4; partnerships ignore it).
+/// Who may throw in, in individual play (docs/rules/durak.md#who-may-throw-in; partnerships ignore
+/// it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ThrowInBy {
     /// Every active player except the defender. The default.
@@ -36,7 +37,7 @@ pub enum ThrowInBy {
     Neighbours,
 }
 
-/// Who attacks in the first bout (RULES.md §1.5).
+/// Who attacks in the first bout (docs/rules/durak.md#first-attacker).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FirstAttacker {
     /// The holder of the lowest trump (unique with one deck). The default.
@@ -45,7 +46,8 @@ pub enum FirstAttacker {
     LeftOfDealer,
 }
 
-/// With `first_attacker=LowestTrump`, what happens when no hand holds a trump (RULES.md §1.5).
+/// With `first_attacker=LowestTrump`, what happens when no hand holds a trump
+/// (docs/rules/durak.md#first-attacker).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NoTrumpFallback {
     /// The player to the dealer's left attacks first. The default.
@@ -55,7 +57,7 @@ pub enum NoTrumpFallback {
     Redeal,
 }
 
-/// Who draws first after a bout (RULES.md §1.9.2); the two differ only after a transfer.
+/// Who draws first after a bout (docs/rules/durak.md#refill); the two differ only after a transfer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RefillStart {
     /// The principal attacker at the end of the bout (the last player who transferred). The
@@ -65,7 +67,7 @@ pub enum RefillStart {
     OriginalLeader,
 }
 
-/// In partnerships, what becomes of the seat of a player who went out (RULES.md §1.6).
+/// In partnerships, what becomes of the seat of a player who went out (docs/rules/durak.md#roles).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TeamExitRule {
     /// The seat stays in the rotation and is played by its partner (4 players) or the nearest
@@ -75,22 +77,22 @@ pub enum TeamExitRule {
     SkipOut,
 }
 
-/// Rule options of RULES.md §1.3 (names as there), plus the dealer and a safety cap.
+/// Rule options of docs/rules/durak.md#options (names as there), plus the dealer and a safety cap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
-    /// Cards in play (§1.2). Default `Deck36`.
+    /// Cards in play (docs/rules/durak.md#cards). Default `Deck36`.
     pub deck: Deck,
     /// Seats at the table, default 2: 2..=4 with `Deck24`, 2..=6 with `Deck36`, 2..=8 with
     /// `Deck52`.
     pub num_players: u8,
-    /// Cards dealt to each player, and the refill target after every bout (§1.9.2). Default 6; at
-    /// least 1, and `hand_size * num_players` may not exceed the deck (if equal there is no
-    /// talon, §1.4).
+    /// Cards dealt to each player, and the refill target after every bout
+    /// (docs/rules/durak.md#refill). Default 6; at least 1, and `hand_size * num_players` may not
+    /// exceed the deck (if equal there is no talon, docs/rules/durak.md#deal).
     pub hand_size: u8,
     /// Individual play or partnerships (partnerships need 4 or 6 players). Default `None`.
     pub teams: Teams,
-    /// Perevodnoy: the defender may pass the attack on with a card of the attack rank (§1.8.5).
-    /// Default false.
+    /// Perevodnoy: the defender may pass the attack on with a card of the attack rank
+    /// (docs/rules/durak.md#transfer). Default false.
     pub transfer: bool,
     /// Variant: a defender may also transfer by showing a trump of the attack rank, which stays in
     /// his hand ([`Action::ShowTrumpTransfer`]). Needs `transfer`. Default false.
@@ -100,33 +102,37 @@ pub struct Options {
     /// Variant: the leader may lead 2..=4 cards of one rank at once ([`Action::LeadMany`]). Default
     /// false.
     pub multi_card_lead: bool,
-    /// Most attack cards one bout may hold (§1.8.3); the defender's hand size `h0` limits it too.
-    /// Default 6, at least 1.
+    /// Most attack cards one bout may hold (docs/rules/durak.md#bout-limit); the defender's hand
+    /// size `h0` limits it too. Default 6, at least 1.
     pub bout_cap: u8,
     /// Variant: the cap while the discard pile is empty (until a bout ends beaten), e.g. `Some(5)`;
     /// at most `bout_cap`. `None` (default): `bout_cap` from the first bout.
     pub first_bout_cap: Option<u8>,
-    /// Who may throw in, in individual play (§1.8.4). Default `AllOpponents`.
+    /// Who may throw in, in individual play (docs/rules/durak.md#who-may-throw-in). Default
+    /// `AllOpponents`.
     pub throw_in_by: ThrowInBy,
-    /// Whether attackers may still add cards after the defender takes (§1.7.3). Default true.
+    /// Whether attackers may still add cards after the defender takes
+    /// (docs/rules/durak.md#throw-in). Default true.
     pub throw_in_after_take: bool,
-    /// Who attacks in the first bout (§1.5). Default `LowestTrump`.
+    /// Who attacks in the first bout (docs/rules/durak.md#first-attacker). Default `LowestTrump`.
     pub first_attacker: FirstAttacker,
-    /// What happens when nobody holds a trump under `LowestTrump` (§1.5). Default `LeftOfDealer`.
+    /// What happens when nobody holds a trump under `LowestTrump`
+    /// (docs/rules/durak.md#first-attacker). Default `LeftOfDealer`.
     pub no_trump_fallback: NoTrumpFallback,
     /// Under `LowestTrump`, whether the lowest trump that chose the first attacker is shown to all
     /// ([`Event::LowestTrump`]); it stays in the hand. Default true.
     pub reveal_lowest_trump: bool,
-    /// Who draws first after a bout (§1.9.2). Default `FinalAttacker`.
+    /// Who draws first after a bout (docs/rules/durak.md#refill). Default `FinalAttacker`.
     pub refill_start: RefillStart,
-    /// What becomes of the seat of a player who went out, in partnerships (§1.6). Default
-    /// `PartnerProxy`.
+    /// What becomes of the seat of a player who went out, in partnerships
+    /// (docs/rules/durak.md#roles). Default `PartnerProxy`.
     pub team_exit_rule: TeamExitRule,
-    /// Dealer of the game; `None` = drawn with the game's RNG (§0.2).
+    /// Dealer of the game; `None` = drawn with the game's RNG
+    /// (docs/rules/README.md#seats-and-direction).
     pub dealer: Option<Seat>,
-    /// Safety limit, not a rule (RULES.md §4.5): after this many bouts a game that has not
-    /// ended is stopped and reported as aborted (every seat `Draw`). Added by the engine:
-    /// with three or more players a game in which the defenders keep taking can cycle.
+    /// Safety limit, not a rule (docs/rules/README.md#engine-requirements): after this many bouts a
+    /// game that has not ended is stopped and reported as aborted (every seat `Draw`). Added by the
+    /// engine: with three or more players a game in which the defenders keep taking can cycle.
     #[serde(default = "default_max_bouts")]
     pub max_bouts: u32,
 }
@@ -138,21 +144,22 @@ fn default_max_bouts() -> u32 {
     DEFAULT_MAX_BOUTS
 }
 
-/// Phase of the bout in progress (§1.7).
+/// Phase of the bout in progress (docs/rules/durak.md#the-bout).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
-    /// The principal attacker must lead a card (§1.7.1).
+    /// The principal attacker must lead a card (docs/rules/durak.md#lead).
     Lead,
-    /// The defender answers the uncovered attack cards: beat one, transfer, or take (§1.7.2).
+    /// The defender answers the uncovered attack cards: beat one, transfer, or take
+    /// (docs/rules/durak.md#defend).
     Defend,
     /// Every attack card is covered, or the defender takes: the throwers in priority order add a
-    /// card of a table rank or pass (§1.7.3).
+    /// card of a table rank or pass (docs/rules/durak.md#throw-in).
     ThrowIn,
     /// The game is over; nobody acts.
     Over,
 }
 
-/// Every choice a Durak player makes (§1.7).
+/// Every choice a Durak player makes (docs/rules/durak.md#the-bout).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Lead one card (phase Lead).
@@ -163,20 +170,23 @@ pub enum Action {
     Beat {
         /// Index into the table, 0 = the first attack card played (as in [`Observation::table`]).
         slot: u8,
-        /// A card from the defender's hand that beats that attack card (§1.2).
+        /// A card from the defender's hand that beats that attack card
+        /// (docs/rules/durak.md#beat-relation).
         card: Card,
     },
     /// Perevodnoy (`transfer`): put a card of the attack rank from hand on the table as a new
-    /// attack card; the transfer target becomes the defender (§1.8.5). Only while nothing is
-    /// covered.
+    /// attack card; the transfer target becomes the defender (docs/rules/durak.md#transfer). Only
+    /// while nothing is covered.
     Transfer(Card),
     /// Variant (`transfer_by_showing_trump`): show a trump of the attack rank (it stays in hand,
-    /// nothing is added to the table) and pass the bout on as with [`Action::Transfer`] (§1.8.5).
+    /// nothing is added to the table) and pass the bout on as with [`Action::Transfer`]
+    /// (docs/rules/durak.md#transfer).
     ShowTrumpTransfer(Card),
     /// The defender gives up: after any throw-ins he picks up every card on the table. Always legal
     /// in phase `Defend`.
     Take,
-    /// Add a card whose rank is on the table, attack or defence (phase `ThrowIn`, §1.8.2).
+    /// Add a card whose rank is on the table, attack or defence (phase `ThrowIn`,
+    /// docs/rules/durak.md#rank-rule).
     ThrowIn(Card),
     /// Add nothing now; the thrower is asked again once the table changes. The only action of a
     /// thrower with no card of a table rank.
@@ -192,7 +202,8 @@ pub enum BoutEnd {
     Taken,
 }
 
-/// What happened (§1.12). Private events carry card identities; each has a public twin.
+/// What happened (docs/rules/durak.md#information). Private events carry card identities; each has
+/// a public twin.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// Public: the deal; the trump card is face up (or the dealer's shown last card).
@@ -225,7 +236,8 @@ pub enum Event {
     BoutStart {
         /// The principal attacker's seat.
         attacker: Seat,
-        /// The defending seat (the next seat the rules of §1.6 pick for this attacker).
+        /// The defending seat (the next seat the rules of docs/rules/durak.md#roles pick for this
+        /// attacker).
         defender: Seat,
     },
     /// Public: cards led to open the bout (one, or 2..=4 of one rank with `multi_card_lead`).
@@ -247,7 +259,7 @@ pub enum Event {
         /// The attack card that was covered (added so the event reads on its own).
         attack: Card,
     },
-    /// Public: `seat` adds `card` to the bout (§1.7.3).
+    /// Public: `seat` adds `card` to the bout (docs/rules/durak.md#throw-in).
     ThrowIn {
         /// The thrower.
         seat: Seat,
@@ -259,7 +271,7 @@ pub enum Event {
         /// The player who passes.
         seat: Seat,
     },
-    /// Public: the defender transfers the bout with `card` (§1.8.5).
+    /// Public: the defender transfers the bout with `card` (docs/rules/durak.md#transfer).
     Transfer {
         /// The player transferring (the old defender, now the principal attacker).
         seat: Seat,
@@ -268,8 +280,8 @@ pub enum Event {
         /// The seat that defends now (the transfer target).
         new_defender: Seat,
     },
-    /// Public: the defender shows a trump of the attack rank to transfer (§1.8.5, a variant); the
-    /// card stays in his hand.
+    /// Public: the defender shows a trump of the attack rank to transfer
+    /// (docs/rules/durak.md#transfer, a variant); the card stays in his hand.
     ShowTrump {
         /// The player showing the card.
         seat: Seat,
@@ -283,7 +295,7 @@ pub enum Event {
         /// The defender (or the player defending for his seat).
         seat: Seat,
     },
-    /// Public: the bout is over (§1.9.1).
+    /// Public: the bout is over (docs/rules/durak.md#resolution).
     BoutEnd {
         /// Beaten off (the cards go to the discard) or taken.
         how: BoutEnd,
@@ -306,20 +318,22 @@ pub enum Event {
         /// The cards drawn, the trump card included if it was among them.
         cards: CardSet,
     },
-    /// Public: `seat` holds no card with the talon empty and is out (§1.9.3); in partnerships his
-    /// team is safe only once all its players are out.
+    /// Public: `seat` holds no card with the talon empty and is out
+    /// (docs/rules/durak.md#going-out); in partnerships his team is safe only once all its players
+    /// are out.
     Out {
         /// The player who is out.
         seat: Seat,
     },
-    /// Public: the game is over (§1.10).
+    /// Public: the game is over (docs/rules/durak.md#end-of-the-game).
     GameEnd {
         /// The outcome in words, as [`Outcome::summary`](crate::Outcome::summary).
         summary: String,
     },
 }
 
-/// What one player may know (§1.12), including the perfect-memory derived knowledge.
+/// What one player may know (docs/rules/durak.md#information), including the perfect-memory derived
+/// knowledge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
     /// The observing player.
@@ -352,7 +366,7 @@ pub struct Observation {
     /// The defending seat (under PartnerProxy a seat whose player is out is defended by his
     /// partner).
     pub defender: Seat,
-    /// Defender's hand size when it became defender (§1.8.3).
+    /// Defender's hand size when it became defender (docs/rules/durak.md#bout-limit).
     pub h0: u8,
     /// Attack cards this bout may hold (`min(cap, h0)`).
     pub limit: u8,
@@ -373,8 +387,8 @@ pub struct Observation {
     pub unseen: CardSet,
     /// Bouts started so far (1 during the first bout).
     pub bout: u16,
-    // Fields below were added by the engine (§1.12 public information that `determinize`
-    // needs to rebuild an exact state).
+    // Fields below were added by the engine (docs/rules/durak.md#information public information
+    // that `determinize` needs to rebuild an exact state).
     /// Who played each attack card of `table` (same order): the player whose hand it left.
     pub attackers: Vec<Seat>,
     /// The seat that led the bout in progress (differs from `attacker` after a transfer;
@@ -387,9 +401,9 @@ pub struct Observation {
     pub finish: Vec<u8>,
     /// The cards of the own hand that everybody knows (what the others' `known` says about us).
     pub own_known: CardSet,
-    /// Certain inference of §1.5: trumps that no hand held at the deal (lower than the revealed
-    /// lowest trump, or every trump when nobody held one); such a card can be in a hand only
-    /// if that player drew it from the talon.
+    /// Certain inference of docs/rules/durak.md#first-attacker: trumps that no hand held at the
+    /// deal (lower than the revealed lowest trump, or every trump when nobody held one); such a
+    /// card can be in a hand only if that player drew it from the talon.
     pub low_trumps: CardSet,
     /// Per seat: how many cards of `low_trumps` the unknown part of that hand can hold at most
     /// (face-down cards drawn from the talon, minus low trumps it has revealed since).

@@ -8,15 +8,15 @@ use std::fmt;
 /// The reason an action was refused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Why {
-    /// Any action once the game has ended (RULES.md §1.10: at most one player, or one team,
-    /// still holds cards).
+    /// Any action once the game has ended (docs/rules/durak.md#end-of-the-game: at most one player,
+    /// or one team, still holds cards).
     GameOver,
-    /// The action is not of a kind the phase takes (RULES.md §1.7: `Lead` in phase Lead;
-    /// `Beat`, `Transfer`, `ShowTrumpTransfer`, `Take` in Defend; `ThrowIn`, `Pass` in
+    /// The action is not of a kind the phase takes (docs/rules/durak.md#the-bout: `Lead` in phase
+    /// Lead; `Beat`, `Transfer`, `ShowTrumpTransfer`, `Take` in Defend; `ThrowIn`, `Pass` in
     /// ThrowIn). Holds the current phase.
     WrongPhase(Phase),
     /// The card to lead, beat with, transfer with, show or throw in is not in the acting
-    /// player's hand (RULES.md §1.7: every card comes from the actor's hand).
+    /// player's hand (docs/rules/durak.md#the-bout: every card comes from the actor's hand).
     NotInHand {
         /// The acting player (under PartnerProxy the controller, whose one hand serves both
         /// his seats).
@@ -24,40 +24,42 @@ pub enum Why {
         /// The card named.
         card: Card,
     },
-    /// The cards of a multiple lead that the player does not hold (RULES.md §1.7.1, a variant).
+    /// The cards of a multiple lead that the player does not hold (docs/rules/durak.md#lead, a
+    /// variant).
     NotAllInHand {
         /// The leading player.
         seat: Seat,
         /// The named cards that are not in his hand.
         missing: CardSet,
     },
-    /// `LeadMany` while `multi_card_lead` is off (RULES.md §1.7.1: one card per lead).
+    /// `LeadMany` while `multi_card_lead` is off (docs/rules/durak.md#lead: one card per lead).
     MultiLeadOff,
     /// A `LeadMany` of fewer than 2 or more than 4 cards (one card is led with `Lead`; a rank
     /// has four cards).
     MultiLeadSize,
-    /// A `LeadMany` whose cards are not all of one rank (RULES.md §1.7.1, a variant).
+    /// A `LeadMany` whose cards are not all of one rank (docs/rules/durak.md#lead, a variant).
     MultiLeadMixedRanks,
-    /// A multiple lead of more cards than `min(cap, h0)` (RULES.md §1.7.1 with §1.8.3).
+    /// A multiple lead of more cards than `min(cap, h0)` (docs/rules/durak.md#lead with
+    /// docs/rules/durak.md#bout-limit).
     MultiLeadOverLimit {
         /// The bout's cap now: `first_bout_cap` while the discard is empty, else `bout_cap`.
         cap: u8,
         /// `h0`: the defender's hand size when the bout started.
         defender_holds: u8,
     },
-    /// `Beat` names a table slot that does not exist (RULES.md §1.7.2: `slot` is a pair on the
-    /// table); holds the slot given.
+    /// `Beat` names a table slot that does not exist (docs/rules/durak.md#defend: `slot` is a pair
+    /// on the table); holds the slot given.
     NoSlot(u8),
-    /// `Beat` on a slot whose attack card is already covered (RULES.md §1.7.2: `slot` is an
-    /// uncovered pair; one defence card per attack card, §1.8.1).
+    /// `Beat` on a slot whose attack card is already covered (docs/rules/durak.md#defend: `slot` is
+    /// an uncovered pair; one defence card per attack card, docs/rules/durak.md#beating).
     SlotCovered {
         /// The slot named.
         slot: u8,
         /// Its attack card.
         attack: Card,
     },
-    /// `Beat` with a card that does not beat the attack card (the beat relation of RULES.md
-    /// §1.2: higher of the same suit, or a trump on a non-trump).
+    /// `Beat` with a card that does not beat the attack card (the beat relation,
+    /// docs/rules/durak.md#beat-relation: higher of the same suit, or a trump on a non-trump).
     DoesNotBeat {
         /// The defence card offered.
         card: Card,
@@ -66,34 +68,36 @@ pub enum Why {
         /// The trump suit.
         trump: Suit,
     },
-    /// A transfer of either kind while `transfer` is off (RULES.md §1.8.5 rule 1).
+    /// A transfer of either kind while `transfer` is off (docs/rules/durak.md#transfer rule 1).
     TransferOff,
-    /// A shown-trump transfer while `transfer_by_showing_trump` is off (RULES.md §1.8.5, a
-    /// variant).
+    /// A shown-trump transfer while `transfer_by_showing_trump` is off
+    /// (docs/rules/durak.md#transfer, a variant).
     ShowTrumpOff,
-    /// A transfer in the game's first bout with `no_transfer_in_first_bout` (RULES.md §1.8.5
-    /// rule 6).
+    /// A transfer in the game's first bout with `no_transfer_in_first_bout`
+    /// (docs/rules/durak.md#transfer rule 6).
     TransferInFirstBout,
-    /// A transfer after a card was beaten in this bout (RULES.md §1.8.5 rule 2: transfer only
-    /// on the first move of the defence).
+    /// A transfer after a card was beaten in this bout (docs/rules/durak.md#transfer rule 2:
+    /// transfer only on the first move of the defence).
     TransferAfterBeat,
-    /// A transfer card (or shown trump) whose rank is not the attack cards' rank (RULES.md
-    /// §1.8.5 rule 3); holds the card.
+    /// A transfer card (or shown trump) whose rank is not the attack cards' rank
+    /// (docs/rules/durak.md#transfer rule 3); holds the card.
     NotAttackRank(Card),
-    /// `ShowTrumpTransfer` with a card that is not a trump (RULES.md §1.8.5, a variant); holds the
-    /// card.
+    /// `ShowTrumpTransfer` with a card that is not a trump (docs/rules/durak.md#transfer, a
+    /// variant); holds the card.
     NotTrump(Card),
-    /// A trump shown for a transfer a second time in the same bout (RULES.md §1.8.5, a variant: "at
-    /// most once per bout"); holds the card.
+    /// A trump shown for a transfer a second time in the same bout (docs/rules/durak.md#transfer, a
+    /// variant: "at most once per bout"); holds the card.
     AlreadyShown(Card),
-    /// The transfer would put more attack cards on the table than the bout's cap (RULES.md
-    /// §1.8.5 rule 4: `attack_count + 1 <= cap`; a shown trump adds no card).
+    /// The transfer would put more attack cards on the table than the bout's cap
+    /// (docs/rules/durak.md#transfer rule 4: `attack_count + 1 <= cap`; a shown trump adds no
+    /// card).
     TransferOverCap {
         /// The bout's cap now.
         cap: u8,
     },
-    /// The new defender holds fewer cards than there would be attack cards (RULES.md §1.8.5
-    /// rule 5; for a shown trump, fewer than the attack cards now on the table).
+    /// The new defender holds fewer cards than there would be attack cards
+    /// (docs/rules/durak.md#transfer rule 5; for a shown trump, fewer than the attack cards now on
+    /// the table).
     TargetTooShort {
         /// The transfer target's seat (under PartnerProxy, its controller's hand is counted).
         seat: Seat,
@@ -102,12 +106,12 @@ pub enum Why {
         /// Attack cards he would face.
         attack_cards: u8,
     },
-    /// A throw-in whose rank is on no table card, attack or defence (RULES.md §1.8.2); holds
-    /// the card.
+    /// A throw-in whose rank is on no table card, attack or defence
+    /// (docs/rules/durak.md#rank-rule); holds the card.
     RankNotOnTable(Card),
-    /// A throw-in when the bout already holds `limit` attack cards (RULES.md §1.8.3). The
-    /// engine ends a bout the moment its room is 0, so no real game gives this reason; only a
-    /// state built from a forged observation can.
+    /// A throw-in when the bout already holds `limit` attack cards
+    /// (docs/rules/durak.md#bout-limit). The engine ends a bout the moment its room is 0, so no
+    /// real game gives this reason; only a state built from a forged observation can.
     BoutFull,
 }
 

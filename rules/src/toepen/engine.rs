@@ -1,6 +1,9 @@
-//! The Toepen state machine: round setup (RULES.md §2.5), the round state machine (§2.6),
-//! trick play and dead cards (§2.7), knocking (§2.8), laundry (§2.9), poverty (§2.10),
-//! scoring, elimination and the next dealer (§2.11) and the end of the game (§2.12).
+//! The Toepen state machine: round setup (docs/rules/toepen.md#round-setup), the round state
+//! machine (docs/rules/toepen.md#decisions), trick play and dead cards
+//! (docs/rules/toepen.md#tricks), knocking (docs/rules/toepen.md#knocking), laundry
+//! (docs/rules/toepen.md#laundry), poverty (docs/rules/toepen.md#poverty), scoring, elimination and
+//! the next dealer (docs/rules/toepen.md#end-of-a-round) and the end of the game
+//! (docs/rules/toepen.md#end-of-the-game).
 //!
 //! Every forced step (dealing, trick resolution, scoring, eliminations, the next round) is
 //! applied inside [`Toepen::apply`], so whenever the game is not over `to_act` has at least
@@ -13,7 +16,7 @@ use crate::game::{IllegalAction, Logged, Outcome, Rules, SeatResult, Visibility}
 use crate::log::EventLog;
 use crate::rng::GameRng;
 
-/// Most seats at a Toepen table (§2.3).
+/// Most seats at a Toepen table (docs/rules/toepen.md#options).
 pub(crate) const MAXP: usize = 8;
 /// Most stock blocks of 4 cards: 32 − 4·2 = 24 cards.
 pub(crate) const MAX_BLOCKS: usize = 6;
@@ -22,15 +25,15 @@ pub(crate) const ALL_SEATS: u8 = 0xFF;
 
 /// Ranks 7..=A of one suit as card-code bits (codes `suit*13 + 5 ..= suit*13 + 12`).
 const SUIT_BITS: u64 = 0xFF << 5;
-/// The 32-card piquet pack (§2.2).
+/// The 32-card piquet pack (docs/rules/toepen.md#cards).
 pub const DECK: CardSet = CardSet(SUIT_BITS | SUIT_BITS << 13 | SUIT_BITS << 26 | SUIT_BITS << 39);
-/// The four "laundry" ranks J, Q, K, A of every suit (§2.9.1).
+/// The four "laundry" ranks J, Q, K, A of every suit (docs/rules/toepen.md#what-counts-as-laundry).
 pub const FACES: CardSet = CardSet((0xF << 9) | (0xF << 22) | (0xF << 35) | (0xF << 48));
 /// The four sevens.
 pub const SEVENS: CardSet = CardSet((1 << 5) | (1 << 18) | (1 << 31) | (1 << 44));
 
-/// Toepen strength inside a suit (§2.2): J=1, Q=2, K=3, A=4, 7=5, 8=6, 9=7, 10=8; 0 for a
-/// card that is not in the piquet pack.
+/// Toepen strength inside a suit (docs/rules/toepen.md#cards): J=1, Q=2, K=3, A=4, 7=5, 8=6, 9=7,
+/// 10=8; 0 for a card that is not in the piquet pack.
 pub fn strength(card: Card) -> u8 {
     match card.rank() {
         11 => 1,
@@ -47,12 +50,14 @@ pub fn is_toepen_card(card: Card) -> bool {
     DECK.contains(card)
 }
 
-/// Genuine "dirty laundry" (§2.9.1): four cards, all J, Q, K or A.
+/// Genuine "dirty laundry" (docs/rules/toepen.md#what-counts-as-laundry): four cards, all J, Q, K
+/// or A.
 pub fn is_laundry(hand: CardSet) -> bool {
     hand.len() == 4 && hand.is_subset(FACES)
 }
 
-/// Genuine white laundry (§2.9.4): exactly one 7 and three cards from J, Q, K, A.
+/// Genuine white laundry (docs/rules/toepen.md#white-laundry): exactly one 7 and three cards from
+/// J, Q, K, A.
 pub fn is_white_laundry(hand: CardSet) -> bool {
     hand.len() == 4 && hand.intersect(SEVENS).len() == 1 && hand.minus(SEVENS).is_subset(FACES)
 }
@@ -77,8 +82,9 @@ pub(crate) fn suits_set(suits: u8) -> CardSet {
 // Decision: the stock is kept as blocks of 4 cards; a caught bluffer's returned cards form
 // the bottom block (their order inside it never matters, since claims always take 4).
 /// The stock as blocks of 4 cards, top block first. Claims take the top block, a caught
-/// bluffer's returned cards become the bottom block (§2.9.2); the order of the cards inside a
-/// block never matters, so a block is a set. `knowers[i]` = seats that know block `i`'s cards.
+/// bluffer's returned cards become the bottom block (docs/rules/toepen.md#laundry-claims); the
+/// order of the cards inside a block never matters, so a block is a set. `knowers[i]` = seats that
+/// know block `i`'s cards.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Stock {
     pub(crate) blocks: [CardSet; MAX_BLOCKS],
@@ -123,7 +129,7 @@ impl Stock {
     }
 }
 
-/// A Toepen game in progress (RULES.md §2).
+/// A Toepen game in progress (docs/rules/toepen.md).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Toepen {
     pub(crate) opts: Options,
@@ -149,7 +155,7 @@ pub struct Toepen {
     /// Set-aside laundry hands (out of play this round).
     pub(crate) aside: [CardSet; MAXP],
     pub(crate) played: [CardSet; MAXP],
-    /// Suits each seat is known to lack (bit = suit index), §2.14.
+    /// Suits each seat is known to lack (bit = suit index), docs/rules/toepen.md#information.
     pub(crate) voids: [u8; MAXP],
     pub(crate) stock: Stock,
     /// Per seat `c`: the other seats that know `c`'s whole hand.
@@ -232,7 +238,8 @@ impl Toepen {
     /// Deals a new game (options already validated).
     pub(crate) fn start(opts: &Options, seed: u64) -> Toepen {
         let mut rng = GameRng::new(seed);
-        // §0.3 / brief: the first dealer is drawn BEFORE the first shuffle.
+        // docs/rules/README.md#randomness-and-replay / brief: the first dealer is drawn BEFORE the
+        // first shuffle.
         let dealer = match opts.dealer {
             Some(d) => d,
             None => rng.below(opts.num_players as usize) as Seat,
@@ -245,7 +252,8 @@ impl Toepen {
         g
     }
 
-    /// Test/tool constructor: a round dealt exactly as `setup` says (RULES.md §4.4).
+    /// Test/tool constructor: a round dealt exactly as `setup` says
+    /// (docs/rules/README.md#engine-requirements).
     #[doc(hidden)]
     pub fn from_setup(opts: &Options, setup: Setup) -> Result<Toepen, String> {
         opts.validate().map_err(|e| e.to_string())?;
@@ -361,27 +369,28 @@ impl Toepen {
         self.trick().first().map(|(_, c)| c.suit())
     }
 
-    /// The live player who plays the next card of the current trick (§2.7.1), or `None`
-    /// when every live player has played to it.
+    /// The live player who plays the next card of the current trick
+    /// (docs/rules/toepen.md#following-suit), or `None` when every live player has played to it.
     // Decision: if the leader folds (or is eliminated in the laundry phase) before leading,
     // the next live player clockwise leads the trick instead.
     fn to_move(&self) -> Option<Seat> {
         self.first_from(self.leader, self.live & !self.trick_mask)
     }
 
-    /// May `s` knock now (§2.8.2, rules 2–5; rule 1 is the caller's phase)?
+    /// May `s` knock now (docs/rules/toepen.md#who-may-knock, rules 2–5; rule 1 is the caller's
+    /// phase)?
     pub(crate) fn may_knock(&self, s: Seat) -> bool {
         self.opts.knocking
             && self.is_live(s)
             && !self.hands[s as usize].is_empty()
             && self.last_knocker != Some(s)
             && self.opts.max_stake.is_none_or(|m| self.stake < m)
-            // §2.8.2 rule 5: score + stake + 1 <= limit.
+            // docs/rules/toepen.md#who-may-knock rule 5: score + stake + 1 <= limit.
             && (!self.opts.knock_cap_by_score
                 || (self.scores[s as usize] as u64 + self.stake as u64) < self.opts.limit as u64)
     }
 
-    /// Cards `s` may play now (follow suit, §2.7.1).
+    /// Cards `s` may play now (follow suit, docs/rules/toepen.md#following-suit).
     pub(crate) fn playable(&self, s: Seat) -> CardSet {
         let hand = self.hands[s as usize];
         match self.led_suit() {
@@ -541,7 +550,7 @@ impl Toepen {
                 let stay = a == Action::Stay;
                 self.poverty_done |= bit(s);
                 self.public(Event::Poverty { seat: s, stay });
-                // §2.10: a poverty fold pays 1.
+                // docs/rules/toepen.md#poverty: a poverty fold pays 1.
                 if stay || !self.fold(s, 1) {
                     self.poverty_next();
                 }
@@ -566,7 +575,8 @@ impl Toepen {
             (Decision::KnockResponse, a) => {
                 let stay = a == Action::Stay;
                 self.public(Event::Response { seat: s, stay });
-                // §2.8.1: a folder pays the stake before this knock.
+                // docs/rules/toepen.md#what-a-knock-does: a folder pays the stake before this
+                // knock.
                 if stay || !self.fold(s, self.stake.saturating_sub(1)) {
                     self.response_next(s);
                 }
@@ -577,7 +587,8 @@ impl Toepen {
     }
 
     /// `s` leaves the round, paying `pays` at its end. If one live player is left the round
-    /// ends at once and he wins it (§2.8.1, §2.10); returns true in that case.
+    /// ends at once and he wins it (docs/rules/toepen.md#what-a-knock-does,
+    /// docs/rules/toepen.md#poverty); returns true in that case.
     fn fold(&mut self, s: Seat, pays: u32) -> bool {
         self.fold_stake[s as usize] = pays.max(1);
         self.live &= !bit(s);
@@ -618,7 +629,7 @@ impl Toepen {
         (hands, stock)
     }
 
-    /// Round setup (§2.5) with the cards already dealt.
+    /// Round setup (docs/rules/toepen.md#round-setup) with the cards already dealt.
     fn begin_round(&mut self, hands: [CardSet; MAXP], stock: Stock) {
         let in_game = self.in_game();
         self.dealt = in_game;
@@ -676,7 +687,8 @@ impl Toepen {
         self.laundry_next();
     }
 
-    /// Next LaundryTurn (§2.9.2): each live player once, clockwise starting with the leader.
+    /// Next LaundryTurn (docs/rules/toepen.md#laundry-claims): each live player once, clockwise
+    /// starting with the leader.
     // Decision: with `laundry=true` every player gets his LaundryTurn even when the stock holds
     // fewer than 4 cards (then `NoClaim` is the only action, as in T10); the host may auto-apply it.
     fn laundry_next(&mut self) {
@@ -766,7 +778,8 @@ impl Toepen {
         }
     }
 
-    /// A laundry penalty (§2.9.3), applied at once. Returns true if it ended the round or game.
+    /// A laundry penalty (docs/rules/toepen.md#laundry-penalties), applied at once. Returns true if
+    /// it ended the round or game.
     fn laundry_penalty(&mut self, s: Seat) -> bool {
         let pts = self.opts.laundry_penalty;
         // Decision: with laundry_penalty=0 nothing is scored and no Penalty event is logged.
@@ -785,7 +798,7 @@ impl Toepen {
         }
         match self.opts.game_end {
             GameEnd::FirstToLimit => {
-                // §2.12: the round in progress is abandoned.
+                // docs/rules/toepen.md#end-of-the-game: the round in progress is abandoned.
                 self.finish(false);
                 true
             }
@@ -805,12 +818,14 @@ impl Toepen {
     fn eliminate(&mut self, s: Seat) {
         self.eliminated |= bit(s);
         self.elim_at[s as usize] = self.elim_moment;
-        // §2.13.8: his cards leave play face down (they stay in his dead hand, unseen).
+        // docs/rules/toepen.md#edge-cases: his cards leave play face down (they stay in his dead
+        // hand, unseen).
         self.live &= !bit(s);
         self.public(Event::Eliminated { seat: s });
     }
 
-    /// Next PovertyDecision (§2.10): non-poor live players clockwise starting after the leader.
+    /// Next PovertyDecision (docs/rules/toepen.md#poverty): non-poor live players clockwise
+    /// starting after the leader.
     // Decision: poverty is fixed at the deal (stake 2, poor leader); if the poor players are
     // eliminated by laundry penalties the others still make their poverty decision.
     fn poverty_next(&mut self) {
@@ -839,7 +854,7 @@ impl Toepen {
         }
     }
 
-    /// Asks the next seat of the knock window (§2.8.4) or closes it.
+    /// Asks the next seat of the knock window (docs/rules/toepen.md#knock-window) or closes it.
     // Decision: the window is one clockwise scan over the seats starting with the player about
     // to play; a seat is asked when the scan reaches it and only if it may knock at that moment
     // (a seat skipped earlier is not asked again after somebody else's knock).
@@ -864,7 +879,8 @@ impl Toepen {
         }
     }
 
-    /// Next KnockResponse (§2.8.1): live players after `after`, up to the knocker.
+    /// Next KnockResponse (docs/rules/toepen.md#what-a-knock-does): live players after `after`, up
+    /// to the knocker.
     fn response_next(&mut self, after: Seat) {
         let knocker = self.last_knocker.unwrap_or(after);
         for k in 1..self.n {
@@ -902,7 +918,8 @@ impl Toepen {
         self.card_boundary();
     }
 
-    /// The winner of the complete current trick (§2.7.2 with dead cards, §2.7.3).
+    /// The winner of the complete current trick (docs/rules/toepen.md#winning-a-trick with dead
+    /// cards, docs/rules/toepen.md#dead-cards).
     pub(crate) fn trick_winner(&self) -> Option<Seat> {
         let trick = self.trick();
         let led = trick.first()?.1.suit();
@@ -946,7 +963,8 @@ impl Toepen {
         self.card_boundary();
     }
 
-    /// Scoring, eliminations, end of game, next dealer and next round (§2.11, §2.12).
+    /// Scoring, eliminations, end of game, next dealer and next round
+    /// (docs/rules/toepen.md#end-of-a-round, docs/rules/toepen.md#end-of-the-game).
     fn end_round(&mut self, winner: Seat) {
         self.window = None;
         self.public(Event::RoundEnd { winner });
@@ -986,7 +1004,8 @@ impl Toepen {
                     .filter(|s| self.in_game() & bit(*s) != 0 && self.scores[*s as usize] >= limit)
                     .fold(0u8, |m, s| m | bit(s));
                 if out != 0 {
-                    // Players eliminated at the same moment share a place (§2.12).
+                    // Players eliminated at the same moment share a place
+                    // (docs/rules/toepen.md#end-of-the-game).
                     self.elim_moment += 1;
                     for s in 0..self.n {
                         if out & bit(s) != 0 {

@@ -1,14 +1,19 @@
-//! Toepen (RULES.md §2): a 4-trick game without trumps where only the last trick counts,
+//! Toepen (docs/rules/toepen.md): a 4-trick game without trumps where only the last trick counts,
 //! with knocking, folding, laundry and poverty, played to a penalty limit.
 //!
-//! * `types` — options, actions, events and the observation (§2.3, §2.6, §2.14).
-//! * [`options`] — presets, option names and validation (§2.3).
-//! * `engine` — the state machine: deal (§2.5), laundry (§2.9), poverty (§2.10), tricks and
-//!   dead cards (§2.7), knocking (§2.8), scoring and elimination (§2.11, §2.12).
-//! * `observe` — observations, `shuffle_hidden` and `determinize` (§2.14).
+//! * `types` — options, actions, events and the observation (docs/rules/toepen.md#options,
+//!   docs/rules/toepen.md#decisions, docs/rules/toepen.md#information).
+//! * [`options`] — presets, option names and validation (docs/rules/toepen.md#options).
+//! * `engine` — the state machine: deal (docs/rules/toepen.md#round-setup), laundry
+//!   (docs/rules/toepen.md#laundry), poverty (docs/rules/toepen.md#poverty), tricks and dead cards
+//!   (docs/rules/toepen.md#tricks), knocking (docs/rules/toepen.md#knocking), scoring and
+//!   elimination (docs/rules/toepen.md#end-of-a-round, docs/rules/toepen.md#end-of-the-game).
+//! * `observe` — observations, `shuffle_hidden` and `determinize`
+//!   (docs/rules/toepen.md#information).
 //! * `display` — action / event text and the `u32` action code.
 //!
-//! Engine decisions where RULES.md is silent are marked `// Decision:` in the code:
+//! Engine decisions where the rule book is silent are marked `// Decision:` in the code (and
+//! listed in docs/rules/toepen.md#engine-decisions):
 //! * a leader who folds (or is eliminated by a laundry penalty) before leading hands the lead
 //!   to the next live player clockwise;
 //! * a player eliminated by a laundry penalty pays nothing more at the end of that round;

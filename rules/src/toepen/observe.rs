@@ -1,5 +1,5 @@
-//! The information model of RULES.md §2.14: per-seat observations with the perfect-memory
-//! derived knowledge (voids, unseen cards, known cards), re-dealing hidden cards
+//! The information model of docs/rules/toepen.md#information: per-seat observations with the
+//! perfect-memory derived knowledge (voids, unseen cards, known cards), re-dealing hidden cards
 //! (`shuffle_hidden`) and building a full state from an observation (`determinize`).
 //!
 //! What a seat `p` cannot see: other seats' hands (live, folded, or removed by a laundry
@@ -139,8 +139,9 @@ impl Toepen {
         }
     }
 
-    /// Re-deals every card hidden from `p` among the hidden places (§2.14), keeping counts,
-    /// known cards and voids, and re-seeds the state's RNG.
+    /// Re-deals every card hidden from `p` among the hidden places
+    /// (docs/rules/toepen.md#information), keeping counts, known cards and voids, and re-seeds the
+    /// state's RNG.
     pub(crate) fn shuffle_hidden_for(&mut self, p: Seat, rng: &mut GameRng) {
         let n = self.n as usize;
         let mut pool = CardSet::EMPTY;

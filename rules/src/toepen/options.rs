@@ -1,5 +1,5 @@
-//! Rule options and presets of RULES.md §2.3: defaults, presets, `set_option` by the rule
-//! book's option names, `option_pairs` and validation.
+//! Rule options and presets of docs/rules/toepen.md#options: defaults, presets, `set_option` by the
+//! rule book's option names, `option_pairs` and validation.
 
 use super::types::*;
 use crate::game::{
@@ -8,7 +8,7 @@ use crate::game::{
 
 const NAME: &str = "toepen";
 
-/// Every preset; the first is the default (§2.3).
+/// Every preset; the first is the default (docs/rules/toepen.md#options).
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "standard",
@@ -73,7 +73,7 @@ fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static s
 }
 
 impl Default for Options {
-    /// `toepen_standard(4)`: every default of §2.3.
+    /// `toepen_standard(4)`: every default of docs/rules/toepen.md#options.
     fn default() -> Options {
         Options {
             num_players: 4,
@@ -233,8 +233,8 @@ impl Rules for Options {
             .collect()
     }
 
-    /// Config validation of §2.3, plus what is impossible (a dealer who is not a seat, a zero
-    /// round cap).
+    /// Config validation of docs/rules/toepen.md#options, plus what is impossible (a dealer who is
+    /// not a seat, a zero round cap).
     fn validate(&self) -> Result<(), ConfigError> {
         if !(2..=8).contains(&self.num_players) {
             return Err(ConfigError::invalid(

@@ -1,9 +1,9 @@
-//! Toepen's public types: options, actions, events, observation (RULES.md §2).
+//! Toepen's public types: options, actions, events, observation (docs/rules/toepen.md).
 
 use crate::cards::{Card, CardSet, Seat};
 use serde::{Deserialize, Serialize};
 
-/// How the game ends (RULES.md §2.12).
+/// How the game ends (docs/rules/toepen.md#end-of-the-game).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameEnd {
     /// A player whose score reaches `limit` is eliminated; the last player left wins, the others
@@ -14,7 +14,7 @@ pub enum GameEnd {
     FirstToLimit,
 }
 
-/// When a player may knock (RULES.md §2.8.3, §2.8.4).
+/// When a player may knock (docs/rules/toepen.md#knock-on-turn, docs/rules/toepen.md#knock-window).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KnockTiming {
     /// Only at his own `Play` decision, before playing his card. The default.
@@ -24,7 +24,7 @@ pub enum KnockTiming {
     AnyCardBoundary,
 }
 
-/// Who deals the next round (RULES.md §2.11).
+/// Who deals the next round (docs/rules/toepen.md#end-of-a-round).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NextDealer {
     /// The winner of the round, so the player to his left leads. The default.
@@ -33,7 +33,8 @@ pub enum NextDealer {
     RotateLeft,
 }
 
-/// Rule options of RULES.md §2.3 (names as there), plus the first dealer and a safety cap.
+/// Rule options of docs/rules/toepen.md#options (names as there), plus the first dealer and a
+/// safety cap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Seats at the table, 2..=8. Default 4.
@@ -41,20 +42,22 @@ pub struct Options {
     /// The penalty limit: reaching it eliminates a player (`LastSurvivor`) or ends the game
     /// (`FirstToLimit`). Default 10; at least 2, and at least 3 with `poverty`.
     pub limit: u32,
-    /// How the game ends (§2.12). Default `LastSurvivor`.
+    /// How the game ends (docs/rules/toepen.md#end-of-the-game). Default `LastSurvivor`.
     pub game_end: GameEnd,
-    /// Whether players may knock at all (§2.8). Default true; false is source D's plain game.
+    /// Whether players may knock at all (docs/rules/toepen.md#knocking). Default true; false is
+    /// source D's plain game.
     pub knocking: bool,
-    /// When knocking is offered (§2.8.3, §2.8.4). Default `OnTurn`.
+    /// When knocking is offered (docs/rules/toepen.md#knock-on-turn,
+    /// docs/rules/toepen.md#knock-window). Default `OnTurn`.
     pub knock_timing: KnockTiming,
     /// Variant: no knock once the stake has reached this, e.g. `Some(3)`; at least 2 if set.
     /// Default `None` (no cap).
     pub max_stake: Option<u32>,
     /// Variant: a player may not knock if his score plus the raised stake would pass `limit`
-    /// (§2.8.2 rule 5). Default false.
+    /// (docs/rules/toepen.md#who-may-knock rule 5). Default false.
     pub knock_cap_by_score: bool,
     /// Whether players may exchange a bad hand ("vuile was") after the deal, with challenges
-    /// (§2.9). Default true.
+    /// (docs/rules/toepen.md#laundry). Default true.
     pub laundry: bool,
     /// Points paid by whoever was wrong in a challenged laundry claim (the challenger of a genuine
     /// claim, or the bluffer). Default 1; 0 = nothing is paid.
@@ -62,13 +65,13 @@ pub struct Options {
     /// Whether a caught laundry bluffer keeps his new cards (true, the default) or takes his old,
     /// now revealed hand back while the new cards go under the stock unseen (false).
     pub caught_bluffer_keeps_new_hand: bool,
-    /// Variant: also allow white-laundry claims ([`Action::ClaimWhiteLaundry`], §2.9.4). Default
-    /// false.
+    /// Variant: also allow white-laundry claims ([`Action::ClaimWhiteLaundry`],
+    /// docs/rules/toepen.md#white-laundry). Default false.
     pub white_laundry: bool,
-    /// Variant, poverty (§2.10): when a player is one point from the limit the round starts at
-    /// stake 2 and the others choose to stay or fold. Default false.
+    /// Variant, poverty (docs/rules/toepen.md#poverty): when a player is one point from the limit
+    /// the round starts at stake 2 and the others choose to stay or fold. Default false.
     pub poverty: bool,
-    /// Who deals the next round (§2.11). Default `RoundWinner`.
+    /// Who deals the next round (docs/rules/toepen.md#end-of-a-round). Default `RoundWinner`.
     pub next_dealer: NextDealer,
     /// First dealer; `None` = drawn with the game's RNG.
     pub dealer: Option<Seat>,
@@ -76,19 +79,19 @@ pub struct Options {
     pub max_rounds: u32,
 }
 
-/// The kind of decision pending (§2.6).
+/// The kind of decision pending (docs/rules/toepen.md#decisions).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decision {
-    /// A laundry turn (§2.9.2): `ClaimLaundry`, `ClaimWhiteLaundry` (with `white_laundry`) or
-    /// `NoClaim`; claims need 4 cards in the stock.
+    /// A laundry turn (docs/rules/toepen.md#laundry-claims): `ClaimLaundry`, `ClaimWhiteLaundry`
+    /// (with `white_laundry`) or `NoClaim`; claims need 4 cards in the stock.
     Laundry,
     /// Someone claimed laundry: `Challenge` or `NoChallenge` ([`Observation::claimant`] is the
     /// claimant).
     LaundryChallenge,
-    /// A poverty decision (§2.10): `Stay` (play for 2) or `Fold` (pay 1).
+    /// A poverty decision (docs/rules/toepen.md#poverty): `Stay` (play for 2) or `Fold` (pay 1).
     Poverty,
     /// The player to move plays a card, following suit if he can; with `knock_timing=OnTurn` he
-    /// may `Knock` first if §2.8.2 allows it.
+    /// may `Knock` first if docs/rules/toepen.md#who-may-knock allows it.
     Play,
     /// A knock window (`knock_timing=AnyCardBoundary`): `Knock` or `NoKnock`.
     KnockWindow,
@@ -98,14 +101,14 @@ pub enum Decision {
     Over,
 }
 
-/// Every choice a Toepen player makes (§2.6).
+/// Every choice a Toepen player makes (docs/rules/toepen.md#decisions).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Play this card from hand to the current trick (decision `Play`). It must be of the led suit
-    /// if the hand holds one (§2.7.1).
+    /// if the hand holds one (docs/rules/toepen.md#following-suit).
     Play(Card),
-    /// Raise the stake by 1 (§2.8); every other live player then answers `Stay` or `Fold`. Not
-    /// twice in a row by the same player.
+    /// Raise the stake by 1 (docs/rules/toepen.md#knocking); every other live player then answers
+    /// `Stay` or `Fold`. Not twice in a row by the same player.
     Knock,
     /// Decline to knock in a knock window.
     NoKnock,
@@ -145,7 +148,7 @@ impl Action {
     ];
 }
 
-/// What happened (§2.14). Private events carry hidden card identities.
+/// What happened (docs/rules/toepen.md#information). Private events carry hidden card identities.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// Public: a round is dealt.
@@ -205,14 +208,14 @@ pub enum Event {
         /// His hand now.
         cards: CardSet,
     },
-    /// Public: `seat`'s poverty decision (§2.10).
+    /// Public: `seat`'s poverty decision (docs/rules/toepen.md#poverty).
     Poverty {
         /// The player deciding (never a poor one).
         seat: Seat,
         /// True: he plays for 2; false: he folds and pays 1.
         stay: bool,
     },
-    /// Public: `seat` knocks (§2.8.1).
+    /// Public: `seat` knocks (docs/rules/toepen.md#what-a-knock-does).
     Knock {
         /// The knocker.
         seat: Seat,
@@ -239,15 +242,16 @@ pub enum Event {
         /// The card, face up for the rest of the round.
         card: Card,
     },
-    /// Public: trick `trick` is complete (§2.7.2).
+    /// Public: trick `trick` is complete (docs/rules/toepen.md#winning-a-trick).
     TrickWon {
         /// Trick number, 1..=4.
         trick: u8,
         /// Its winner, who leads the next trick (the winner of trick 4 wins the round).
         seat: Seat,
     },
-    /// Public: `seat` scores penalty points: a laundry penalty at once (§2.9.3), or his payment at
-    /// the end of the round (§2.11).
+    /// Public: `seat` scores penalty points: a laundry penalty at once
+    /// (docs/rules/toepen.md#laundry-penalties), or his payment at the end of the round
+    /// (docs/rules/toepen.md#end-of-a-round).
     Penalty {
         /// The player who pays.
         seat: Seat,
@@ -262,12 +266,12 @@ pub enum Event {
         /// The eliminated player.
         seat: Seat,
     },
-    /// Public: the round is over (§2.11); the penalties follow.
+    /// Public: the round is over (docs/rules/toepen.md#end-of-a-round); the penalties follow.
     RoundEnd {
         /// The round winner: the winner of trick 4, or the one live player left.
         winner: Seat,
     },
-    /// Public: the game is over (§2.12).
+    /// Public: the game is over (docs/rules/toepen.md#end-of-the-game).
     GameEnd {
         /// The outcome in words, as [`Outcome::summary`](crate::Outcome::summary).
         summary: String,
@@ -280,7 +284,8 @@ pub enum Event {
     },
 }
 
-/// What one player may know (§2.14), including the perfect-memory derived knowledge.
+/// What one player may know (docs/rules/toepen.md#information), including the perfect-memory
+/// derived knowledge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
     /// The observing seat.

@@ -8,10 +8,10 @@ use std::fmt;
 /// The reason an action was refused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Why {
-    /// Any action once the game has ended (RULES.md §2.12).
+    /// Any action once the game has ended (docs/rules/toepen.md#end-of-the-game).
     GameOver,
-    /// The action is not of the kind the pending decision takes (RULES.md §2.6: each decision
-    /// point has its own actions), e.g. `Play` while answering a knock.
+    /// The action is not of the kind the pending decision takes (docs/rules/toepen.md#decisions:
+    /// each decision point has its own actions), e.g. `Play` while answering a knock.
     WrongDecision {
         /// The player to act.
         seat: Seat,
@@ -20,22 +20,25 @@ pub enum Why {
         /// The action given.
         action: Action,
     },
-    /// `ClaimWhiteLaundry` while `white_laundry=false` (RULES.md §2.9.4, a variant).
+    /// `ClaimWhiteLaundry` while `white_laundry=false` (docs/rules/toepen.md#white-laundry, a
+    /// variant).
     WhiteLaundryOff,
-    /// A laundry claim with fewer than 4 cards in the stock (RULES.md §2.9.2: a claim needs 4
-    /// stock cards; never possible with 8 players).
+    /// A laundry claim with fewer than 4 cards in the stock (docs/rules/toepen.md#laundry-claims: a
+    /// claim needs 4 stock cards; never possible with 8 players).
     StockShort {
         /// Cards in the stock now.
         cards: u8,
     },
-    /// `Play` of a card the player does not hold (RULES.md §2.7.1: he plays from his hand).
+    /// `Play` of a card the player does not hold (docs/rules/toepen.md#following-suit: he plays
+    /// from his hand).
     NotHeld {
         /// The player to move.
         seat: Seat,
         /// The card named.
         card: Card,
     },
-    /// A card off the led suit while holding one of it (RULES.md §2.7.1: follow suit).
+    /// A card off the led suit while holding one of it (docs/rules/toepen.md#following-suit: follow
+    /// suit).
     MustFollow {
         /// The player to move.
         seat: Seat,
@@ -43,23 +46,26 @@ pub enum Why {
         /// since the leader may play anything).
         led: Option<Suit>,
     },
-    /// `Knock` while `knocking=false` (RULES.md §2.8.2 rule 1; source D's plain game).
+    /// `Knock` while `knocking=false` (docs/rules/toepen.md#who-may-knock rule 1; source D's plain
+    /// game).
     KnockingOff,
     /// `Knock` at a `Play` decision while `knock_timing=AnyCardBoundary`, where knocks are made
-    /// in the knock window (RULES.md §2.8.4).
+    /// in the knock window (docs/rules/toepen.md#knock-window).
     KnockInWindow,
-    /// The last knocker knocking again before anybody else has (RULES.md §2.8.2 rule 3).
+    /// The last knocker knocking again before anybody else has (docs/rules/toepen.md#who-may-knock
+    /// rule 3).
     LastKnocker {
         /// The player, who made the last knock.
         seat: Seat,
     },
-    /// A knock with the stake already at `max_stake` (RULES.md §2.8.2 rule 4, a variant).
+    /// A knock with the stake already at `max_stake` (docs/rules/toepen.md#who-may-knock rule 4, a
+    /// variant).
     MaxStake {
         /// The stake now.
         stake: u32,
     },
-    /// A knock that `knock_cap_by_score` forbids (RULES.md §2.8.2 rule 5, a variant:
-    /// `score + stake + 1 <= limit`).
+    /// A knock that `knock_cap_by_score` forbids (docs/rules/toepen.md#who-may-knock rule 5, a
+    /// variant: `score + stake + 1 <= limit`).
     KnockCapByScore {
         /// The player to move.
         seat: Seat,

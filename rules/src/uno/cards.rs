@@ -1,5 +1,6 @@
-//! UNO cards and colours (RULES.md §3.2): constructors, accessors, points, the canonical deck
-//! order of §0.3, and the §0.6 notation (`R7`, `GSkip`, `BRev`, `YD2`, `W`, `W4`).
+//! UNO cards and colours (docs/rules/uno.md#cards): constructors, accessors, points, the canonical
+//! deck order of docs/rules/README.md#canonical-deck-order, and the notation of
+//! docs/rules/README.md#card-notation (`R7`, `GSkip`, `BRev`, `YD2`, `W`, `W4`).
 
 use super::types::{Color, FACES, UnoCard};
 use std::fmt;
@@ -26,7 +27,8 @@ pub enum Kind {
     /// Wild: the player declares the colour.
     Wild,
     /// Wild Draw Four: declares the colour; the next player draws 4 and loses his turn, unless he
-    /// challenges successfully (§3.8) or stacks (§3.13).
+    /// challenges successfully (docs/rules/uno.md#wild-draw-four) or stacks
+    /// (docs/rules/uno.md#stacking).
     WildDrawFour,
 }
 
@@ -36,7 +38,8 @@ impl Color {
         Color::ALL.get(i as usize).copied()
     }
 
-    /// The colour's index: 0 Red, 1 Yellow, 2 Green, 3 Blue (the canonical order of §0.3).
+    /// The colour's index: 0 Red, 1 Yellow, 2 Green, 3 Blue (the canonical order of
+    /// docs/rules/README.md#canonical-deck-order).
     pub fn index(self) -> u8 {
         self as u8
     }
@@ -189,7 +192,8 @@ impl UnoCard {
         }
     }
 
-    /// Card points (§3.2): numbers face value, Skip/Reverse/Draw Two 20, wilds 50.
+    /// Card points (docs/rules/uno.md#cards): numbers face value, Skip/Reverse/Draw Two 20, wilds
+    /// 50.
     pub const fn points(self) -> u32 {
         match self.0 {
             52 | 53 => 50,
@@ -222,8 +226,9 @@ impl UnoCard {
     }
 }
 
-/// The 108 physical cards in the canonical order of §0.3 (colours R, Y, G, B; inside a colour
-/// 0, 1, 1, ..., 9, 9, Skip×2, Reverse×2, Draw Two×2; then 4 Wild, 4 Wild Draw Four).
+/// The 108 physical cards in the canonical order of docs/rules/README.md#canonical-deck-order
+/// (colours R, Y, G, B; inside a colour 0, 1, 1, ..., 9, 9, Skip×2, Reverse×2, Draw Two×2; then 4
+/// Wild, 4 Wild Draw Four).
 pub fn deck() -> Vec<UnoCard> {
     let mut d = Vec::with_capacity(108);
     for face in UnoCard::all() {

@@ -1,7 +1,10 @@
-//! The UNO state machine: setup (RULES.md §3.4), matching (§3.5), the turn state machine
-//! (§3.6), card effects (§3.7), the Wild Draw Four restriction and challenge (§3.8), drawing
-//! and reshuffles (§3.9), UNO calls (§3.10), going out and scoring (§3.11), two players
-//! (§3.12) and stacking (§3.13).
+//! The UNO state machine: setup (docs/rules/uno.md#setup), matching (docs/rules/uno.md#matching),
+//! the turn state machine (docs/rules/uno.md#turns), card effects (docs/rules/uno.md#card-effects),
+//! the Wild Draw Four restriction and challenge (docs/rules/uno.md#wild-draw-four), drawing and
+//! reshuffles (docs/rules/uno.md#drawing-and-the-empty-pile), UNO calls
+//! (docs/rules/uno.md#calling-uno), going out and scoring
+//! (docs/rules/uno.md#going-out-and-scoring), two players (docs/rules/uno.md#two-players) and
+//! stacking (docs/rules/uno.md#stacking).
 
 use super::cards::{Kind, deck, deck_counts};
 use super::types::*;
@@ -39,7 +42,7 @@ pub(crate) enum Phase {
     Over,
 }
 
-/// A Wild Draw Four that may still be challenged (§3.8).
+/// A Wild Draw Four that may still be challenged (docs/rules/uno.md#wild-draw-four).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Wd4Ctx {
     pub offender: Seat,
@@ -111,9 +114,9 @@ pub(crate) fn counts_to_vec(c: &[u8; FACES]) -> Vec<UnoCard> {
     v
 }
 
-/// True when a hand (counts) passes the WD4 restriction of §3.8 against colour `cc` and top
-/// card `top`: no coloured card of colour `cc` (and, with `NoMatchingCard`, none of the top's
-/// number or symbol). Wild cards never count.
+/// True when a hand (counts) passes the WD4 restriction of docs/rules/uno.md#wild-draw-four against
+/// colour `cc` and top card `top`: no coloured card of colour `cc` (and, with `NoMatchingCard`,
+/// none of the top's number or symbol). Wild cards never count.
 pub(crate) fn wd4_allowed(r: Wd4Restriction, hand: &[u8; FACES], cc: Color, top: UnoCard) -> bool {
     let base = cc as usize * 13;
     if hand[base..base + 13].iter().any(|&k| k > 0) {
@@ -220,9 +223,10 @@ impl Uno {
         self.opts.uno_call == UnoCall::Explicit
     }
 
-    // ----- matching (§3.5, §3.8, §3.13) ----------------------------------------------
+    // ----- matching (docs/rules/uno.md#matching, docs/rules/uno.md#wild-draw-four,
+    // docs/rules/uno.md#stacking) ----------------------------------------------
 
-    /// Whether `seat` may play `card` now on the top card (§3.5).
+    /// Whether `seat` may play `card` now on the top card (docs/rules/uno.md#matching).
     pub(crate) fn playable(&self, seat: Seat, card: UnoCard) -> bool {
         match card.0 {
             52 => true,
@@ -242,7 +246,7 @@ impl Uno {
         }
     }
 
-    /// Whether `seat` may stack `card` on the pending penalty (§3.13).
+    /// Whether `seat` may stack `card` on the pending penalty (docs/rules/uno.md#stacking).
     pub(crate) fn stackable(&self, seat: Seat, card: UnoCard) -> bool {
         let on_wd4 = self.top().is_wd4();
         let kind_ok = match self.opts.stacking {
@@ -542,7 +546,7 @@ impl Uno {
         Ok(())
     }
 
-    /// `Draw` in `Turn` (§3.6, §3.9).
+    /// `Draw` in `Turn` (docs/rules/uno.md#turns, docs/rules/uno.md#drawing-and-the-empty-pile).
     fn voluntary_draw(&mut self, p: Seat) {
         let until = self.opts.draw_rule == DrawRule::DrawUntilPlayable;
         let mut got = Vec::new();
@@ -563,7 +567,7 @@ impl Uno {
         match playable {
             Some(drawn) => self.phase = Phase::AfterDraw { drawn },
             None => {
-                // The automatic Keep of §3.6: the same event as a chosen Keep.
+                // The automatic Keep of docs/rules/uno.md#turns: the same event as a chosen Keep.
                 self.public(Event::Keep { seat: p });
                 let next = self.advance(p, 1);
                 self.begin_turn(next, false);
@@ -571,7 +575,8 @@ impl Uno {
         }
     }
 
-    /// Plays `card` from `p`'s hand and runs the after-play pipeline (§3.7).
+    /// Plays `card` from `p`'s hand and runs the after-play pipeline
+    /// (docs/rules/uno.md#card-effects).
     fn play(&mut self, p: Seat, card: UnoCard, declare: Option<Color>, uno: bool, stack: bool) {
         let prev_color = self.color;
         let prev_top = self.top();
@@ -581,7 +586,7 @@ impl Uno {
         self.caps_after_play(p, card);
         if card.is_wd4() && !self.opts.wd4_challenge {
             // The engine enforced the restriction, so everybody now knows p held none of
-            // the restricted cards (§3.15 derived knowledge).
+            // the restricted cards (docs/rules/uno.md#information derived knowledge).
             self.set_void(p, prev_color, prev_top, 0);
         }
         self.known_after_play(p, card);
@@ -669,7 +674,7 @@ impl Uno {
                     direction: self.direction,
                 });
                 if self.n == 2 {
-                    // §3.12: a Reverse acts as a Skip.
+                    // docs/rules/uno.md#two-players: a Reverse acts as a Skip.
                     let other = self.advance(p, 1);
                     self.public(Event::Skipped { seat: other });
                     self.begin_turn(p, false);
@@ -725,7 +730,8 @@ impl Uno {
     fn going_out(&mut self, p: Seat, card: UnoCard) {
         self.wd4 = None;
         if card.is_draw() {
-            // §3.11 / §3.13: the next player still draws, and the cards count.
+            // docs/rules/uno.md#going-out-and-scoring / docs/rules/uno.md#stacking: the next player
+            // still draws, and the cards count.
             let victim = self.advance(p, 1);
             let k = if self.opts.stacking != Stacking::None {
                 self.pending
@@ -738,7 +744,8 @@ impl Uno {
         self.end_hand(Some(p));
     }
 
-    /// A turn boundary (§3.6): the next `Turn`/`PenaltyTurn`, unless the hand ends here.
+    /// A turn boundary (docs/rules/uno.md#turns): the next `Turn`/`PenaltyTurn`, unless the hand
+    /// ends here.
     fn begin_turn(&mut self, seat: Seat, penalty: bool) {
         self.turns += 1;
         if self.turns > self.opts.turn_limit {
@@ -760,7 +767,8 @@ impl Uno {
         };
     }
 
-    // ----- drawing (§3.9) -------------------------------------------------------------
+    // ----- drawing (docs/rules/uno.md#drawing-and-the-empty-pile)
+    // -------------------------------------------------------------
 
     /// Moves up to `k` cards from the draw pile into `seat`'s hand, reshuffling the discard
     /// pile when the rules allow; appends them to `got`.
@@ -892,7 +900,8 @@ impl Uno {
         self.known.retain(|k| k.len > 0);
     }
 
-    // ----- hands: setup, end, scoring (§3.4, §3.11) ----------------------------------
+    // ----- hands: setup, end, scoring (docs/rules/uno.md#setup,
+    // docs/rules/uno.md#going-out-and-scoring) ----------------------------------
 
     /// Deals a hand: from `deck` (top first) when given, else from a fresh shuffle.
     pub(crate) fn start_hand(&mut self, deck_order: Option<Vec<UnoCard>>) {
@@ -932,7 +941,7 @@ impl Uno {
             self.log(Visibility::only(s), Event::Hand { seat: s, cards });
         }
         self.draw = d[dealt..].iter().rev().copied().collect();
-        // The start card (§3.4 step 3).
+        // The start card (docs/rules/uno.md#setup step 3).
         let redraw_wild = self.opts.start_wild == StartWild::Redraw;
         let returnable = move |c: UnoCard| c.is_wd4() || (redraw_wild && c == UnoCard::WILD);
         let start = loop {
@@ -1024,8 +1033,8 @@ impl Uno {
         };
         let summary = match self.opts.scoring {
             Scoring::WinnerTakesAll | Scoring::SingleHand => {
-                // §3.11 [ENG]: shared EndHand winners score nothing.
-                // Decision: SingleHand scores the hand like WinnerTakesAll.
+                // docs/rules/uno.md#going-out-and-scoring [ENG]: shared EndHand winners score
+                // nothing. Decision: SingleHand scores the hand like WinnerTakesAll.
                 if unique {
                     let w = winners[0] as usize;
                     let gain: i64 = (0..n).filter(|&s| s != w).map(|s| values[s]).sum();

@@ -1,17 +1,21 @@
-//! # UNO (RULES.md §3)
+//! # UNO (docs/rules/uno.md)
 //!
 //! * `types`: the public types (cards, options, actions, events, observation).
-//! * [`cards`]: card faces, points, the canonical deck (§3.2, §0.3, §0.6).
-//! * [`options`]: options, presets and validation (§3.3).
+//! * [`cards`]: card faces, points, the canonical deck (docs/rules/uno.md#cards,
+//!   docs/rules/README.md#canonical-deck-order, docs/rules/README.md#card-notation).
+//! * [`options`]: options, presets and validation (docs/rules/uno.md#options).
 //! * `engine`: setup, matching, the turn state machine, effects, WD4 restriction and
-//!   challenge, drawing, UNO calls, going out, scoring, two players, stacking (§3.4–§3.14).
-//! * `observe`: the information model (§3.15), `shuffle_hidden` and `determinize`.
+//!   challenge, drawing, UNO calls, going out, scoring, two players, stacking
+//!   (docs/rules/uno.md#setup through docs/rules/uno.md#stacking).
+//! * `observe`: the information model (docs/rules/uno.md#information), `shuffle_hidden` and
+//!   `determinize`.
 //! * `display`: action/event text and the `u32` action codes.
 //!
 //! Engine conventions not in the rule book (each also marked `// Decision:` where it is
 //! implemented):
 //! * `turn_limit` (default 5000 turns per hand) and an internal cap of 10 000 hands end the
-//!   game as `aborted` with every seat `Draw`: safety limits, not rules (§4.5).
+//!   game as `aborted` with every seat `Draw`: safety limits, not rules
+//!   (docs/rules/README.md#engine-requirements).
 //! * The `uno` flag is legal only when it can matter (`uno_call=Explicit` and the play leaves
 //!   one card); elsewhere only `uno=false` is offered.
 //! * The UNO catch window asks the other players in the current direction *before* the
@@ -160,7 +164,8 @@ impl Checkable for Uno {
     }
 }
 
-/// A mid-hand position for tests (RULES.md §4.4): fixed hands, piles, colour and turn.
+/// A mid-hand position for tests (docs/rules/README.md#engine-requirements): fixed hands, piles,
+/// colour and turn.
 #[doc(hidden)]
 #[derive(Clone, Debug, Default)]
 pub struct Setup {

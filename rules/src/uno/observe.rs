@@ -1,5 +1,5 @@
-//! The information model of RULES.md §3.15: per-seat observations, re-dealing hidden cards
-//! (`shuffle_hidden`) and building a state from an observation (`determinize`).
+//! The information model of docs/rules/uno.md#information: per-seat observations, re-dealing hidden
+//! cards (`shuffle_hidden`) and building a state from an observation (`determinize`).
 //!
 //! Hidden places: the other players' hands and the draw pile (order unknown). The certain
 //! inferences respected by both re-deals:

@@ -1,10 +1,10 @@
-//! Options and presets (RULES.md §3.3): `uno_official(n)`, `uno_house(n)`, `uno_two_player()`,
-//! option text by the rule book's names, and validation.
+//! Options and presets (docs/rules/uno.md#options): `uno_official(n)`, `uno_house(n)`,
+//! `uno_two_player()`, option text by the rule book's names, and validation.
 
 use super::types::*;
 use crate::game::{ConfigError, Preset, Rules, find_preset, parse_bool, parse_choice, parse_num};
 
-/// Default safety cap on turns per hand (§4.5; not a rule).
+/// Default safety cap on turns per hand (docs/rules/README.md#engine-requirements; not a rule).
 pub const DEFAULT_TURN_LIMIT: u32 = 5000;
 
 pub(crate) const PRESETS: &[Preset] = &[
@@ -44,7 +44,7 @@ const OPTION_NAMES: &[&str] = &[
 ];
 
 impl Options {
-    /// `uno_official(n)`: every option at its default (§3.3).
+    /// `uno_official(n)`: every option at its default (docs/rules/uno.md#options).
     pub fn official(n: u8) -> Options {
         Options {
             num_players: n,
@@ -65,7 +65,7 @@ impl Options {
         }
     }
 
-    /// `uno_house(n)`: source E's game (§3.3).
+    /// `uno_house(n)`: source E's game (docs/rules/uno.md#options).
     pub fn house(n: u8) -> Options {
         Options {
             stacking: Stacking::Progressive,

@@ -1,9 +1,9 @@
-//! UNO's public types: cards, options, actions, events, observation (RULES.md §3).
+//! UNO's public types: cards, options, actions, events, observation (docs/rules/uno.md).
 
 use crate::cards::Seat;
 use serde::{Deserialize, Serialize};
 
-/// The four UNO colours, in the canonical order of RULES.md §0.3.
+/// The four UNO colours, in the canonical order of docs/rules/README.md#canonical-deck-order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Color {
     /// Red (`R`), index 0.
@@ -30,47 +30,52 @@ pub struct UnoCard(pub u8);
 /// The number of distinct faces.
 pub const FACES: usize = 54;
 
-/// Rule options of RULES.md §3.3 (names as there), plus the dealer and a safety cap.
+/// Rule options of docs/rules/uno.md#options (names as there), plus the dealer and a safety cap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Seats at the table, 2..=10. Default 4.
     pub num_players: u8,
-    /// Cards dealt to each player (§3.4). Default 7; at least 1, and `num_players * hand_size + 1`
-    /// (the start card) may not exceed 108.
+    /// Cards dealt to each player (docs/rules/uno.md#setup). Default 7; at least 1, and
+    /// `num_players * hand_size + 1` (the start card) may not exceed 108.
     pub hand_size: u8,
-    /// How hands are scored and when the game ends (§3.11). Default `WinnerTakesAll`.
+    /// How hands are scored and when the game ends (docs/rules/uno.md#going-out-and-scoring).
+    /// Default `WinnerTakesAll`.
     pub scoring: Scoring,
-    /// The score that ends a multi-hand game (§3.11); unused with `SingleHand`. Default 500, at
-    /// least 1.
+    /// The score that ends a multi-hand game (docs/rules/uno.md#going-out-and-scoring); unused with
+    /// `SingleHand`. Default 500, at least 1.
     pub target_score: u32,
     /// Whether a Wild Draw Four may always be played and its victim may challenge it (true, the
-    /// default, §3.8), or the restriction is enforced and an illegal one is not listed (false).
+    /// default, docs/rules/uno.md#wild-draw-four), or the restriction is enforced and an illegal
+    /// one is not listed (false).
     pub wd4_challenge: bool,
-    /// What a Wild Draw Four requires of the hand (§3.8). Default `NoCardOfCurrentColor`.
+    /// What a Wild Draw Four requires of the hand (docs/rules/uno.md#wild-draw-four). Default
+    /// `NoCardOfCurrentColor`.
     pub wd4_restriction: Wd4Restriction,
-    /// What a Wild start card does (§3.4). Default `FirstPlayerChooses`.
+    /// What a Wild start card does (docs/rules/uno.md#setup). Default `FirstPlayerChooses`.
     pub start_wild: StartWild,
-    /// Who starts after a Reverse start card (§3.4). Default `DealerStarts`.
+    /// Who starts after a Reverse start card (docs/rules/uno.md#setup). Default `DealerStarts`.
     pub start_reverse: StartReverse,
-    /// What `Draw` does (§3.6). Default `DrawOneMayPlay`.
+    /// What `Draw` does (docs/rules/uno.md#turns). Default `DrawOneMayPlay`.
     pub draw_rule: DrawRule,
-    /// Whether players call "UNO" themselves (§3.10). Default `Auto`.
+    /// Whether players call "UNO" themselves (docs/rules/uno.md#calling-uno). Default `Auto`.
     pub uno_call: UnoCall,
     /// Cards a player draws when caught not calling UNO (`uno_call=Explicit`). Default 2.
     pub uno_penalty: u8,
-    /// Whether a Draw Two / Wild Draw Four penalty may be passed on (§3.13). Default `None`; any
-    /// other value needs `wd4_challenge=false`.
+    /// Whether a Draw Two / Wild Draw Four penalty may be passed on (docs/rules/uno.md#stacking).
+    /// Default `None`; any other value needs `wd4_challenge=false`.
     pub stacking: Stacking,
-    /// What happens when the draw pile runs out (§3.9). Default `Reshuffle`.
+    /// What happens when the draw pile runs out (docs/rules/uno.md#drawing-and-the-empty-pile).
+    /// Default `Reshuffle`.
     pub deck_exhaustion: DeckExhaustion,
     /// First dealer; `None` = drawn with the game's RNG.
     pub dealer: Option<Seat>,
-    /// Safety cap (§4.5): a hand is aborted after this many turns (reported, not a rule).
+    /// Safety cap (docs/rules/README.md#engine-requirements): a hand is aborted after this many
+    /// turns (reported, not a rule).
     pub turn_limit: u32,
 }
 
-/// How hands are scored and when the game ends (RULES.md §3.11). Hand value = the points of the
-/// cards in a hand ([`UnoCard::points`]).
+/// How hands are scored and when the game ends (docs/rules/uno.md#going-out-and-scoring). Hand
+/// value = the points of the cards in a hand ([`UnoCard::points`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Scoring {
     /// The player who goes out scores the hand values of all the others; the game ends after the
@@ -83,7 +88,8 @@ pub enum Scoring {
     /// hand is scored as in `WinnerTakesAll`.
     SingleHand,
 }
-/// What a Wild Draw Four requires of the rest of the hand (RULES.md §3.8). Wild cards never count.
+/// What a Wild Draw Four requires of the rest of the hand (docs/rules/uno.md#wild-draw-four). Wild
+/// cards never count.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Wd4Restriction {
     /// No other card of the current colour. The default.
@@ -91,7 +97,7 @@ pub enum Wd4Restriction {
     /// No other card that matches the top card by colour, number or symbol (source E's wording).
     NoMatchingCard,
 }
-/// What a Wild turned as the start card does (RULES.md §3.4).
+/// What a Wild turned as the start card does (docs/rules/uno.md#setup).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StartWild {
     /// The player to the dealer's left names the colour (decision `ChooseStartColor`), then takes
@@ -101,8 +107,8 @@ pub enum StartWild {
     /// for a Wild Draw Four).
     Redraw,
 }
-/// Who starts after a Reverse turned as the start card (RULES.md §3.4); play runs counter-clockwise
-/// either way.
+/// Who starts after a Reverse turned as the start card (docs/rules/uno.md#setup); play runs
+/// counter-clockwise either way.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StartReverse {
     /// The dealer plays first. The default.
@@ -110,7 +116,7 @@ pub enum StartReverse {
     /// The dealer's right-hand neighbour plays first. With 2 players the dealer starts anyway.
     RightOfDealerStarts,
 }
-/// What `Draw` does (RULES.md §3.6).
+/// What `Draw` does (docs/rules/uno.md#turns).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DrawRule {
     /// Draw one card; if it is playable the player may play it (`PlayDrawn`) or `Keep` it, else the
@@ -120,7 +126,7 @@ pub enum DrawRule {
     /// played.
     DrawUntilPlayable,
 }
-/// Who calls "UNO" (RULES.md §3.10).
+/// Who calls "UNO" (docs/rules/uno.md#calling-uno).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UnoCall {
     /// The engine calls for everyone; nobody is ever caught, and the `uno` flag of an action must
@@ -130,7 +136,7 @@ pub enum UnoCall {
     /// may catch him ([`Action::CatchUno`]) and he draws `uno_penalty` cards.
     Explicit,
 }
-/// Whether a draw penalty may be passed on (RULES.md §3.13, house rule).
+/// Whether a draw penalty may be passed on (docs/rules/uno.md#stacking, house rule).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stacking {
     /// No: the victim of a Draw Two or Wild Draw Four draws and loses his turn. The default.
@@ -141,7 +147,7 @@ pub enum Stacking {
     /// Draw Four). Source E.
     Progressive,
 }
-/// What happens when the draw pile is empty (RULES.md §3.9).
+/// What happens when the draw pile is empty (docs/rules/uno.md#drawing-and-the-empty-pile).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeckExhaustion {
     /// The discard pile except its top card is shuffled into a new draw pile
@@ -152,7 +158,7 @@ pub enum DeckExhaustion {
     EndHand,
 }
 
-/// The kind of decision pending (§3.6).
+/// The kind of decision pending (docs/rules/uno.md#turns).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decision {
     /// The start card is a Wild: the player to the dealer's left names the colour
@@ -175,14 +181,15 @@ pub enum Decision {
     Over,
 }
 
-/// Every choice an UNO player makes (§3.6). `declare` is `Some` exactly for wild kinds;
-/// `uno` matters only with `uno_call=Explicit` (always `false` otherwise).
+/// Every choice an UNO player makes (docs/rules/uno.md#turns). `declare` is `Some` exactly for wild
+/// kinds; `uno` matters only with `uno_call=Explicit` (always `false` otherwise).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Name the colour of a Wild start card (decision `ChooseStartColor`); the same player then
     /// takes his turn.
     ChooseColor(Color),
-    /// Play a card from hand (decision `Turn`); it must match the top card (§3.5).
+    /// Play a card from hand (decision `Turn`); it must match the top card
+    /// (docs/rules/uno.md#matching).
     Play {
         /// The card.
         card: UnoCard,
@@ -210,7 +217,7 @@ pub enum Action {
     /// The victim accepts the Wild Draw Four: he draws 4 and loses his turn.
     Accept,
     /// With stacking, pass the pending penalty on with a Draw Two or Wild Draw Four from hand
-    /// (decision `PenaltyTurn`, §3.13).
+    /// (decision `PenaltyTurn`, docs/rules/uno.md#stacking).
     Stack {
         /// The card stacked.
         card: UnoCard,
@@ -227,7 +234,7 @@ pub enum Action {
     NoCatch,
 }
 
-/// What happened (§3.15).
+/// What happened (docs/rules/uno.md#information).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// Public: a hand is dealt.
@@ -303,7 +310,7 @@ pub enum Event {
         /// The new direction: +1 clockwise, -1 counter-clockwise.
         direction: i8,
     },
-    /// Public: `seat` challenged `offender`'s Wild Draw Four (§3.8).
+    /// Public: `seat` challenged `offender`'s Wild Draw Four (docs/rules/uno.md#wild-draw-four).
     Challenge {
         /// The challenger (the victim).
         seat: Seat,
@@ -327,7 +334,7 @@ pub enum Event {
         /// The victim.
         seat: Seat,
     },
-    /// Public: `seat` stacks `card` on the pending penalty (§3.13).
+    /// Public: `seat` stacks `card` on the pending penalty (docs/rules/uno.md#stacking).
     Stack {
         /// The player.
         seat: Seat,
@@ -378,14 +385,15 @@ pub enum Event {
         /// The result of the hand in words, e.g. who went out and what he scored.
         summary: String,
     },
-    /// Public: the game is over (§3.11).
+    /// Public: the game is over (docs/rules/uno.md#going-out-and-scoring).
     GameEnd {
         /// The outcome in words, as [`Outcome::summary`](crate::Outcome::summary).
         summary: String,
     },
 }
 
-/// What one player may know (§3.15), including the perfect-memory derived knowledge.
+/// What one player may know (docs/rules/uno.md#information), including the perfect-memory derived
+/// knowledge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
     /// The observing seat.
@@ -426,8 +434,8 @@ pub struct Observation {
     pub unseen: Vec<u8>,
     /// The seat that must decide now (`None` once the game is over).
     pub to_act: Option<Seat>,
-    /// The whole discard pile, bottom first (its last entry is `top`). Public history (§3.15);
-    /// it is what a reshuffle turns into the next draw pile.
+    /// The whole discard pile, bottom first (its last entry is `top`). Public history
+    /// (docs/rules/uno.md#information); it is what a reshuffle turns into the next draw pile.
     pub discard: Vec<UnoCard>,
     /// Turns begun in this hand (the `turn_limit` safety cap counts them).
     pub turns: u32,
@@ -448,7 +456,7 @@ pub struct Observation {
     pub wd4: Option<Wd4Pending>,
 }
 
-/// A Wild Draw Four whose challenge decision is pending (§3.8).
+/// A Wild Draw Four whose challenge decision is pending (docs/rules/uno.md#wild-draw-four).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wd4Pending {
     /// The player of the Wild Draw Four.

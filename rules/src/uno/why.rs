@@ -8,10 +8,10 @@ use std::fmt;
 /// The reason an action was refused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Why {
-    /// Any action once the game has ended (RULES.md §3.11).
+    /// Any action once the game has ended (docs/rules/uno.md#going-out-and-scoring).
     GameOver,
-    /// The action is not of the kind the pending decision takes (RULES.md §3.6: the table of
-    /// decisions and their actions), e.g. `Draw` in a Wild Draw Four challenge.
+    /// The action is not of the kind the pending decision takes (docs/rules/uno.md#turns: the table
+    /// of decisions and their actions), e.g. `Draw` in a Wild Draw Four challenge.
     WrongDecision {
         /// The player to act.
         seat: Seat,
@@ -28,25 +28,26 @@ pub enum Why {
         /// The card named.
         card: UnoCard,
     },
-    /// A Wild or Wild Draw Four played (or stacked) without a declared colour (RULES.md §3.5:
-    /// the player names one of the four colours); holds the card.
+    /// A Wild or Wild Draw Four played (or stacked) without a declared colour
+    /// (docs/rules/uno.md#matching: the player names one of the four colours); holds the card.
     NeedsColour(UnoCard),
     /// A declared colour on a card that is not wild; holds the card.
     NotWild(UnoCard),
-    /// The `uno` flag on a play that does not leave the player exactly one card (RULES.md
-    /// §3.6: the flag matters only then).
+    /// The `uno` flag on a play that does not leave the player exactly one card
+    /// (docs/rules/uno.md#turns: the flag matters only then).
     UnoFlagNotLastCard,
-    /// The `uno` flag while `uno_call=Auto` (RULES.md §3.10: the engine calls for everyone).
+    /// The `uno` flag while `uno_call=Auto` (docs/rules/uno.md#calling-uno: the engine calls for
+    /// everyone).
     UnoFlagNotExplicit,
-    /// A Wild Draw Four the restriction forbids (RULES.md §3.8: another card of the current
-    /// colour in hand, or with `NoMatchingCard` any matching card): given when the engine
-    /// enforces it, i.e. with `wd4_challenge=false` (always the case with stacking).
+    /// A Wild Draw Four the restriction forbids (docs/rules/uno.md#wild-draw-four: another card of
+    /// the current colour in hand, or with `NoMatchingCard` any matching card): given when the
+    /// engine enforces it, i.e. with `wd4_challenge=false` (always the case with stacking).
     Wd4Restricted {
         /// The player, who holds such a card.
         seat: Seat,
     },
-    /// A card that may not be stacked on the pending penalty (RULES.md §3.13: only a Draw Two
-    /// on a Draw Two, and a Wild Draw Four on a Wild Draw Four, or with `Progressive` on
+    /// A card that may not be stacked on the pending penalty (docs/rules/uno.md#stacking: only a
+    /// Draw Two on a Draw Two, and a Wild Draw Four on a Wild Draw Four, or with `Progressive` on
     /// either).
     CannotStack {
         /// The card offered.
@@ -57,7 +58,7 @@ pub enum Why {
         stacking: Stacking,
     },
     /// A coloured card that matches the top card neither by colour, nor by number or symbol
-    /// (RULES.md §3.5).
+    /// (docs/rules/uno.md#matching).
     NoMatch {
         /// The card offered.
         card: UnoCard,
@@ -67,7 +68,7 @@ pub enum Why {
         colour: Color,
     },
     /// `Keep` under `draw_rule=DrawUntilPlayable`, where the playable card drawn must be
-    /// played (RULES.md §3.6).
+    /// played (docs/rules/uno.md#turns).
     DrawnMustBePlayed,
 }
 

@@ -1,5 +1,5 @@
 /**
- * Durak (RULES.md §1): actions, the observation, helpers and the agent base class; the
+ * Durak (docs/rules/durak.md): actions, the observation, helpers and the agent base class; the
  * twin of `sdk/python/croupier/durak.py`.
  *
  *     import * as durak from './croupier/durak.js';

@@ -1,5 +1,5 @@
 /**
- * Toepen (RULES.md §2): actions, the observation, helpers and the agent base class; the
+ * Toepen (docs/rules/toepen.md): actions, the observation, helpers and the agent base class; the
  * twin of `sdk/python/croupier/toepen.py`.
  *
  *     import * as toepen from './croupier/toepen.js';

@@ -1,5 +1,5 @@
 /**
- * UNO (RULES.md §3): cards, actions, the observation, helpers and the agent base class; the
+ * UNO (docs/rules/uno.md): cards, actions, the observation, helpers and the agent base class; the
  * twin of `sdk/python/croupier/uno.py`.
  *
  *     import * as uno from './croupier/uno.js';

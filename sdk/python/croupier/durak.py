@@ -1,4 +1,4 @@
-"""Durak (RULES.md §1): actions, the observation, helpers and the agent base class.
+"""Durak (docs/rules/durak.md): actions, the observation, helpers and the agent base class.
 
     from croupier import durak
 

@@ -1,4 +1,4 @@
-"""Toepen (RULES.md §2): actions, the observation, helpers and the agent base class.
+"""Toepen (docs/rules/toepen.md): actions, the observation, helpers and the agent base class.
 
     from croupier import toepen
 

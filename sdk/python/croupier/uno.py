@@ -1,4 +1,4 @@
-"""UNO (RULES.md §3): cards, actions, the observation, helpers and the agent base class.
+"""UNO (docs/rules/uno.md): cards, actions, the observation, helpers and the agent base class.
 
     from croupier import uno
 
