@@ -5,8 +5,9 @@
 # components, which debug-mode wasmtime would make slow), builds every example agent, then
 # runs the tests with cargo-nextest (cargo test where it is missing), with the SLURM test
 # beside them, then the wheel test. First it checks that no file of a crate imports a file
-# that imports it back (scripts/import-cycles.py) and that no source file is over 700 lines
-# but the rules engines (scripts/file-lengths.py).
+# that imports it back (scripts/import-cycles.py), that no source file is over 700 lines
+# but the rules engines (scripts/file-lengths.py), and that every file a doc or a comment
+# cites exists, with the heading it names (scripts/check-links.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/tools.sh
@@ -28,6 +29,10 @@ tools=$!
 python3 scripts/import-cycles.py --self-test
 python3 scripts/import-cycles.py
 python3 scripts/file-lengths.py
+# Every file and heading the docs and the comments cite exists (docs/rules/ is the rule book
+# they cite by section); the self-test plants a missing file and a missing heading.
+python3 scripts/check-links.py --self-test
+python3 scripts/check-links.py
 
 # The set-up's build, the arena's and the tests' must share every crate below croupier-cli
 # (cli/Cargo.toml pins the features that would differ): checked before building.
