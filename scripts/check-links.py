@@ -54,26 +54,35 @@ def slug(text):
     return text.replace(" ", "-")
 
 
+def numbered_lines(path):
+    """`(line number, line)` for every line of a file; in markdown, the lines of code blocks
+    are left out."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        lines = fh.read().split("\n")
+    fence = None
+    for i, line in enumerate(lines, 1):
+        if path.endswith(".md"):
+            stripped = line.lstrip()
+            if stripped.startswith(("```", "~~~")):
+                mark = stripped[:3]
+                fence = None if fence == mark else (fence or mark)
+                continue
+            if fence:
+                continue
+        yield i, line
+
+
 def anchors_of(path, cache):
     if path not in cache:
-        found, seen, fence = set(), {}, None
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                stripped = line.lstrip()
-                if stripped.startswith(("```", "~~~")):
-                    mark = stripped[:3]
-                    fence = None if fence == mark else (fence or mark)
-                    continue
-                if fence:
-                    continue
-                for a in EXPLICIT_ANCHOR.findall(line):
-                    found.add(a)
-                m = HEADING.match(line)
-                if m:
-                    s = slug(m.group(2))
-                    n = seen.get(s, 0)
-                    seen[s] = n + 1
-                    found.add(s if n == 0 else f"{s}-{n}")
+        found, seen = set(), {}
+        for _, line in numbered_lines(path):
+            found.update(EXPLICIT_ANCHOR.findall(line))
+            m = HEADING.match(line)
+            if m:
+                s = slug(m.group(2))
+                n = seen.get(s, 0)
+                seen[s] = n + 1
+                found.add(s if n == 0 else f"{s}-{n}")
         cache[path] = found
     return cache[path]
 
@@ -119,18 +128,7 @@ def check(root):
         rel = os.path.relpath(f, root)
         here = os.path.dirname(f)
         is_md = f.endswith(".md")
-        fence = None
-        with open(f, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().split("\n")
-        for i, line in enumerate(lines, 1):
-            if is_md:
-                stripped = line.lstrip()
-                if stripped.startswith(("```", "~~~")):
-                    mark = stripped[:3]
-                    fence = None if fence == mark else (fence or mark)
-                    continue
-                if fence:
-                    continue
+        for i, line in numbered_lines(f):
             text = URL.sub(" ", line)
             linked = set()
             if is_md:
