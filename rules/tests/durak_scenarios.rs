@@ -214,8 +214,8 @@ fn d03_no_trump_dealt() {
     }
 }
 
-/// docs/rules/durak.md#rank-rule: "A card may be added to a running bout (throw-in) only if its
-/// rank equals the rank of some card already on the table"; 8D is refused with `RankNotOnTable`.
+/// docs/rules/durak.md#rank-rule: A card may be added to a running bout (throw-in) only if its
+/// rank equals the rank of some card already on the table; 8D is refused with `RankNotOnTable`.
 #[test]
 fn d04_throw_in_priority_and_rank_rule() {
     let o = Options::classic(3);
@@ -522,9 +522,9 @@ fn d11_state(p2: &str) -> Durak {
     g
 }
 
-/// docs/rules/durak.md#transfer rule 5: "the transfer target T (1.6) holds at least `attack_count +
-/// 1` cards" (docs/rules/durak.md#edge-cases); a target holding one card is refused with
-/// `TargetTooShort`.
+/// docs/rules/durak.md#transfer rule 5: the transfer target (docs/rules/durak.md#roles) holds
+/// at least `attack_count + 1` cards (docs/rules/durak.md#edge-cases); a target holding one card is
+/// refused with `TargetTooShort`.
 #[test]
 fn d11_transfer_needs_a_long_enough_target() {
     let mut g = d11_state("6C 6D 6S 8D 9D");
@@ -556,8 +556,8 @@ fn d11_transfer_needs_a_long_enough_target() {
     assert_eq!(legal(&g), acts("transfer 7D, take"));
 }
 
-/// docs/rules/durak.md#transfer rule 2: "no attack card has been covered yet in this bout" —
-/// "transfer only on the first move of the defence"; refused with `TransferAfterBeat`.
+/// docs/rules/durak.md#transfer rule 2: no attack card has been covered yet in this bout —
+/// transfer only on the first move of the defence; refused with `TransferAfterBeat`.
 #[test]
 fn d12_no_transfer_after_a_beat() {
     let o = Options::perevodnoy(2);
@@ -847,7 +847,7 @@ fn d22_forced_pass_is_an_ordinary_pass() {
 
 /// The reasons players meet most, each the rule it enforces: `WrongPhase`, the transitions
 /// of docs/rules/durak.md#the-bout (each phase takes only its own actions); `NotInHand`,
-/// docs/rules/durak.md#lead ("any card from hand"); `MultiLeadOff`, docs/rules/durak.md#lead ("With
+/// docs/rules/durak.md#lead (any card from hand); `MultiLeadOff`, docs/rules/durak.md#lead ("With
 /// `multi_card_lead` [VAR]"); `NoSlot`, docs/rules/durak.md#defend ("`slot` is an uncovered pair");
 /// `DoesNotBeat`, the beat relation of docs/rules/durak.md#beat-relation and
 /// docs/rules/durak.md#beating; `ShowTrumpOff`, docs/rules/durak.md#transfer (`ShowTrumpTransfer`
@@ -926,8 +926,8 @@ fn event_text() {
     );
 }
 
-/// The bout's cap bounds a transfer too (docs/rules/durak.md#transfer rule 4: "`attack_count + 1 <=
-/// cap`"): one that brings the table to exactly the cap is legal, one past it is refused with
+/// The bout's cap bounds a transfer too (docs/rules/durak.md#transfer rule 4: `attack_count + 1 <=
+/// cap`): one that brings the table to exactly the cap is legal, one past it is refused with
 /// `TransferOverCap` even when the target could take it. (Mutation testing found no test on
 /// either side of the line.)
 #[test]
@@ -985,8 +985,8 @@ fn multi_lead(defender: &str) -> Durak {
     Durak::from_setup(&o, s).unwrap()
 }
 
-/// docs/rules/durak.md#lead [VAR]: "`Lead { cards }`, 1..k cards of one rank" — from the leader's
-/// hand ("any card from hand"); the cards he lacks are named in `NotAllInHand`.
+/// docs/rules/durak.md#lead [VAR]: `Lead { cards }`, 1..k cards of one rank — from the leader's
+/// hand (any card from hand); the cards he lacks are named in `NotAllInHand`.
 #[test]
 fn why_not_all_in_hand() {
     let g = multi_lead("8S 9S 10S JS");
@@ -1021,7 +1021,7 @@ fn why_multi_lead_size() {
     );
 }
 
-/// docs/rules/durak.md#lead [VAR]: "`Lead { cards }`, 1..k cards of **one rank**"; 7S with 9D is
+/// docs/rules/durak.md#lead [VAR]: `Lead { cards }`, 1..k cards of **one rank**; 7S with 9D is
 /// refused with `MultiLeadMixedRanks`. (The text form refuses to parse it; the enum can
 /// carry it.)
 #[test]
@@ -1033,8 +1033,8 @@ fn why_multi_lead_mixed_ranks() {
     );
 }
 
-/// docs/rules/durak.md#lead [VAR] with docs/rules/durak.md#bout-limit: "`k <= min(current cap,
-/// h0)`". Against a defender holding two cards three sevens are too many; with `bout_cap=2` so are
+/// docs/rules/durak.md#lead [VAR] with docs/rules/durak.md#bout-limit: `k <= min(current cap,
+/// h0)`. Against a defender holding two cards three sevens are too many; with `bout_cap=2` so are
 /// three against four.
 #[test]
 fn why_multi_lead_over_limit() {
@@ -1063,7 +1063,7 @@ fn why_multi_lead_over_limit() {
     );
 }
 
-/// docs/rules/durak.md#defend: "`Beat { slot, card }` — `slot` is an uncovered pair"; after 7S is
+/// docs/rules/durak.md#defend: `Beat { slot, card }` — `slot` is an uncovered pair; after 7S is
 /// covered and 7C thrown in, covering slot 0 again is refused with `SlotCovered`.
 #[test]
 fn why_slot_covered() {
@@ -1083,7 +1083,7 @@ fn why_slot_covered() {
     );
 }
 
-/// docs/rules/durak.md#transfer rule 1: a transfer needs "`transfer == true`" (Perevodnoy only); in
+/// docs/rules/durak.md#transfer rule 1: a transfer needs `transfer == true` (Perevodnoy only); in
 /// Podkidnoy both kinds of transfer are refused with `TransferOff`.
 #[test]
 fn why_transfer_off() {
@@ -1095,8 +1095,8 @@ fn why_transfer_off() {
     assert_eq!(refusal(&g, a("show 7H")), Why::TransferOff);
 }
 
-/// docs/rules/durak.md#transfer rule 6: "not (`no_transfer_in_first_bout` and this is the first
-/// bout of the game)"; refused with `TransferInFirstBout`, and legal from the second bout on.
+/// docs/rules/durak.md#transfer rule 6: not (`no_transfer_in_first_bout` and this is the first
+/// bout of the game); refused with `TransferInFirstBout`, and legal from the second bout on.
 #[test]
 fn why_transfer_in_first_bout() {
     let o = Options {
@@ -1124,9 +1124,9 @@ fn show_trump() -> Durak {
     g
 }
 
-/// docs/rules/durak.md#transfer [VAR]: "`ShowTrumpTransfer { card }`: like Transfer, but `card`
+/// docs/rules/durak.md#transfer [VAR]: `ShowTrumpTransfer { card }`: like Transfer, but `card`
 /// must be a
-/// **trump** of the attack rank"; showing 7D under hearts is refused with `NotTrump`.
+/// **trump** of the attack rank; showing 7D under hearts is refused with `NotTrump`.
 #[test]
 fn why_not_trump() {
     let g = show_trump();
@@ -1134,7 +1134,7 @@ fn why_not_trump() {
     assert_eq!(refusal(&g, a("show 7D")), Why::NotTrump(c("7D")));
 }
 
-/// docs/rules/durak.md#transfer [VAR]: "A given card may be shown at most once per bout." P1 shows
+/// docs/rules/durak.md#transfer [VAR]: A given card may be shown at most once per bout. P1 shows
 /// 7H, P0 transfers back with 7C, and P1's second showing of 7H is refused with `AlreadyShown`.
 #[test]
 fn why_already_shown() {
@@ -1146,8 +1146,8 @@ fn why_already_shown() {
     assert_eq!(refusal(&g, a("show 7H")), Why::AlreadyShown(c("7H")));
 }
 
-/// docs/rules/durak.md#bout-limit: "invariant: attack_count <= limit at all times", and
-/// docs/rules/durak.md#throw-in: "If `room == 0` ... the bout ends". A throw-in into a full bout is
+/// docs/rules/durak.md#bout-limit: invariant: attack_count <= limit at all times, and
+/// docs/rules/durak.md#throw-in: If `room == 0` ... the bout ends. A throw-in into a full bout is
 /// refused with `BoutFull`, but no legal game reaches that check: the engine ends the bout the
 /// moment `room` is 0, and `room` shrinks only by a throw-in (`h0`, the cap and the discard are
 /// fixed during the throw-in phase). The refusal guards states built from a forged observation, so

@@ -147,8 +147,8 @@ fn t01_trick_winner_and_card_order() {
     assert!(strength(c("7H")) > strength(c("AH")));
 }
 
-/// docs/rules/toepen.md#following-suit: "a player who holds at least one card of the led suit must
-/// play one of them"; every other card is refused with `MustFollow`.
+/// docs/rules/toepen.md#following-suit: a player who holds at least one card of the led suit must
+/// play one of them; every other card is refused with `MustFollow`.
 #[test]
 fn t02_follow_suit() {
     let o = Options::default();
@@ -568,8 +568,8 @@ fn t09_laundry_bluff_caught() {
     }
 }
 
-/// docs/rules/toepen.md#laundry-claims: a claim is allowed "only if the stock holds at least 4
-/// cards" (docs/rules/toepen.md#edge-cases); a claim on a short stock is refused with `StockShort`.
+/// docs/rules/toepen.md#laundry-claims: a claim is allowed only if the stock holds at least 4
+/// cards (docs/rules/toepen.md#edge-cases); a claim on a short stock is refused with `StockShort`.
 #[test]
 fn t10_laundry_needs_four_stock_cards() {
     // 8 players: no stock, so only NoClaim.
@@ -804,8 +804,8 @@ fn t14_poverty() {
     assert!(ev.contains(&"P2 is eliminated".to_string()), "{ev:?}");
 }
 
-/// docs/rules/toepen.md#who-may-knock rule 5 [VAR]: "with `knock_cap_by_score`: `score(player) +
-/// stake + 1 <= limit`"; a knock past it is refused with `KnockCapByScore`.
+/// docs/rules/toepen.md#who-may-knock rule 5 [VAR]: with `knock_cap_by_score`: `score(player) +
+/// stake + 1 <= limit`; a knock past it is refused with `KnockCapByScore`.
 #[test]
 fn t15_knock_cap_by_score() {
     let o = Options {
@@ -841,8 +841,8 @@ fn t15_knock_cap_by_score() {
     );
 }
 
-/// docs/rules/toepen.md#end-of-the-game `FirstToLimit`: "the game ends as soon as any score reaches
-/// `limit`"; afterwards every action is refused with `GameOver`.
+/// docs/rules/toepen.md#end-of-the-game `FirstToLimit`: the game ends as soon as any score reaches
+/// `limit`; afterwards every action is refused with `GameOver`.
 #[test]
 fn t16_first_to_limit() {
     let o = Options::preset("drinking").unwrap();
@@ -930,7 +930,7 @@ fn t17_plain_game_is_only_card_choices() {
     }
 }
 
-/// docs/rules/toepen.md#who-may-knock rule 4 [VAR]: "`max_stake` is None or `stake < max_stake`"; a
+/// docs/rules/toepen.md#who-may-knock rule 4 [VAR]: `max_stake` is None or `stake < max_stake`; a
 /// knock at the cap is refused with `MaxStake`.
 #[test]
 fn t18_max_stake() {
@@ -1144,10 +1144,10 @@ fn p(a: &str) -> Action {
     a.parse().unwrap()
 }
 
-/// docs/rules/toepen.md#decisions: each decision point takes only its own actions (the table
-/// "Decision points and their actions"), and docs/rules/toepen.md#who-may-knock rule 1: a knock
-/// needs "the round is in the trick-play phase (not during laundry or poverty decisions)". Anything
-/// else is `WrongDecision`, naming the decision that is pending.
+/// docs/rules/toepen.md#decisions: each decision point takes only its own actions (the table of
+/// decisions and their actions), and docs/rules/toepen.md#who-may-knock rule 1: a knock needs
+/// the round to be in its tricks (not in the laundry or poverty decisions). Anything else is
+/// `WrongDecision`, naming the decision that is pending.
 #[test]
 fn why_wrong_decision() {
     let mut g = deal(&Options::default(), 3, &T5);
@@ -1185,8 +1185,8 @@ fn why_wrong_decision() {
     );
 }
 
-/// docs/rules/toepen.md#white-laundry [VAR]: "With `white_laundry=true` a second claim type
-/// exists"; without it `ClaimWhiteLaundry` is refused with `WhiteLaundryOff`.
+/// docs/rules/toepen.md#white-laundry [VAR]: With `white_laundry=true` a second claim type
+/// exists; without it `ClaimWhiteLaundry` is refused with `WhiteLaundryOff`.
 #[test]
 fn why_white_laundry_off() {
     let hands = ["7H JC QD KS", "9C 9D 9S JH", "8C 8D 8S 10H", "7C 7D 7S QH"];
@@ -1225,7 +1225,7 @@ fn why_not_held() {
     );
 }
 
-/// docs/rules/toepen.md#who-may-knock rule 1: a knock needs "`knocking == true`"; in
+/// docs/rules/toepen.md#who-may-knock rule 1: a knock needs `knocking == true`; in
 /// `toepen_plain()` (source D's game, docs/rules/toepen.md#edge-cases: "no `Knock`") it is refused
 /// with `KnockingOff`.
 #[test]
@@ -1236,7 +1236,7 @@ fn why_knocking_off() {
 }
 
 /// docs/rules/toepen.md#knock-window [VAR]: with `knock_timing=AnyCardBoundary` knocks are made in
-/// the knock window; "the player to move plays (his `PlayTurn` then has no `Knock` action)". A
+/// the knock window; the player to move plays (his `PlayTurn` then has no `Knock` action). A
 /// knock at the play turn is refused with `KnockInWindow`.
 #[test]
 fn why_knock_in_window() {
@@ -1253,9 +1253,9 @@ fn why_knock_in_window() {
     assert_eq!(refusal(&g, Action::Knock), Why::KnockInWindow);
 }
 
-/// docs/rules/toepen.md#who-may-knock rule 3: "he is not `last_knocker`: nobody may make two knocks
-/// in a row within a round" (docs/rules/toepen.md#knock-on-turn: after his knock "the same player
-/// must now play a card; he cannot knock again"); refused with `LastKnocker`.
+/// docs/rules/toepen.md#who-may-knock rule 3: he is not `last_knocker`: nobody may make two knocks
+/// in a row within a round (docs/rules/toepen.md#knock-on-turn: after his knock the same player
+/// must now play a card; he cannot knock again); refused with `LastKnocker`.
 #[test]
 fn why_last_knocker() {
     let mut g = t5_to_trick2();

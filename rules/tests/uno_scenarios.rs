@@ -649,8 +649,8 @@ fn u22_out_with_wd4_no_challenge() {
 
 // ----- U17: UNO call ------------------------------------------------------------------------
 
-/// docs/rules/uno.md#calling-uno: "`uno_call=Explicit`: `Play`/`PlayDrawn`/`Stack` carry a `uno:
-/// bool`"; with `Auto` "the engine calls for every player", so the flag is refused with
+/// docs/rules/uno.md#calling-uno: `uno_call=Explicit`: `Play`/`PlayDrawn`/`Stack` carry a `uno:
+/// bool`; with `Auto` the engine calls for every player, so the flag is refused with
 /// `UnoFlagNotExplicit`.
 #[test]
 fn u17_uno_catch() {
@@ -700,8 +700,8 @@ fn u17_uno_catch() {
 
 // ----- U18: stacking --------------------------------------------------------------------
 
-/// docs/rules/uno.md#stacking: "Stackable cards: `SameKind`: a Draw Two on a pending Draw Two; a
-/// WD4 on a pending WD4. `Progressive`: ... a WD4 on either"; anything else is refused with
+/// docs/rules/uno.md#stacking: Stackable cards: `SameKind`: a Draw Two on a pending Draw Two; a
+/// WD4 on a pending WD4. `Progressive`: ... a WD4 on either; anything else is refused with
 /// `CannotStack`.
 #[test]
 fn u18_progressive_stacking() {
@@ -831,8 +831,8 @@ fn u21_reverse_three_players() {
 
 // ----- Refusal reasons (issue #41): every `Why` a player can be shown, each by name. ------
 
-/// docs/rules/uno.md#turns, "Decisions and actions": each decision takes only its own actions, and
-/// "After a draw the player may **not** play any other card from his hand in this turn". A
+/// docs/rules/uno.md#turns, the table of decisions and actions: each decision takes only its own
+/// actions, and after a draw the player may play no other card of his hand this turn. A
 /// wrong kind of action is refused with `WrongDecision`, naming the decision that is pending
 /// (every `Expected` below).
 #[test]
@@ -932,7 +932,7 @@ fn why_not_a_card() {
     assert_eq!(refusal(&g, bad), Why::NotACard(54));
 }
 
-/// docs/rules/uno.md#turns: `Play{card, ..}` "for every playable card in hand"; a card the player
+/// docs/rules/uno.md#turns: `Play{card, ..}` for every playable card in hand; a card the player
 /// does not hold is refused with `NotHeld`, even when it would match.
 #[test]
 fn why_not_held() {
@@ -953,17 +953,17 @@ fn why_not_held() {
     );
 }
 
-/// docs/rules/uno.md#card-effects: after a wild "the declared colour" is the current colour
-/// ("colour declared"), and docs/rules/uno.md#turns lists "wild kinds: one action per declarable
-/// colour"; a wild played without a colour is refused with `NeedsColour`.
+/// docs/rules/uno.md#card-effects: after a wild the declared colour is the current colour
+/// (colour declared), and docs/rules/uno.md#turns lists wild kinds: one action per declarable
+/// colour; a wild played without a colour is refused with `NeedsColour`.
 #[test]
 fn why_needs_colour() {
     let g = Uno::from_setup(&official(), setup(&["", "R2 W B4"], "R7", 1), 1).unwrap();
     assert_eq!(refusal(&g, play("W")), Why::NeedsColour(UnoCard::WILD));
 }
 
-/// docs/rules/uno.md#card-effects: "`current_color` = its colour, or the declared colour for a
-/// wild" — only a wild declares one; a colour on R2 is refused with `NotWild`.
+/// docs/rules/uno.md#card-effects: `current_color` = its colour, or the declared colour for a
+/// wild — only a wild declares one; a colour on R2 is refused with `NotWild`.
 #[test]
 fn why_not_wild() {
     let g = Uno::from_setup(&official(), setup(&["", "R2 W B4"], "R7", 1), 1).unwrap();
@@ -973,8 +973,8 @@ fn why_not_wild() {
     );
 }
 
-/// docs/rules/uno.md#turns: "The `uno` flag exists only in `Explicit` mode and only matters when
-/// the play leaves the player with exactly one card"; with three cards in hand it is refused
+/// docs/rules/uno.md#turns: The `uno` flag exists only in `Explicit` mode and only matters when
+/// the play leaves the player with exactly one card; with three cards in hand it is refused
 /// with `UnoFlagNotLastCard`.
 #[test]
 fn why_uno_flag_not_last_card() {
@@ -985,8 +985,8 @@ fn why_uno_flag_not_last_card() {
     assert_eq!(refusal(&g, act("play R3 uno")), Why::UnoFlagNotLastCard);
 }
 
-/// docs/rules/uno.md#turns: "`DrawUntilPlayable` [VAR house rule]: ... that card must then be
-/// played (`AfterDraw` offers only `PlayDrawn` actions)"; `Keep` is refused with
+/// docs/rules/uno.md#turns: `DrawUntilPlayable` [VAR house rule]: ... that card must then be
+/// played (`AfterDraw` offers only `PlayDrawn` actions); `Keep` is refused with
 /// `DrawnMustBePlayed`.
 #[test]
 fn why_drawn_must_be_played() {
@@ -1001,9 +1001,9 @@ fn why_drawn_must_be_played() {
     assert_eq!(refusal(&g, Action::Keep), Why::DrawnMustBePlayed);
 }
 
-/// docs/rules/uno.md#stacking: "a stacked WD4 declares a colour; the WD4 colour restriction of 3.8
-/// still applies". P1 holds a green card on a pending green Draw Two, so his WD4 is refused with
-/// `Wd4Restricted`, not `CannotStack` (the kind would stack).
+/// docs/rules/uno.md#stacking: a stacked WD4 declares a colour; the colour restriction of
+/// docs/rules/uno.md#wild-draw-four still applies. P1 holds a green card on a pending green Draw
+/// Two, so his WD4 is refused with `Wd4Restricted`, not `CannotStack` (the kind would stack).
 #[test]
 fn why_wd4_restricted_in_a_stack() {
     let o = opts_with(

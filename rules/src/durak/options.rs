@@ -318,10 +318,10 @@ impl Rules for Options {
     /// Rejections of docs/rules/durak.md#options plus everything that would make a game impossible.
     //
     // Decision: `throw_in_by` is ignored (not rejected) with `teams=Partnerships`, where the
-    // attacking team always throws in (docs/rules/durak.md#options "non-team only");
+    // attacking team always throws in (docs/rules/durak.md#options non-team only);
     // `team_exit_rule` is ignored in individual play. The per-deck player ranges of the
     // docs/rules/durak.md#options table are enforced, and so is `hand_size * num_players <= deck
-    // size` (the general form of "6*n <= deck size"); caps and `hand_size` must be at least 1.
+    // size` (the general form of 6*n <= deck size); caps and `hand_size` must be at least 1.
     fn validate(&self) -> Result<(), ConfigError> {
         let n = self.num_players;
         if n < 2 || n > self.deck.max_players() {

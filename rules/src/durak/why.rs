@@ -86,7 +86,7 @@ pub enum Why {
     /// variant); holds the card.
     NotTrump(Card),
     /// A trump shown for a transfer a second time in the same bout (docs/rules/durak.md#transfer, a
-    /// variant: "at most once per bout"); holds the card.
+    /// variant: at most once per bout); holds the card.
     AlreadyShown(Card),
     /// The transfer would put more attack cards on the table than the bout's cap
     /// (docs/rules/durak.md#transfer rule 4: `attack_count + 1 <= cap`; a shown trump adds no

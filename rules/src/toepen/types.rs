@@ -277,7 +277,8 @@ pub enum Event {
         summary: String,
     },
     /// Public: a caught bluffer (with `caught_bluffer_keeps_new_hand=false`) takes his revealed
-    /// old hand back; his 4 new cards go face down to the bottom of the stock (2.9.2).
+    /// old hand back; his 4 new cards go face down to the bottom of the stock
+    /// (docs/rules/toepen.md#laundry-claims).
     HandBack {
         /// The caught bluffer.
         seat: Seat,
