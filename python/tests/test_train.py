@@ -65,3 +65,25 @@ def test_a_short_training_beats_a_random_player(tmp_path):
     decided = row["wins"] + row["losses"]
     p = binomial_tail(row["wins"], decided)
     assert p < 1e-3, f"trained against untrained: {row['wins']} of {decided} (p = {p:.3g})"
+
+
+def test_suit_renamings_keep_observation_mask_and_label_together():
+    """The example's 24 suit renamings: a renamed expert label is legal under the renamed mask;
+    in a lead the renamed legal leads are the renamed hand; the renamed trump card is of the
+    renamed trump suit; and renaming back restores the original."""
+    example = load_example()
+    data = example.record("durak/cheapest", games=40, seed=12, threads=2)
+    x, mask, y = data["obs"], data["mask"], data["action"]
+    sections = {name: (start, width) for name, start, width in ce.layout("durak", rules="classic")}
+    hand, phase, trump, suit = (slice(s, s + w) for s, w in
+                                (sections[k] for k in ("hand", "phase", "trump", "trump_suit")))
+    leads = x[:, phase].argmax(1) == 0
+    assert leads.any() and (~leads).any()
+    symmetries = example.suit_symmetries(mask.shape[1])
+    assert len(symmetries) == 24
+    for to_obs, to_mask, to_act in symmetries:
+        xs, ms, ys = x[:, to_obs], mask[:, to_mask], to_act[y]
+        assert (ms[np.arange(len(ys)), ys] == 1).all()
+        assert (ms[leads, :52] == xs[leads, hand]).all()
+        assert (xs[:, trump].argmax(1) // 13 == xs[:, suit].argmax(1)).all()
+        assert (xs[:, np.argsort(to_obs)] == x).all() and (ms[:, np.argsort(to_mask)] == mask).all()
