@@ -348,12 +348,16 @@ export class Agent {
     this.info = info;
   }
   /**
-   * Returns one of `legal`.
+   * Returns one of `legal`. Every agent writes its own: like the Python SDK's, the base
+   * class throws, so a subclass that misspells `decide` fails its first game loudly
+   * instead of quietly playing the first legal action.
    * @param {Observation} obs @param {Action[]} legal @param {Ctx} ctx @returns {Action}
    */
   decide(obs, legal, ctx) {
+    void obs;
+    void legal;
     void ctx;
-    return defaultAnswer(obs, legal) ?? legal[0];
+    throw new Error(`${this.constructor.name}: implement decide(obs, legal, ctx)`);
   }
 }
 

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Card, CardSet, Local, agentRng } from '../croupier/index.js';
 import * as durak from '../croupier/durak.js';
+import * as toepen from '../croupier/toepen.js';
+import * as uno from '../croupier/uno.js';
 
 test('cards read and print as the Rust SDK does', () => {
   assert.equal(String(Card.parse('10h')), '10H');
@@ -161,4 +163,12 @@ test('uno cards, actions, helpers and observations read as the Python SDK does',
   assert.equal(uno.mostHeldColor(obs), Color.RED); // a tie between red and yellow: colour order
   assert.equal(uno.mostHeldColor(obs, UnoCard.of(3)), Color.YELLOW);
   assert.equal(obs.decision, Decision.TURN);
+});
+
+test('an agent that does not write decide fails loudly, as in the Python SDK', () => {
+  class Forgot extends durak.Agent {}
+  for (const [game, Agent] of [['durak', Forgot], ['toepen', toepen.Agent], ['uno', uno.Agent]]) {
+    const agent = new Agent({ seat: 0, players: 2 });
+    assert.throws(() => agent.decide({}, [1], {}), /implement decide/, game);
+  }
 });
