@@ -111,6 +111,7 @@ fn levers(
             engine,
             cache: croupier_host::cache::Cache::disabled(),
             limits: host.limits.clone(),
+            compiler: host.compiler.clone(),
         };
         let mut l = loaded.clone();
         l.component = component;

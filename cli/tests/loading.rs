@@ -215,7 +215,8 @@ fn a_changed_component_reuses_the_functions_already_compiled() {
     assert!(h.factory_default::<Durak>(&second).is_ok());
     // The same artifact as a compile that reuses nothing.
     let (cold, _) =
-        compile::compile_in_child(&h.limits, &changed, second.code_bytes, None).expect("compiles");
+        compile::compile_in_child(&h.compiler, &h.limits, &changed, second.code_bytes, None)
+            .expect("compiles");
     let warm = std::fs::read_dir(dir.path())
         .expect("list")
         .flatten()
@@ -368,4 +369,32 @@ fn two_loads_of_one_file_compile_it_once() {
         .filter(|(o, _)| *o == CacheOutcome::Hit)
         .count();
     assert_eq!((compiled, hits), (1, 1), "{outcomes:?}");
+}
+
+/// A program that embeds the host needs no `croupier` executable: host/examples/embed.rs
+/// compiles in a child that is itself (`Compiler::ThisProcess`), so it loads and plays an
+/// agent with `CROUPIER_EXE` pointing nowhere and no `croupier` on the PATH or beside it.
+#[test]
+fn the_host_embeds_without_the_croupier_executable() {
+    let built = Path::new(env!("CARGO_BIN_EXE_croupier")).with_file_name("examples");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let embed = dir.path().join("embed");
+    std::fs::copy(built.join("embed"), &embed).expect("the example is built with the tests");
+    let out = std::process::Command::new(&embed)
+        .arg(common::example_agent("durak/cheapest"))
+        .env("CROUPIER_EXE", dir.path().join("no-such-croupier"))
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("agent decisions, seats' results"),
+        "{stdout}"
+    );
 }

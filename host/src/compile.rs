@@ -9,9 +9,14 @@
 //! host noticing more than an exit status. The limits' reasons are in [`Limits`]; the two
 //! kept here ([`MAX_ARTIFACT_BYTES`], the stderr kept) say theirs beside them.
 //!
+//! Which program the child is, is the embedder's choice ([`Compiler`]): the `croupier`
+//! executable, or the embedding program itself, whose `main` first calls [`serve_if_child`]
+//! (`host/examples/embed.rs`).
+//!
 //! A leaf below [`crate::loader`], which calls [`compile_in_child`] and never the reverse.
 
 use crate::limits::Limits;
+use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -89,6 +94,104 @@ impl std::fmt::Display for CompileReport {
     }
 }
 
+/// How the host runs the child process that compiles agents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Compiler {
+    /// `croupier compile-agent`: the `croupier` executable that [`compiler_exe`] finds.
+    #[default]
+    Croupier,
+    /// This executable again, with [`CHILD_ARG`] first: its `main` must call
+    /// [`serve_if_child`] before anything else. A program that embeds the host then needs
+    /// no `croupier` beside it.
+    ThisProcess,
+    /// `program`, with `args` before the child's own (`--memory MIB [--functions DIR]`).
+    Command {
+        /// The executable.
+        program: PathBuf,
+        /// Its first arguments.
+        args: Vec<OsString>,
+    },
+}
+
+impl Compiler {
+    /// The program to start and the arguments that come before the child's own.
+    fn command(&self) -> Result<(PathBuf, Vec<OsString>), String> {
+        match self {
+            Compiler::Croupier => Ok((compiler_exe()?, vec!["compile-agent".into()])),
+            Compiler::ThisProcess => {
+                let exe = std::env::current_exe()
+                    .map_err(|e| format!("cannot find this executable: {e}"))?;
+                Ok((exe, vec![CHILD_ARG.into()]))
+            }
+            Compiler::Command { program, args } => Ok((program.clone(), args.clone())),
+        }
+    }
+}
+
+/// The first argument with which [`Compiler::ThisProcess`] starts this executable as a
+/// compile child.
+pub const CHILD_ARG: &str = "--croupier-compile-agent";
+
+/// For a program that compiles with [`Compiler::ThisProcess`], first thing in its `main`:
+/// when this process was started as a compile child, serves the parent ([`serve_child`])
+/// and returns the exit code to exit with; otherwise returns `None` and does nothing.
+pub fn serve_if_child() -> Option<i32> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != CHILD_ARG {
+        return None;
+    }
+    let (mut memory, mut functions) = (None, None);
+    while let Some(flag) = args.next() {
+        let value = args.next();
+        match (flag.to_str(), value) {
+            (Some("--memory"), Some(v)) => memory = v.to_str().and_then(|v| v.parse().ok()),
+            (Some("--functions"), Some(v)) => functions = Some(PathBuf::from(v)),
+            _ => memory = None,
+        }
+    }
+    let Some(memory) = memory else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "compile child: expected --memory MIB [--functions DIR]"
+        );
+        return Some(REFUSED);
+    };
+    Some(serve_child(memory, functions.as_deref()))
+}
+
+/// The compile child's whole side, on its standard streams (the protocol with the parent,
+/// not text for a person): the component in on stdin, the artifact out on stdout, and on
+/// stderr one line, a refusal or what the compile cost. Returns the exit code: 0, or
+/// [`REFUSED`].
+pub fn serve_child(memory_mib: u32, functions: Option<&Path>) -> i32 {
+    let mut stderr = std::io::stderr();
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin()
+        .take(child_input_cap())
+        .read_to_end(&mut bytes)
+    {
+        let _ = writeln!(stderr, "cannot read the component: {e}");
+        return REFUSED;
+    }
+    match compile_for_parent(memory_mib, functions, &bytes) {
+        Ok((artifact, cost)) => match std::io::stdout().lock().write_all(&artifact) {
+            // The last line of stderr, which the parent reads.
+            Ok(()) => {
+                let _ = writeln!(stderr, "{cost}");
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(stderr, "cannot write the artifact: {e}");
+                REFUSED
+            }
+        },
+        Err(refusal) => {
+            let _ = writeln!(stderr, "{refusal}");
+            REFUSED
+        }
+    }
+}
+
 /// The executable that compiles agents in a child process: `$CROUPIER_EXE`, this process if
 /// it is `croupier`, or a `croupier` beside it or one directory up (where Cargo puts it for
 /// test binaries in `target/*/deps`).
@@ -126,15 +229,16 @@ pub const MAX_ARTIFACT_BYTES: u64 = 512 << 20;
 /// file with `code_bytes` bytes of code, and returns the serialized component with what the
 /// compile cost, or a one-line reason naming the limit hit. With `functions` (a private
 /// folder, [`crate::functions`]), the child reuses the functions earlier compiles kept there
-/// and keeps its own.
+/// and keeps its own. `compiler` says which program the child is.
 pub fn compile_in_child(
+    compiler: &Compiler,
     limits: &Limits,
     bytes: &[u8],
     code_bytes: u64,
     functions: Option<&Path>,
 ) -> Result<(Vec<u8>, CompileReport), String> {
     use std::process::{Command, Stdio};
-    let exe = compiler_exe()?;
+    let (exe, first_args) = compiler.command()?;
     // The component goes to the child as a file on its stdin, not through a pipe: a child
     // that dies before reading everything would make a pipe write raise SIGPIPE, whose
     // default action (restored by `croupier`'s main) would end this process.
@@ -144,7 +248,7 @@ pub fn compile_in_child(
     // counts although nothing is touched: a trivial compile peaked at 1.26 GiB of address
     // space with the default, 0.33 GiB with 64 MiB reservations.
     cmd.env("MIMALLOC_ARENA_RESERVE", "64MiB");
-    cmd.arg("compile-agent")
+    cmd.args(first_args)
         .arg("--memory")
         .arg(limits.memory_mib.to_string())
         .stdin(Stdio::from(input))

@@ -25,7 +25,7 @@
 //! on its cache entry, and the others wait for it and then load what it stored.
 
 use crate::cache::{Cache, CacheOutcome};
-use crate::compile::{CompileReport, compile_in_child};
+use crate::compile::{CompileReport, Compiler, compile_in_child};
 pub use crate::kind::{GameKind, PACKAGE};
 use crate::limits::Limits;
 use crate::text::escape;
@@ -219,12 +219,23 @@ pub struct LoadedComponent {
     pub build: String,
 }
 
-/// Reads and checks an agent file, compiling it (or loading it from the cache). The file's
-/// size is checked before it is read.
+/// Reads and checks an agent file, compiling it (or loading it from the cache) in a
+/// `croupier compile-agent` child. The file's size is checked before it is read.
 pub fn load(
     engine: &Engine,
     cache: &Cache,
     limits: &Limits,
+    path: &Path,
+) -> Result<LoadedComponent, LoadError> {
+    load_with(engine, cache, limits, &Compiler::Croupier, path)
+}
+
+/// [`load`], compiling in the child `compiler` says.
+pub fn load_with(
+    engine: &Engine,
+    cache: &Cache,
+    limits: &Limits,
+    compiler: &Compiler,
     path: &Path,
 ) -> Result<LoadedComponent, LoadError> {
     let start = Instant::now();
@@ -254,7 +265,7 @@ pub fn load(
     file.take(limits.max_file_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(read)?;
-    let mut loaded = check_and_compile(engine, cache, limits, path, &bytes)?;
+    let mut loaded = check_and_compile_with(engine, cache, limits, compiler, path, &bytes)?;
     loaded.load_time = start.elapsed();
     Ok(loaded)
 }
@@ -321,11 +332,24 @@ pub fn outline(bytes: &[u8]) -> Result<Outline, String> {
 }
 
 /// The checks of [`load`] on bytes already in memory: size, encoding, world, version and
-/// imports with the parser alone; then the compile cache, or a compile in a child process.
+/// imports with the parser alone; then the compile cache, or a compile in a
+/// `croupier compile-agent` child.
 pub fn check_and_compile(
     engine: &Engine,
     cache: &Cache,
     limits: &Limits,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<LoadedComponent, LoadError> {
+    check_and_compile_with(engine, cache, limits, &Compiler::Croupier, path, bytes)
+}
+
+/// [`check_and_compile`], compiling in the child `compiler` says.
+pub fn check_and_compile_with(
+    engine: &Engine,
+    cache: &Cache,
+    limits: &Limits,
+    compiler: &Compiler,
     path: &Path,
     bytes: &[u8],
 ) -> Result<LoadedComponent, LoadError> {
@@ -349,13 +373,17 @@ pub fn check_and_compile(
         Some(c) => (c, CacheOutcome::Hit, None),
         None => {
             let functions = cache.functions_dir();
-            let (artifact, report) =
-                compile_in_child(limits, bytes, outline.code_bytes, functions.as_deref()).map_err(
-                    |reason| LoadError::Compile {
-                        path: p(),
-                        reason: escape(&reason),
-                    },
-                )?;
+            let (artifact, report) = compile_in_child(
+                compiler,
+                limits,
+                bytes,
+                outline.code_bytes,
+                functions.as_deref(),
+            )
+            .map_err(|reason| LoadError::Compile {
+                path: p(),
+                reason: escape(&reason),
+            })?;
             if let Some(dir) = functions {
                 crate::functions::FunctionStore::at(dir).evict_to(cache.functions_max_bytes());
             }

@@ -9,6 +9,7 @@
 
 use crate::adapters::Adapter;
 use crate::cache::Cache;
+use crate::compile::Compiler;
 use crate::limits::Limits;
 use crate::loader::{self, LoadError, LoadedComponent};
 use crate::player::{PlayerFactory, StartInfo, StartRules, WasmFactory};
@@ -27,6 +28,9 @@ pub struct Runtime {
     pub cache: Cache,
     /// What every agent runs under.
     pub limits: Limits,
+    /// The child process that compiles agents: `croupier compile-agent` unless the
+    /// embedder says otherwise ([`Runtime::with_compiler`]).
+    pub compiler: Compiler,
 }
 
 impl Runtime {
@@ -36,12 +40,26 @@ impl Runtime {
             engine: crate::engine::shared(&limits)?,
             cache,
             limits,
+            compiler: Compiler::default(),
         })
+    }
+
+    /// The same runtime compiling in the child `compiler` says; a program that embeds the
+    /// host and has no `croupier` beside it uses [`Compiler::ThisProcess`].
+    pub fn with_compiler(mut self, compiler: Compiler) -> Runtime {
+        self.compiler = compiler;
+        self
     }
 
     /// Reads, checks and compiles an agent file ([`loader::load`]).
     pub fn load(&self, path: &Path) -> Result<LoadedComponent, LoadError> {
-        loader::load(&self.engine, &self.cache, &self.limits, path)
+        loader::load_with(
+            &self.engine,
+            &self.cache,
+            &self.limits,
+            &self.compiler,
+            path,
+        )
     }
 
     /// Links a loaded component for game `G` and gives it one trial run: an instance is

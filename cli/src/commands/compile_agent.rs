@@ -1,11 +1,11 @@
 //! `croupier compile-agent` (internal): the child process that validates and compiles an
 //! untrusted component under resource limits (see `croupier_host::loader`). The library
-//! compiles; this command owns the pipes: the component in on stdin, the artifact out on
-//! stdout, and on stderr one line, a refusal or what the compile cost.
+//! compiles and serves the pipes (`croupier_host::compile::serve_child`): the component in on
+//! stdin, the artifact out on stdout, and on stderr one line, a refusal or what the compile
+//! cost.
 
 use clap::Args;
-use croupier_host::compile::{REFUSED, child_input_cap, compile_for_parent};
-use std::io::{Read, Write};
+use croupier_host::compile::serve_child;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,31 +23,6 @@ pub struct CompileAgentCommand {
 impl CompileAgentCommand {
     /// Writes the artifact to stdout; a refusal is one line on stderr and exit code 3.
     pub fn execute(&self) -> ExitCode {
-        let refused = ExitCode::from(REFUSED as u8);
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::stdin()
-            .take(child_input_cap())
-            .read_to_end(&mut bytes)
-        {
-            eprintln!("cannot read the component: {e}");
-            return refused;
-        }
-        match compile_for_parent(self.memory, self.functions.as_deref(), &bytes) {
-            Ok((artifact, cost)) => match std::io::stdout().lock().write_all(&artifact) {
-                Ok(()) => {
-                    // The last line of stderr, which the parent reads.
-                    eprintln!("{cost}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("cannot write the artifact: {e}");
-                    refused
-                }
-            },
-            Err(refusal) => {
-                eprintln!("{refusal}");
-                refused
-            }
-        }
+        ExitCode::from(serve_child(self.memory, self.functions.as_deref()) as u8)
     }
 }
