@@ -7,7 +7,8 @@
 //!   (16 games in 2 v 2 Durak), so luck of the deal cancels inside each match. Shorter
 //!   matches make the ladder spend its time on bookkeeping: each match costs about eleven
 //!   database statements and a lease, and with two deals the ladder rates about 65% of the
-//!   games `croupier match` plays (`scripts/bench-arena.sh`, BENCHMARKS.md).
+//!   games `croupier match` plays (`scripts/bench-arena.sh`,
+//!   docs/benchmarks-history.md#the-arena-2026-11-23-the-2-core-development-machine).
 //! - `ladder.placement` 4: a new version first plays four matches against a spread of
 //!   opponents, as Halite and aiarena place newcomers, so its rating is known quickly.
 //! - `ladder.suspend_after` 5: five faulted games in a row take a version out of matchmaking

@@ -69,8 +69,8 @@ fn config(limits: &Limits) -> Config {
     // pages each growth and each slot reset is an mprotect, which takes the process-wide
     // memory-map lock and flushes the other cores' TLBs. That serialised the threads: two
     // threads ran source A's match 1.17× faster than one; without guard pages, 1.95×
-    // (BENCHMARKS.md). The checks cost a compare per memory access, and fuel (the budget
-    // that decides games) does not change. Cranelift's Spectre masking of heap and table
+    // (docs/benchmarks-history.md). The checks cost a compare per memory access, and fuel
+    // (the budget that decides games) does not change. Cranelift's Spectre masking of heap and table
     // accesses needs signal-based traps, so it is off: an agent has no clock, no threads and
     // no shared memory, so it has no timer with which to read a cache side channel.
     config.signals_based_traps(false);
@@ -84,7 +84,8 @@ fn config(limits: &Limits) -> Config {
     // Threads, shared memory and async are compiled out (Cargo features), which keeps the
     // sandbox small and the call path short: the features cut a call from 1.6 to 1.0 µs.
     // `CROUPIER_PERFMAP=1` writes /tmp/perf-PID.map so that `perf report` names the agents'
-    // functions (how the figures in BENCHMARKS.md were profiled).
+    // functions (how the figures of
+    // docs/benchmarks-history.md#what-the-profile-showed-and-what-was-fixed were profiled).
     if std::env::var_os("CROUPIER_PERFMAP").is_some() {
         config.profiler(wasmtime::ProfilingStrategy::PerfMap);
     }

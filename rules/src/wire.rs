@@ -1,8 +1,9 @@
 //! The observation on the wire: a compact byte encoding of each game's `Observation`, written
 //! by the host and read back by the Rust SDK inside the agent (contract 0.3.0 sends it as one
-//! `list<u8>`). Measured against the other shapes a decision could take in BENCHMARKS.md
-//! ("Contract 0.3.0"): one list is one allocation in the guest and one copy, where 0.2.0's
-//! typed record cost a lowering per field and an allocation per list.
+//! `list<u8>`). Measured against the other shapes a decision could take in
+//! docs/benchmarks-history.md#contract-030-the-candidates-measured-and-the-one-chosen-issue-19-2026-11-26:
+//! one list is one allocation in the guest and one copy, where 0.2.0's typed record cost a
+//! lowering per field and an allocation per list.
 //!
 //! The format, version 1 (frozen with contract 0.3.0): fields in declaration order, no names,
 //! no padding; `u8`, `bool` (0 or 1) and enums (variant index) as one byte; wider integers

@@ -6,7 +6,8 @@
 //! good deal of bookkeeping per call. Here a freed block of at most [`LARGEST`] bytes goes on
 //! a list for its size class and the next request of that class takes it back in a few
 //! instructions. Measured on the contract probe (`scripts/bench-contract.sh`): a 0.3.0
-//! decision call 477 → 428 ns at best of 11 runs (BENCHMARKS.md, "The boundary after 0.3.0").
+//! decision call 477 → 428 ns at best of 11 runs
+//! (docs/benchmarks-history.md#the-boundary-after-030-three-calls-out-of-the-sandbox-removed-issue-19-2026-11-26-evening).
 //!
 //! Limits, and why:
 //! - [`KEEP`] blocks per class at most; past that a freed block goes back to `dlmalloc`. So

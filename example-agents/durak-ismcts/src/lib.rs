@@ -163,9 +163,10 @@ pub const DEFAULT_ROLLOUT: Rollout = Rollout::Mixed;
 pub const DEFAULT_MAX_ITERS: u32 = 20_000;
 /// The search plans for this share of the decision's fuel budget, in percent: the rest is the
 /// margin for the cost model's error. Half the budget won 89.8% and 88.5% against `cheapest`
-/// on the two unseen seeds (issue #42's 90% missed); 65% wins 90.2% and 92.2% (BENCHMARKS.md,
-/// "Bosses"). The costliest decision of those classic matches took 147.4 M of the 200 M
-/// limit, 1.13 times the plan's 130 M (with the cards dealt priced at 800, [`COSTS_SMALL`]).
+/// on the two unseen seeds (issue #42's 90% missed); 65% wins 90.2% and 92.2% (bosses in
+/// docs/benchmarks-history.md#bosses). The costliest decision of those classic matches took
+/// 147.4 M of the 200 M limit, 1.13 times the plan's 130 M (with the cards dealt priced at
+/// 800, [`COSTS_SMALL`]).
 pub const PLAN_PERCENT: u64 = 65;
 /// The fuel assumed when the host gives no budget (the host's default).
 pub const DEFAULT_FUEL: u64 = 200_000_000;

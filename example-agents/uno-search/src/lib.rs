@@ -247,7 +247,7 @@ pub const ENGINE_COSTS: Costs = Costs {
 /// 78–95% of the model's figure, median 89%.
 /// (The weights before the learned evaluation fell short of one of these games by 4%.) The
 /// plain deal is the engine's (`Uno::determinize`), rare here: only when no hand meets the
-/// model. The costliest decision of the benchmark is in BENCHMARKS.md.
+/// model. The costliest decision of the benchmark is in docs/benchmarks-history.md#bosses.
 pub const LEAN_COSTS: Costs = Costs {
     world: 15_000,
     plain_world: 110_000,

@@ -13,7 +13,8 @@ pub trait Presentation: TableView {
     /// Three example agents, weakest first (an easy, a medium and a hard boss): the bosses
     /// `croupier arena init` suggests and `croupier arena demo` plays. The easy one is
     /// beaten by nearly every sensible agent, so the demo shows badges within its first
-    /// minute; the hard one is the game's strongest house agent (BENCHMARKS.md, "Bosses").
+    /// minute; the hard one is the game's strongest house agent
+    /// (docs/benchmarks-history.md#bosses).
     const BOSSES: [&'static str; 3];
     /// The name a JavaScript agent's module exports (`durakAgent`).
     const JS_EXPORT: &'static str;

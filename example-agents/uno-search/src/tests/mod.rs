@@ -539,7 +539,7 @@ fn wins_official_matches_on_points() {
 fn beats_greedy_in_house() {
     let games = 300;
     // 300 playouts, as the agent had before it spent its fuel plan: the test is about
-    // a real win, not the strength, which is a benchmark (BENCHMARKS.md, "Bosses").
+    // a real win, not the strength, which is a benchmark (docs/benchmarks-history.md#bosses).
     let wins = play("house", 2, games, 300);
     eprintln!("search won {wins} of {games} against greedy");
     assert!(

@@ -1,8 +1,9 @@
 //! Contract 0.3.0 (`wit/v0.3/`), frozen: the observation crosses as one `list<u8>` in the
 //! rules crate's wire format 1 (`croupier_rules::wire`). Chosen by measurement over a typed
-//! record without lists, events, a handle with accessors and a pull (BENCHMARKS.md,
-//! "Contract 0.3.0"): one list is one allocation in the guest and one copy, where 0.2.0's
-//! record cost a store per field and an allocation per list. `game-info`, `budget`, the
+//! record without lists, events, a handle with accessors and a pull (the candidates in
+//! docs/benchmarks-history.md#contract-030-the-candidates-measured-and-the-one-chosen-issue-19-2026-11-26):
+//! one list is one allocation in the guest and one copy, where 0.2.0's record cost a store
+//! per field and an allocation per list. `game-info`, `budget`, the
 //! actions and the host interface are 0.2.0's.
 
 use crate::kind::GameKind;
