@@ -1582,3 +1582,68 @@ fn a_deadline_that_passes_while_an_upload_is_sent_refuses_it() {
     let j = get(&format!("{}/api/teams/1", server.url), None).json();
     assert_eq!(j["versions"].as_array().map(Vec::len), Some(0), "{j}");
 }
+
+/// Opens `GET /api/events` on a socket of its own, with `auth` as an extra header line, and
+/// returns the socket (held open) and what arrived first (the head, and a body if refused).
+fn open_events(url: &str, auth: &str) -> (std::net::TcpStream, String) {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let head = format!("GET /api/events HTTP/1.1\r\nHost: {addr}\r\n{auth}\r\n");
+    s.write_all(head.as_bytes()).expect("head");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got);
+        // A stream's `hello`, or a refusal's JSON body.
+        if text.contains("event: hello") || text.contains("\"}") {
+            break;
+        }
+    }
+    (s, String::from_utf8_lossy(&got).to_string())
+}
+
+/// Issue #64: one address cannot hold every live-event stream. Without a sign-in, 127.0.0.1
+/// gets `events::PER_ADDRESS` (32) streams and then 429 naming that limit, while a signed-in
+/// team from the same address still gets its stream (a second address is served too:
+/// `events::tests::one_address_or_team_cannot_take_every_stream`).
+#[test]
+fn one_address_cannot_take_every_live_stream() {
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "ladder", "threads", 0));
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let mut held = Vec::new();
+    for i in 0..32 {
+        let (s, first) = open_events(url, "");
+        assert!(first.starts_with("HTTP/1.1 200"), "stream {i}: {first}");
+        held.push(s);
+    }
+    let (_, refused) = open_events(url, "");
+    assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    assert!(
+        refused.contains("32 live streams are open from this address"),
+        "{refused}"
+    );
+    let (_team, first) = open_events(url, &format!("Authorization: Bearer {a}\r\n"));
+    assert!(
+        first.starts_with("HTTP/1.1 200"),
+        "the team's stream: {first}"
+    );
+    // A stream closed gives its place back.
+    drop(held.pop());
+    wait_until(Duration::from_secs(10), "a place given back", || {
+        let (s, first) = open_events(url, "");
+        let ok = first.starts_with("HTTP/1.1 200");
+        if ok {
+            held.push(s);
+        }
+        ok
+    });
+}
