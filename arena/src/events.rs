@@ -16,7 +16,10 @@
 //! `live` are built once per [`TICK`] for every stream at once, and only while someone
 //! listens, so a class of hundreds of open pages costs one board a second, not hundreds of
 //! polls. At most [`MAX_STREAMS`] streams are open at once (each holds a socket and a task);
-//! more get 503 with Retry-After. Every stream ends when the server stops, so an open page
+//! one address without a sign-in holds at most [`PER_ADDRESS`], one signed-in team
+//! [`PER_TEAM`], and streams without a sign-in together [`ANONYMOUS`] (429 or 503 naming the
+//! limit), so that no client can take every stream from the others (issue #64: one client on
+//! 127.0.0.1 held all 2 048). Every stream ends when the server stops, so an open page
 //! never holds up a stop, and after [`STREAM_SECONDS`], so a stream whose client vanished
 //! without closing its socket is not held for ever (a browser reconnects by itself).
 
@@ -32,6 +35,57 @@ pub const QUEUE: usize = 256;
 
 /// Streams open at once: a class of a few hundred, each with a page or two open.
 pub const MAX_STREAMS: usize = 2048;
+
+/// Streams one client address may hold without signing in: a visitor's tabs, with room to
+/// spare, and a sixty-fourth of [`MAX_STREAMS`], so that one client (issue #64: 2 048 streams
+/// from 127.0.0.1) cannot take every stream from everyone else. A class behind one NAT signs
+/// in, and then counts per team.
+pub const PER_ADDRESS: usize = 32;
+
+/// Streams one signed-in team (or the organiser) may hold: its members' pages, whatever
+/// address they share.
+pub const PER_TEAM: usize = 16;
+
+/// Of [`MAX_STREAMS`], what streams without a sign-in may take all together: the rest is kept
+/// for signed-in teams, so that anonymous clients from many addresses cannot take a team's
+/// live page either.
+pub const ANONYMOUS: usize = MAX_STREAMS / 4 * 3;
+
+/// Whose share a stream counts against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Share {
+    /// A client that is not signed in, by its address (`None`: the server does not know it).
+    Address(Option<std::net::IpAddr>),
+    /// A signed-in team, by id.
+    Team(i64),
+    /// The organiser.
+    Organiser,
+}
+
+/// Why a stream was refused, naming the limit reached.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// [`MAX_STREAMS`] are open.
+    #[error(
+        "{MAX_STREAMS} live streams are open, the most this server keeps; the page updates when you reload it"
+    )]
+    Server,
+    /// Anonymous streams fill their [`ANONYMOUS`] part of the server's.
+    #[error(
+        "{ANONYMOUS} live streams without a sign-in are open, the most this server keeps for them; sign in, or reload later"
+    )]
+    Anonymous,
+    /// This address holds [`PER_ADDRESS`].
+    #[error(
+        "{PER_ADDRESS} live streams are open from this address without a sign-in, the most one address may hold: close some pages, or sign in"
+    )]
+    Address,
+    /// This team holds [`PER_TEAM`].
+    #[error(
+        "{PER_TEAM} live streams are open for this team, the most one team may hold: close some of its pages"
+    )]
+    Team,
+}
 
 /// How often `board` and `live` are rebuilt, when they changed: often enough to look live,
 /// seldom enough that the board is built a second at most whatever the number of pages.
@@ -71,6 +125,15 @@ pub struct Hub {
     stop: watch::Sender<bool>,
     /// The last `board` and `live` sent: a new stream starts from them.
     last: Mutex<HashMap<&'static str, Arc<str>>>,
+    /// Streams open per share, counted and checked under one lock.
+    shares: Arc<Mutex<Counts>>,
+}
+
+/// Streams open per share, and all anonymous ones together.
+#[derive(Default)]
+struct Counts {
+    per: HashMap<Share, usize>,
+    anonymous: usize,
 }
 
 impl Default for Hub {
@@ -80,6 +143,7 @@ impl Default for Hub {
             open: Arc::new(AtomicUsize::new(0)),
             stop: watch::channel(false).0,
             last: Mutex::new(HashMap::new()),
+            shares: Arc::default(),
         }
     }
 }
@@ -89,6 +153,9 @@ pub struct Subscription {
     rx: broadcast::Receiver<Message>,
     stop: watch::Receiver<bool>,
     open: Arc<AtomicUsize>,
+    /// The share it counts against, given back when it drops.
+    shares: Arc<Mutex<Counts>>,
+    held: Option<Share>,
     /// What it sends first: `hello`, then the last `board` and `live`.
     first: std::collections::VecDeque<Message>,
     until: tokio::time::Instant,
@@ -97,6 +164,17 @@ pub struct Subscription {
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.open.fetch_sub(1, Ordering::Relaxed);
+        if let (Some(s), Ok(mut c)) = (self.held, self.shares.lock()) {
+            if let Some(n) = c.per.get_mut(&s) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    c.per.remove(&s);
+                }
+            }
+            if matches!(s, Share::Address(_)) {
+                c.anonymous = c.anonymous.saturating_sub(1);
+            }
+        }
     }
 }
 
@@ -177,18 +255,42 @@ impl Hub {
         }
     }
 
-    /// A new stream, or `None` when [`MAX_STREAMS`] are open.
-    pub fn subscribe(&self) -> Option<Subscription> {
+    /// A new stream counted against `share`, or why not: [`MAX_STREAMS`] are open, or the
+    /// share is full ([`PER_ADDRESS`], [`PER_TEAM`], [`ANONYMOUS`]). The counts are checked
+    /// and taken under one lock, so streams opened at once cannot pass a share together.
+    pub fn subscribe(&self, share: Share) -> Result<Subscription, Refused> {
         let open = self.open.fetch_add(1, Ordering::Relaxed);
         let mut sub = Subscription {
             rx: self.tx.subscribe(),
             stop: self.stop.subscribe(),
             open: self.open.clone(),
+            shares: self.shares.clone(),
+            held: None,
             first: Default::default(),
             until: tokio::time::Instant::now() + std::time::Duration::from_secs(STREAM_SECONDS),
         };
         if open >= MAX_STREAMS {
-            return None;
+            return Err(Refused::Server);
+        }
+        {
+            let Ok(mut c) = self.shares.lock() else {
+                return Err(Refused::Server);
+            };
+            let mine = c.per.get(&share).copied().unwrap_or(0);
+            let anonymous = matches!(share, Share::Address(_));
+            match share {
+                Share::Address(_) if c.anonymous >= ANONYMOUS => return Err(Refused::Anonymous),
+                Share::Address(_) if mine >= PER_ADDRESS => return Err(Refused::Address),
+                Share::Team(_) | Share::Organiser if mine >= PER_TEAM => {
+                    return Err(Refused::Team);
+                }
+                _ => {}
+            }
+            *c.per.entry(share).or_insert(0) += 1;
+            if anonymous {
+                c.anonymous += 1;
+            }
+            sub.held = Some(share);
         }
         sub.first.push_back(Message {
             name: "hello",
@@ -204,7 +306,7 @@ impl Hub {
                 }
             }
         }
-        Some(sub)
+        Ok(sub)
     }
 
     /// Ends every stream (the server is stopping).
@@ -220,7 +322,7 @@ mod tests {
     #[tokio::test]
     async fn a_slow_stream_gets_resync_and_the_cap_refuses_the_next() {
         let hub = Hub::default();
-        let mut sub = hub.subscribe().expect("a stream");
+        let mut sub = hub.subscribe(Share::Organiser).expect("a stream");
         assert_eq!(sub.next().await.expect("hello").name, "hello");
         for i in 0..(QUEUE + 10) {
             hub.send("version", &i);
@@ -228,8 +330,14 @@ mod tests {
         assert_eq!(sub.next().await.expect("resync").name, "resync");
         assert_eq!(hub.streams(), 1);
         let mut held = Vec::new();
-        while let Some(s) = hub.subscribe() {
-            held.push(s);
+        for team in 0.. {
+            match hub.subscribe(Share::Team(team)) {
+                Ok(s) => held.push(s),
+                Err(why) => {
+                    assert_eq!(why, Refused::Server);
+                    break;
+                }
+            }
         }
         assert_eq!(held.len(), MAX_STREAMS - 1);
         drop(held);
@@ -241,7 +349,7 @@ mod tests {
     #[tokio::test]
     async fn a_new_stream_starts_from_the_last_board_and_an_unchanged_board_is_not_sent_again() {
         let hub = Hub::default();
-        let mut a = hub.subscribe().expect("a stream");
+        let mut a = hub.subscribe(Share::Organiser).expect("a stream");
         hub.send_if_changed("board", &1);
         hub.send_if_changed("board", &1);
         hub.send_if_changed("board", &2);
@@ -254,8 +362,51 @@ mod tests {
         .map(|m| format!("{} {}", m.name, m.data))
         .collect();
         assert_eq!(names, ["hello {}", "board 1", "board 2"]);
-        let mut b = hub.subscribe().expect("another");
+        let mut b = hub.subscribe(Share::Organiser).expect("another");
         b.next().await.expect("hello");
         assert_eq!(&*b.next().await.expect("the last board").data, "2");
+    }
+
+    /// Issue #64: one address at its share leaves a second address served, and a signed-in
+    /// team keeps its streams while anonymous clients hold every stream they may; a stream
+    /// closed gives its place back.
+    #[tokio::test]
+    async fn one_address_or_team_cannot_take_every_stream() {
+        let hub = Hub::default();
+        let a = Share::Address(Some([10, 0, 0, 1].into()));
+        let b = Share::Address(Some([10, 0, 0, 2].into()));
+        let mut held: Vec<Subscription> = (0..PER_ADDRESS)
+            .map(|_| hub.subscribe(a).expect("within the share"))
+            .collect();
+        assert_eq!(hub.subscribe(a).err(), Some(Refused::Address));
+        held.push(hub.subscribe(b).expect("a second address is served"));
+        held.pop();
+        held.pop();
+        held.push(hub.subscribe(a).expect("a place given back"));
+        let mut teams: Vec<Subscription> = (0..PER_TEAM)
+            .map(|_| hub.subscribe(Share::Team(7)).expect("a team's pages"))
+            .collect();
+        assert_eq!(hub.subscribe(Share::Team(7)).err(), Some(Refused::Team));
+        teams.push(hub.subscribe(Share::Team(8)).expect("another team"));
+        // Anonymous clients from many addresses fill their part; a team still gets in.
+        for i in 0u32.. {
+            match hub.subscribe(Share::Address(Some(std::net::Ipv4Addr::from(i).into()))) {
+                Ok(s) => held.push(s),
+                Err(why) => {
+                    assert_eq!(why, Refused::Anonymous);
+                    break;
+                }
+            }
+        }
+        assert_eq!(held.len(), ANONYMOUS);
+        teams.push(
+            hub.subscribe(Share::Team(9))
+                .expect("a team while anonymous clients flood"),
+        );
+        assert!(
+            Refused::Address
+                .to_string()
+                .contains(&PER_ADDRESS.to_string())
+        );
     }
 }

@@ -53,6 +53,7 @@ pub mod context;
 pub mod events;
 pub mod finals;
 pub mod linked;
+pub mod names;
 pub mod play;
 pub mod queue;
 pub mod ratings;

@@ -139,6 +139,8 @@ pub struct Finished {
 /// One game going.
 struct Live {
     owner: Owner,
+    /// A visitor's address: visitors' games are capped per address too.
+    from: Option<std::net::IpAddr>,
     may_see: Vec<bool>,
     /// The game; held by the thread playing the agents' turns while it plays them.
     game: Mutex<Box<dyn HumanGame>>,
@@ -170,6 +172,8 @@ struct Held {
     live: HashMap<String, Arc<Live>>,
     /// Games being set up, per owner: they count against the caps before they exist.
     starting: HashMap<Owner, u32>,
+    /// Visitors' games being set up, per address.
+    starting_from: HashMap<std::net::IpAddr, u32>,
     done: HashMap<String, Done>,
     done_order: VecDeque<String>,
 }
@@ -234,6 +238,21 @@ impl Games {
         may_see: Vec<bool>,
         make: impl FnOnce() -> Result<Box<dyn HumanGame>, String> + Send + 'static,
     ) -> Result<String, PlayError> {
+        self.start_from(owner, None, may_see, make).await
+    }
+
+    /// [`Games::start`] for a request from `from`. A visitor is only its cookie, which a
+    /// client can drop and get anew at every `GET /play`, so visitors' games are also capped
+    /// at `play.per_team` per address (issue #64: one client could otherwise take every
+    /// `play.games` slot). Teams are capped per team, whatever address they share.
+    pub async fn start_from(
+        self: &Arc<Self>,
+        owner: Owner,
+        from: Option<std::net::IpAddr>,
+        may_see: Vec<bool>,
+        make: impl FnOnce() -> Result<Box<dyn HumanGame>, String> + Send + 'static,
+    ) -> Result<String, PlayError> {
+        let from = from.filter(|_| matches!(owner, Owner::Visitor(_)));
         self.sweep();
         {
             let mut h = self.held();
@@ -251,6 +270,16 @@ impl Games {
                     "you have {mine} games going, as many as one team may (play.per_team): finish or leave one first"
                 )));
             }
+            if let Some(addr) = from {
+                let there = h.live.values().filter(|g| g.from == Some(addr)).count() as u32
+                    + h.starting_from.get(&addr).copied().unwrap_or(0);
+                if there >= self.bounds.per_owner {
+                    return Err(PlayError::TooMany(format!(
+                        "{there} games are going from this address without a sign-in, as many as one address may (play.per_team): finish or leave one first"
+                    )));
+                }
+                *h.starting_from.entry(addr).or_default() += 1;
+            }
             *h.starting.entry(owner.clone()).or_default() += 1;
         }
         let made = tokio::task::spawn_blocking(make)
@@ -265,10 +294,19 @@ impl Games {
                 h.starting.remove(&owner);
             }
         }
+        if let Some(addr) = from
+            && let Some(n) = h.starting_from.get_mut(&addr)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                h.starting_from.remove(&addr);
+            }
+        }
         let (game, id) = (made?, id?);
         let t = now();
         let live = Arc::new(Live {
             owner,
+            from,
             may_see,
             shown: Mutex::new(Shown {
                 view: game.view(),

@@ -1388,3 +1388,262 @@ fn a_withdrawn_team_stops_playing_leaves_the_ranking_and_can_come_back() {
     assert_eq!(teams.len(), 2, "{f}");
     assert!(!teams.contains(&name_c), "{f}");
 }
+
+/// `name=…` in a form body, each byte outside letters and digits percent-encoded.
+fn form_field(name: &str, value: &str) -> String {
+    let mut out = format!("{name}=");
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Issue #64: beside a team "Alpha", the look-alikes "Аlpha" (Cyrillic А), "Αlpha" (Greek Α)
+/// and "Alphа" (Cyrillic а) are refused naming the team they copy, and the invisible letters
+/// that are not format characters are refused naming the character, through `croupier arena
+/// team add`, the admin API and the admin form; a name that mixes scripts is refused without
+/// a clash too. Lookups use the stored form: " Alpha " and "Ａlpha" find "Alpha".
+#[test]
+fn look_alike_and_invisible_names_are_refused_everywhere() {
+    let dir = ArenaDir::init("durak", "teams", |_| {});
+    dir.add_team("Alpha", None);
+    let alikes = ["\u{410}lpha", "\u{391}lpha", "Alph\u{430}"];
+    let invisible = [
+        ("Al\u{34f}pha", "U+034F"),
+        ("Al\u{115f}pha", "U+115F"),
+        ("Al\u{1160}pha", "U+1160"),
+        ("Al\u{3164}pha", "U+3164"),
+        ("Al\u{ffa0}pha", "U+FFA0"),
+        ("Al\u{2800}pha", "U+2800"),
+        ("Al\u{fe00}pha", "U+FE00"),
+        ("Alpha\u{fe0f}", "U+FE0F"),
+    ];
+    let clash = "reads the same as the existing team `Alpha`";
+    let cli = |args: &[&str]| {
+        let out = common::croupier()
+            .args(["arena", "team"])
+            .args(&args[..1])
+            .arg(dir.path())
+            .args(&args[1..])
+            .output()
+            .expect("run croupier arena team");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), text)
+    };
+    for name in alikes {
+        let (ok, text) = cli(&["add", name]);
+        assert!(!ok && text.contains(clash), "team add {name}: {text}");
+    }
+    for (name, code) in invisible {
+        let (ok, text) = cli(&["add", name]);
+        assert!(!ok && text.contains(code), "team add {name:?}: {text}");
+    }
+    for alpha in [" Alpha ", "\u{ff21}lpha"] {
+        let (ok, text) = cli(&["token", alpha]);
+        assert!(ok && text.contains("team-"), "team token {alpha:?}: {text}");
+    }
+    let (ok, text) = cli(&["add", "\u{ff21}lpha"]);
+    assert!(
+        !ok && text.contains("a team named `Alpha` exists"),
+        "{text}"
+    );
+
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let admin = Some(dir.admin.as_str());
+    let api = |name: &str| {
+        post(
+            &format!("{url}/api/admin/teams"),
+            admin,
+            "application/json",
+            serde_json::json!({ "name": name }).to_string().as_bytes(),
+        )
+    };
+    let form = |name: &str| {
+        post(
+            &format!("{url}/admin/teams"),
+            admin,
+            "application/x-www-form-urlencoded",
+            form_field("name", name).as_bytes(),
+        )
+    };
+    for name in alikes {
+        for (how, r) in [("API", api(name)), ("form", form(name))] {
+            assert_eq!(r.status, 409, "{how} {name}: {}", r.body);
+            assert!(r.body.contains(clash), "{how} {name}: {}", r.body);
+        }
+    }
+    for (name, code) in invisible {
+        for (how, r) in [("API", api(name)), ("form", form(name))] {
+            assert_eq!(r.status, 400, "{how} {name:?}: {}", r.body);
+            assert!(r.body.contains(code), "{how} {name:?}: {}", r.body);
+        }
+    }
+    // No clash, but Latin and Cyrillic letters in one name: TS #39 flags it.
+    let r = api("B\u{435}ta");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("mixes Latin and Cyrillic"), "{}", r.body);
+    let j = get(&format!("{url}/api/admin/teams"), admin).json();
+    let names: Vec<&str> = j["teams"]
+        .as_array()
+        .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["Alpha"], "{j}");
+    // And workers, through the API.
+    let worker = |name: &str| {
+        post(
+            &format!("{url}/api/admin/workers"),
+            admin,
+            "application/json",
+            serde_json::json!({ "name": name }).to_string().as_bytes(),
+        )
+    };
+    assert_eq!(worker("box1").status, 201);
+    let r = worker("b\u{3bf}x1");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("the existing worker `box1`"), "{}", r.body);
+}
+
+/// `at` (milliseconds since the epoch) in RFC 3339, UTC.
+fn rfc3339(at: i64) -> String {
+    let (days, secs) = (at.div_euclid(86_400_000), at.rem_euclid(86_400_000) / 1000);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (h, mi, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// Issue #64: the deadline passing while an upload's body is being sent refuses the upload
+/// (409, saying so) and stores no version: the upload was admitted before the deadline, so
+/// only the check after the body (and the version's insert) can see it.
+#[test]
+fn a_deadline_that_passes_while_an_upload_is_sent_refuses_it() {
+    use std::io::{Read, Write};
+    let deadline_ms = croupier_arena::now_ms() + 8_000;
+    let dir = ArenaDir::init("durak", "teams", |c| {
+        set(c, "ladder", "threads", 0);
+        set(c, "final", "deadline", rfc3339(deadline_ms));
+    });
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let file = std::fs::read(example_agent("durak/cheapest")).expect("the agent");
+    let addr = server.url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let head = format!(
+        "POST /api/submit HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {a}\r\nContent-Type: application/wasm\r\nContent-Length: {}\r\n\r\n",
+        file.len()
+    );
+    assert!(
+        croupier_arena::now_ms() < deadline_ms - 2_000,
+        "the server took too long to start for this test"
+    );
+    s.write_all(head.as_bytes()).expect("head");
+    s.write_all(&file[..8]).expect("the first bytes");
+    // Past the deadline, then the rest (well within `uploads.idle_seconds`, 30 s).
+    while croupier_arena::now_ms() < deadline_ms + 500 {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    s.write_all(&file[8..]).expect("the rest");
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        answer.extend_from_slice(&buf[..n]);
+        if String::from_utf8_lossy(&answer).contains("}") {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 409"), "{answer}");
+    assert!(
+        answer.contains("while this file was being sent"),
+        "{answer}"
+    );
+    let j = get(&format!("{}/api/teams/1", server.url), None).json();
+    assert_eq!(j["versions"].as_array().map(Vec::len), Some(0), "{j}");
+}
+
+/// Opens `GET /api/events` on a socket of its own, with `auth` as an extra header line, and
+/// returns the socket (held open) and what arrived first (the head, and a body if refused).
+fn open_events(url: &str, auth: &str) -> (std::net::TcpStream, String) {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let head = format!("GET /api/events HTTP/1.1\r\nHost: {addr}\r\n{auth}\r\n");
+    s.write_all(head.as_bytes()).expect("head");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got);
+        // A stream's `hello`, or a refusal's JSON body.
+        if text.contains("event: hello") || text.contains("\"}") {
+            break;
+        }
+    }
+    (s, String::from_utf8_lossy(&got).to_string())
+}
+
+/// Issue #64: one address cannot hold every live-event stream. Without a sign-in, 127.0.0.1
+/// gets `events::PER_ADDRESS` (32) streams and then 429 naming that limit, while a signed-in
+/// team from the same address still gets its stream (a second address is served too:
+/// `events::tests::one_address_or_team_cannot_take_every_stream`).
+#[test]
+fn one_address_cannot_take_every_live_stream() {
+    let dir = ArenaDir::init("durak", "teams", |c| set(c, "ladder", "threads", 0));
+    let a = dir.add_team("a", None);
+    let server = Server::start(dir.path(), None);
+    let url = &server.url;
+    let mut held = Vec::new();
+    for i in 0..32 {
+        let (s, first) = open_events(url, "");
+        assert!(first.starts_with("HTTP/1.1 200"), "stream {i}: {first}");
+        held.push(s);
+    }
+    let (_, refused) = open_events(url, "");
+    assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    assert!(
+        refused.contains("32 live streams are open from this address"),
+        "{refused}"
+    );
+    let (_team, first) = open_events(url, &format!("Authorization: Bearer {a}\r\n"));
+    assert!(
+        first.starts_with("HTTP/1.1 200"),
+        "the team's stream: {first}"
+    );
+    // A stream closed gives its place back.
+    drop(held.pop());
+    wait_until(Duration::from_secs(10), "a place given back", || {
+        let (s, first) = open_events(url, "");
+        let ok = first.starts_with("HTTP/1.1 200");
+        if ok {
+            held.push(s);
+        }
+        ok
+    });
+}

@@ -1507,6 +1507,30 @@ fn a_team_spars_against_a_house_agent_or_a_team_unrated_and_capped_per_hour() {
     let m = get(&format!("{url}/api{to}"), None).json();
     assert_eq!(m["agents"].to_string(), "[\"a v1\",\"b v1\"]", "{m}");
 
+    // Issue #64: not against itself (by its name in any spelling of it), not against a
+    // withdrawn team; neither counts against the hour.
+    for me in ["a", " a ", "\u{ff41}"] {
+        let r = spar(&a, me);
+        assert_eq!(r.status, 400, "{me:?}: {}", r.body);
+        assert!(r.body.contains("against another team"), "{}", r.body);
+    }
+    let withdraw = format!("{url}/api/admin/teams/2/withdraw");
+    let r = post(
+        &withdraw,
+        Some(&dir.admin),
+        "application/json",
+        b"{\"reason\": \"left\"}",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = spar(&a, "b");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("team `b` was withdrawn"), "{}", r.body);
+    let reinstate = format!("{url}/api/admin/teams/2/reinstate");
+    assert_eq!(
+        post(&reinstate, Some(&dir.admin), "application/json", b"").status,
+        200
+    );
+
     // Two asked of four: of five asked at once, two more are queued and three get 429.
     let answers: Vec<u16> = std::thread::scope(|s| {
         let asks: Vec<_> = (0..5)

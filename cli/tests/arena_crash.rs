@@ -19,7 +19,8 @@ mod postgres;
 
 use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,
-    late_lease_stores_nothing, observer, runtime, settled, snapshot, states_round_trip, wait_until,
+    late_lease_stores_nothing, observer, runtime, settled, snapshot, states_round_trip,
+    storage_refuses_what_the_handlers_refuse, wait_until,
 };
 use croupier_arena::config::ArenaConfig;
 use croupier_arena::store::db::Db;
@@ -182,6 +183,18 @@ fn a_late_lease_stores_nothing_on_sqlite() {
         let db = Db::open(tmp.path(), None).await.expect("open");
         assert!(matches!(db, Db::Sqlite { .. }));
         late_lease_stores_nothing(&db).await;
+        db.close().await;
+    });
+}
+
+/// Issue #64's refusals at the database level, on SQLite (`arena_postgres.rs`: PostgreSQL).
+#[test]
+fn storage_refuses_what_the_handlers_refuse_on_sqlite() {
+    let rt = runtime();
+    rt.block_on(async {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(tmp.path(), None).await.expect("open");
+        storage_refuses_what_the_handlers_refuse(&db).await;
         db.close().await;
     });
 }

@@ -17,7 +17,7 @@ mod postgres;
 
 use arena_common::{
     ArenaDir, arena_final, get, late_lease_stores_nothing, post, runtime, states_round_trip,
-    uploads_then_ladder,
+    storage_refuses_what_the_handlers_refuse, uploads_then_ladder,
 };
 use croupier_arena::store::db::Db;
 use postgres::Postgres;
@@ -143,6 +143,22 @@ fn states_round_trip_on_postgres() {
         let db = Db::open(tmp.path(), Some(&pg.url)).await.expect("open");
         assert!(matches!(db, Db::Postgres(_)));
         states_round_trip(&db).await;
+        db.close().await;
+    });
+}
+
+/// Issue #64's refusals at the database level, on PostgreSQL (`arena_crash.rs`: SQLite).
+#[test]
+fn storage_refuses_what_the_handlers_refuse_on_postgres() {
+    let Some(pg) = Postgres::start_or_skip("the PostgreSQL refusals test") else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(tmp.path(), Some(&pg.url)).await.expect("open");
+        assert!(matches!(db, Db::Postgres(_)));
+        storage_refuses_what_the_handlers_refuse(&db).await;
         db.close().await;
     });
 }

@@ -137,6 +137,36 @@ async fn games_are_capped_per_owner_and_in_all_and_seen_only_by_their_owner() {
         .expect("a's place again");
 }
 
+/// Issue #64: a client that drops its visitor's cookie is a new visitor at every `GET /play`,
+/// so visitors are capped per address too: new cookies from one address get 429 past
+/// `play.per_team`, while another address and a team from the same address are served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_cannot_take_every_open_arena_game() {
+    let mut b = bounds(60_000, 60_000);
+    b.games = 8;
+    let g = Games::new(b);
+    let here = Some(std::net::IpAddr::from([10, 0, 0, 1]));
+    let there = Some(std::net::IpAddr::from([10, 0, 0, 2]));
+    let visitor = |n: u32| Owner::Visitor(format!("cookie-{n}"));
+    for n in 0..2 {
+        g.start_from(visitor(n), here, vec![true], counter)
+            .await
+            .expect("within the address's share");
+    }
+    let e = g
+        .start_from(visitor(2), here, vec![true], counter)
+        .await
+        .expect_err("a third cookie from the same address");
+    assert!(matches!(e, PlayError::TooMany(_)), "{e}");
+    assert!(e.to_string().contains("play.per_team"), "{e}");
+    g.start_from(visitor(3), there, vec![true], counter)
+        .await
+        .expect("another address");
+    g.start_from(Owner::Team(1), here, vec![true], counter)
+        .await
+        .expect("a team from the same address");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_person_plays_offered_actions_and_the_host_plays_between() {
     let g = Games::new(bounds(60_000, 60_000));

@@ -4,7 +4,7 @@
 use crate::auth::Who;
 use crate::context::Arena;
 use crate::web::errors::{AppError, Object};
-use crate::web::identity::{require_admin, submitting_team};
+use crate::web::identity::{Peer, require_admin, submitting_team};
 use crate::web::manage::{self, NewTeam, TeamToken, read_capped};
 use crate::web::views::{LeaderboardJson, SeatQuery, TeamJson, game_doc, team_json};
 use axum::Json;
@@ -55,15 +55,29 @@ pub async fn leaderboard(
 }
 
 /// `GET /api/events`: the live events as server-sent events ([`crate::events`]); 503 when
-/// too many streams are open.
-pub async fn events(State(arena): State<Arc<Arena>>) -> Result<Response, AppError> {
+/// too many streams are open, 429 when the caller's share is full (its address's without a
+/// sign-in, its team's with one), naming the limit.
+pub async fn events(
+    State(arena): State<Arc<Arena>>,
+    who: Who,
+    Peer(peer): Peer,
+) -> Result<Response, AppError> {
+    use crate::events::{Refused, Share};
     use axum::response::sse::{Event, KeepAlive, Sse};
-    let sub = arena.events.subscribe().ok_or_else(|| AppError::Unavailable {
-        message: format!(
-            "{} live streams are open, the most this server keeps; the page updates when you reload it",
-            crate::events::MAX_STREAMS
-        ),
-        retry_after: 30,
+    let share = match who {
+        Who::Public => Share::Address(peer),
+        Who::Team(id) => Share::Team(id),
+        Who::Admin => Share::Organiser,
+    };
+    let sub = arena.events.subscribe(share).map_err(|why| match why {
+        Refused::Server | Refused::Anonymous => AppError::Unavailable {
+            message: why.to_string(),
+            retry_after: 30,
+        },
+        Refused::Address | Refused::Team => AppError::TooMany {
+            message: why.to_string(),
+            retry_after: 30,
+        },
     })?;
     let stream = futures_util::stream::unfold(sub, |mut sub| async move {
         let m = sub.next().await?;

@@ -32,9 +32,9 @@ use std::sync::Arc;
 
 mod accounts;
 pub use accounts::{
-    MAX_REASON_CHARS, NewTeam, Standing, TeamToken, Withdrawal, add_team, add_worker,
+    MAX_REASON_CHARS, NewTeam, Standing, TeamToken, Withdrawal, add_team, add_worker, name_clash,
     new_team_token, new_worker_token, reinstate_team, remove_worker, shown_text, team_name,
-    team_named, withdraw_team, worker_named,
+    team_named, team_names, withdraw_team, worker_named,
 };
 
 /// An upload under way, counted against its team's hourly cap from the moment it was
@@ -273,7 +273,21 @@ pub async fn store(
     // just before this row and the in-memory count just after, and miss this upload in both:
     // twenty uploads sent at once under a cap of twelve stored thirteen, about one run in seven.
     let gate = arena.upload_gate.lock().await;
-    let Some((vid, number)) = arena.db.add_version_unless_frozen(team, &sha, len).await? else {
+    // The insert checks the deadline, the freeze and the withdrawal again in its own
+    // statement: the checks above could pass a moment before any of them.
+    let deadline = arena.cfg.final_.deadline_ms();
+    let Some((vid, number)) = arena
+        .db
+        .add_version_unless_frozen(team, &sha, len, deadline)
+        .await?
+    else {
+        drop(gate);
+        if let Some(why) = arena.past_deadline() {
+            return Err(AppError::Conflict(format!(
+                "{why}, while this file was being sent"
+            )));
+        }
+        check_active(arena, team).await?;
         arena
             .frozen
             .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -539,6 +553,8 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
             "your team has no valid version to spar with yet: upload one first".into(),
         ));
     };
+    let against = shown_text(against).unwrap_or_else(|| against.to_string());
+    let against = against.as_str();
     let (them, name) = if let Some(h) = arena.house.iter().find(|h| h.name == against) {
         (-h.id, format!("{} (house)", h.name))
     } else {
@@ -554,9 +570,7 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
             Err(e) => return Err(e),
         };
         if other == team {
-            return Err(AppError::BadRequest(
-                "a spar is against another team or a house agent".into(),
-            ));
+            return Err(AppError::BadRequest(SPAR_NOT_SELF.into()));
         }
         let t = arena
             .db
@@ -595,6 +609,22 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
         if arena.db.meta("frozen").await?.is_some() {
             return Err(AppError::Conflict(NO_SPAR_IN_FINAL.into()));
         }
+        // The insert refuses a withdrawn side (or a spar against oneself) too, for a
+        // withdrawal that landed after the checks above.
+        check_active(arena, team).await?;
+        if them > 0 {
+            let other = arena.db.version(them).await?.map(|v| v.team_id);
+            if let Some(t) = other.and_then(|o| (o != team).then_some(o)) {
+                if let Some(row) = arena.db.team(t).await?.filter(|r| r.withdrawn.is_some()) {
+                    return Err(AppError::Conflict(format!(
+                        "team `{}` was withdrawn from the ladder",
+                        row.name
+                    )));
+                }
+            } else {
+                return Err(AppError::BadRequest(SPAR_NOT_SELF.into()));
+            }
+        }
         let asked = arena.db.spars_since(team, now - HOUR_MS).await?;
         let wait = asked
             .first()
@@ -613,37 +643,11 @@ pub async fn spar(arena: &Arena, team: i64, against: &str) -> Result<Sparring, A
     })
 }
 
+/// Why a team cannot spar against itself.
+const SPAR_NOT_SELF: &str = "a spar is against another team or a house agent";
+
 /// Why a spar is refused while the final is played.
 const NO_SPAR_IN_FINAL: &str = "the final is being played: no spar matches until it is over";
 
 /// Mixed into the master seed for spars, so a spar never replays a ladder match's deals.
 const SPAR_SALT: u64 = 0x5BA2_5BA2_5BA2_5BA2;
-
-#[cfg(test)]
-mod tests {
-    use super::shown_text;
-
-    /// Issue #44: "Al\u{200b}pha" showed as a second "Alpha" on the board. Invisible format
-    /// characters are refused, and compatibility spellings become the plain one.
-    #[test]
-    fn names_are_normalised_and_invisible_characters_refused() {
-        for bad in [
-            "Al\u{200b}pha",
-            "Alpha\u{200d}",
-            "\u{202e}ahplA",
-            "Al\u{2066}pha\u{2069}",
-            "Al\u{00ad}pha",
-            "\u{feff}Alpha",
-            "Al\u{e0041}pha",
-            "Al\npha",
-        ] {
-            assert_eq!(shown_text(bad), None, "{bad:?}");
-        }
-        assert_eq!(shown_text("  Alpha ").as_deref(), Some("Alpha"));
-        // Full-width letters and a ligature: NFKC gives the plain spelling.
-        assert_eq!(shown_text("\u{ff21}lpha").as_deref(), Some("Alpha"));
-        assert_eq!(shown_text("\u{fb01}ve").as_deref(), Some("five"));
-        // Letters of other scripts, and emoji, stay.
-        assert_eq!(shown_text("Ёлка 🃏").as_deref(), Some("Ёлка 🃏"));
-    }
-}

@@ -1562,3 +1562,95 @@ pub async fn states_round_trip(db: &Db) {
     let e = db.seats_of_match(m).await.expect_err("an unknown result");
     named(e, "result", "forfeit");
 }
+
+/// Issue #64: what the handlers refuse, the storage refuses too, each in the statement that
+/// writes, so a request that passed the handler's check a moment before cannot get through:
+/// a name that reads the same as a stored one (Unicode TS #39), a spar against the asking
+/// team itself or a withdrawn team, a spar or an upload by a withdrawn team, and an upload
+/// at or past the deadline. Run on SQLite (`arena_crash.rs`) and PostgreSQL (`arena_postgres.rs`).
+pub async fn storage_refuses_what_the_handlers_refuse(db: &Db) {
+    use croupier_arena::store::db::matches::NewMatch;
+    use croupier_arena::store::db::states::VersionStatus;
+
+    let alpha = db
+        .add_team("Alpha", b"h")
+        .await
+        .expect("team")
+        .expect("new");
+    for alike in ["Alpha", "\u{410}lpha", "\u{391}lpha", "Alph\u{430}"] {
+        assert_eq!(
+            db.add_team(alike, b"h").await.expect("insert"),
+            None,
+            "{alike}"
+        );
+    }
+    assert!(db.add_worker("Box", b"h").await.expect("worker").is_some());
+    assert_eq!(
+        db.add_worker("B\u{3bf}x", b"h").await.expect("insert"),
+        None
+    );
+    let beta = db.add_team("Beta", b"h").await.expect("team").expect("new");
+    let mut valid = Vec::new();
+    for team in [alpha, alpha, beta] {
+        let (v, _) = db.add_version(team, "00", 1).await.expect("version");
+        db.set_version_status(v, VersionStatus::Valid, "", None)
+            .await
+            .expect("valid");
+        valid.push(v);
+    }
+    let spar = |entrants: Vec<i64>| NewMatch {
+        kind: MatchKind::Spar,
+        seed: 1,
+        deals: 1,
+        duplicate: true,
+        entrants,
+    };
+    let (a1, a2, b1) = (valid[0], valid[1], valid[2]);
+    let queue = |team: i64, entrants: Vec<i64>| {
+        let m = spar(entrants);
+        async move { db.queue_spar(team, 100, 0, &m).await.expect("queue") }
+    };
+    assert_eq!(
+        queue(alpha, vec![a2, a1]).await,
+        None,
+        "a spar against itself"
+    );
+    db.set_withdrawn(beta, Some("left"))
+        .await
+        .expect("withdraw");
+    assert_eq!(
+        queue(alpha, vec![a2, b1]).await,
+        None,
+        "against a withdrawn team"
+    );
+    assert_eq!(
+        queue(beta, vec![b1, a2]).await,
+        None,
+        "asked by a withdrawn team"
+    );
+    let late = db
+        .add_version_unless_frozen(beta, "01", 1, None)
+        .await
+        .expect("insert");
+    assert_eq!(late, None, "an upload by a withdrawn team");
+    db.set_withdrawn(beta, None).await.expect("reinstate");
+    assert!(
+        queue(alpha, vec![a2, b1]).await.is_some(),
+        "a spar that may be"
+    );
+    assert!(
+        queue(alpha, vec![a2, -1]).await.is_some(),
+        "against a house agent"
+    );
+    let now = croupier_arena::now_ms();
+    let past = db
+        .add_version_unless_frozen(beta, "02", 1, Some(now - 1))
+        .await
+        .expect("insert");
+    assert_eq!(past, None, "an upload stored after the deadline");
+    let before = db
+        .add_version_unless_frozen(beta, "03", 1, Some(now + 600_000))
+        .await
+        .expect("insert");
+    assert!(before.is_some(), "an upload before the deadline");
+}

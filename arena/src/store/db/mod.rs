@@ -217,7 +217,9 @@ impl Db {
                     .run(&pool)
                     .await
                     .map_err(|e| open(format!("migrating: {e}")))?;
-                Ok(Db::Postgres(pool))
+                let db = Db::Postgres(pool);
+                db.key_names().await?;
+                Ok(db)
             }
             Some(u) => Err(DbError::Open {
                 url: hide_password(u),
@@ -259,7 +261,9 @@ impl Db {
                     .connect_with(opts.create_if_missing(false).read_only(true))
                     .await
                     .map_err(|e| open(format!("read-only connection: {e}")))?;
-                Ok(Db::Sqlite { pool, read })
+                let db = Db::Sqlite { pool, read };
+                db.key_names().await?;
+                Ok(db)
             }
         }
     }

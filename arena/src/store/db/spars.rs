@@ -23,10 +23,13 @@ impl Db {
         Ok(on_read_pool!(self, p => sqlx::query_as(q).bind(id).fetch_optional(p).await?))
     }
 
-    /// Queues a spar match `team` asked for, unless it has asked for `cap` since `since_ms`
-    /// or the arena is frozen for its final: `None` then. The count and the insert are one
-    /// statement, so two requests at once are counted one after the other (on SQLite, where
-    /// a write holds the database; the server also serialises them, see `manage::spar`).
+    /// Queues a spar match `team` asked for (its version first, then the opponent's, or a
+    /// house agent as `-id`), unless it has asked for `cap` since `since_ms`, the arena is
+    /// frozen for its final, the opponent is a version of `team` itself, or either team is
+    /// withdrawn: `None` then. The checks and the insert are one statement, so two requests
+    /// at once are counted one after the other (on SQLite, where a write holds the database;
+    /// the server also serialises them, see `manage::spar`), and a withdrawal that lands
+    /// between the handler's checks and the insert still stops it.
     pub async fn queue_spar(
         &self,
         team: i64,
@@ -38,7 +41,11 @@ impl Db {
                  SELECT 'spar', $1, $2, $3, $4, 'queued', $5, $6
                  WHERE (SELECT COUNT(*) FROM matches WHERE requested_by = $6 AND created_ms > $7) < $8
                    AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'frozen')
+                   AND NOT EXISTS (SELECT 1 FROM teams WHERE id = $6 AND withdrawn IS NOT NULL)
+                   AND NOT EXISTS (SELECT 1 FROM versions v JOIN teams t ON t.id = v.team_id
+                                   WHERE v.id = $9 AND (v.team_id = $6 OR t.withdrawn IS NOT NULL))
                  RETURNING id";
+        let against = m.entrants.get(1).copied().unwrap_or(0);
         let entrants =
             serde_json::to_string(&m.entrants).map_err(|e| DbError::Corrupt(e.to_string()))?;
         let now = crate::now_ms();
@@ -51,6 +58,7 @@ impl Db {
             .bind(team)
             .bind(since_ms)
             .bind(i64::from(cap))
+            .bind(against)
             .fetch_all(p)
             .await?
             .into_iter()

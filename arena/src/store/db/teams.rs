@@ -24,14 +24,41 @@ pub struct TeamRow {
 }
 
 impl Db {
-    /// Adds a team; `None` if the name is taken.
+    /// Adds a team; `None` if the name, or a name that reads the same
+    /// ([`crate::names::name_key`]), is taken: both are unique columns, so two requests at
+    /// once cannot both add look-alikes.
     pub async fn add_team(&self, name: &str, token_hash: &[u8]) -> Result<Option<i64>, DbError> {
-        let q = "INSERT INTO teams (name, token_hash, created_ms) VALUES ($1, $2, $3)
-                 ON CONFLICT (name) DO NOTHING RETURNING id";
+        let q = "INSERT INTO teams (name, name_key, token_hash, created_ms) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT DO NOTHING RETURNING id";
+        let key = crate::names::name_key(name);
         let now = crate::now_ms();
         Ok(
-            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_all(p).await?.into_iter().next()),
+            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(&key).bind(token_hash).bind(now).fetch_all(p).await?.into_iter().next()),
         )
+    }
+
+    /// Gives every team and worker stored before migration 0010 its name's key. A key that an
+    /// older row already holds stays NULL on the later row (the two names were added before
+    /// look-alikes were refused): that is logged, and both keep working.
+    pub(super) async fn key_names(&self) -> Result<(), DbError> {
+        for table in ["teams", "workers"] {
+            let q = format!("SELECT id, name FROM {table} WHERE name_key IS NULL ORDER BY id");
+            let rows: Vec<(i64, String)> = on_pool!(self, p => sqlx::query_as(sqlx::AssertSqlSafe(q.as_str())).fetch_all(p).await?);
+            for (id, name) in rows {
+                let key = crate::names::name_key(&name);
+                let q = format!(
+                    "UPDATE {table} SET name_key = $1 WHERE id = $2
+                     AND NOT EXISTS (SELECT 1 FROM {table} WHERE name_key = $1)"
+                );
+                let n = on_pool!(self, p => sqlx::query(sqlx::AssertSqlSafe(q.as_str())).bind(&key).bind(id).execute(p).await?.rows_affected());
+                if n == 0 {
+                    tracing::warn!(
+                        "{table} `{name}` reads the same as an older one (Unicode TS #39); both stay"
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Replaces a team's token.

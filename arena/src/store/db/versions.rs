@@ -62,22 +62,27 @@ impl Db {
     }
 
     /// Records an upload as the team's next version, `queued` for its check, unless the arena is frozen
-    /// for its final: `None` then. One statement, so an upload and `arena final` in another
-    /// process cannot both go through: either the version is stored before the freeze, or
-    /// it is refused.
+    /// for its final, the time is `deadline_ms` or later, or the team is withdrawn: `None`
+    /// then. One statement, so an upload and `arena final` in another process (or a
+    /// withdrawal) cannot both go through: either the version is stored before, or it is
+    /// refused; and no version's upload time is at or past the deadline.
     pub async fn add_version_unless_frozen(
         &self,
         team: i64,
         sha256: &str,
         bytes: i64,
+        deadline_ms: Option<i64>,
     ) -> Result<Option<(i64, i64)>, DbError> {
         let q = "INSERT INTO versions (team_id, number, sha256, bytes, uploaded_ms, status)
                  SELECT $1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE team_id = $1), $2, $3, $4, 'queued'
                  WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'frozen')
+                   AND $4 < $5
+                   AND NOT EXISTS (SELECT 1 FROM teams WHERE id = $1 AND withdrawn IS NOT NULL)
                  RETURNING id, number";
         let now = crate::now_ms();
+        let deadline = deadline_ms.unwrap_or(i64::MAX);
         Ok(
-            on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).fetch_all(p).await?.into_iter().next()),
+            on_pool!(self, p => sqlx::query_as(q).bind(team).bind(sha256).bind(bytes).bind(now).bind(deadline).fetch_all(p).await?.into_iter().next()),
         )
     }
 

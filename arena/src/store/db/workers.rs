@@ -21,13 +21,16 @@ pub struct WorkerRow {
 }
 
 impl Db {
-    /// Adds a worker; `None` if the name is taken.
+    /// Adds a worker; `None` if the name, or one that reads the same
+    /// ([`crate::names::name_key`]), is taken.
     pub async fn add_worker(&self, name: &str, token_hash: &[u8]) -> Result<Option<i64>, DbError> {
-        let q = "INSERT INTO workers (name, token_hash, created_ms) VALUES ($1, $2, $3)
-                 ON CONFLICT (name) DO NOTHING RETURNING id";
+        let q =
+            "INSERT INTO workers (name, name_key, token_hash, created_ms) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT DO NOTHING RETURNING id";
+        let key = crate::names::name_key(name);
         let now = crate::now_ms();
         Ok(
-            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(token_hash).bind(now).fetch_all(p).await?.into_iter().next()),
+            on_pool!(self, p => sqlx::query_scalar(q).bind(name).bind(&key).bind(token_hash).bind(now).fetch_all(p).await?.into_iter().next()),
         )
     }
 

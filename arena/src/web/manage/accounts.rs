@@ -32,36 +32,56 @@ pub fn team_name(name: &str) -> Result<String, AppError> {
 }
 
 /// A name the organiser gives a team or a worker, normalised ([`shown_text`]), or why it
-/// is refused.
+/// is refused: an invisible character, a length outside 1 to 64, or letters of scripts that
+/// Unicode TS #39 flags together ([`crate::names::mixed_scripts`]). Each refusal names the
+/// name and what is wrong with it.
 fn checked_name(name: &str, what: &str) -> Result<String, AppError> {
-    match shown_text(name) {
-        Some(name) if !name.is_empty() && name.chars().count() <= 64 => Ok(name),
-        _ => Err(AppError::BadRequest(format!(
-            "a {what} name is 1 to 64 characters, without control or invisible formatting characters"
-        ))),
+    let shown = croupier_host::text::escape(name);
+    let Some(normal) = shown_text(name) else {
+        let c = crate::names::first_invisible(name).map_or(0, |c| c as u32);
+        return Err(AppError::BadRequest(format!(
+            "the {what} name `{shown}` holds U+{c:04X}, a character a reader cannot see: \
+             a {what} name is 1 to 64 visible characters"
+        )));
+    };
+    if normal.is_empty() || normal.chars().count() > 64 {
+        return Err(AppError::BadRequest(format!(
+            "the {what} name `{shown}` is not 1 to 64 characters long"
+        )));
     }
+    if let Some(why) = crate::names::mixed_scripts(&normal) {
+        return Err(AppError::BadRequest(format!(
+            "the {what} name `{shown}` is refused: {why}"
+        )));
+    }
+    Ok(normal)
 }
 
-/// Text the organiser sets that others read (a name, a reason), as it is stored: Unicode
-/// NFKC (so a full-width or ligature spelling is the plain one), trimmed; `None` if it holds
-/// a control character or a format character (general category Cf: zero-width spaces and
-/// joiners, bidirectional overrides and isolates, the soft hyphen, tags). Those are invisible
-/// on a page, so "Al\u{200b}pha" would show as a second "Alpha" on the board, and a
-/// right-to-left override would reorder what follows it.
-pub fn shown_text(text: &str) -> Option<String> {
-    use unicode_normalization::UnicodeNormalization;
-    let text: String = text.nfkc().collect();
-    let text = text.trim();
-    (!text.chars().any(|c| c.is_control() || is_format(c))).then(|| text.to_string())
-}
+pub use crate::names::shown_text;
 
-/// Unicode's general category Cf (format characters), as of Unicode 16.
-fn is_format(c: char) -> bool {
-    matches!(c as u32,
-        0x00AD | 0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
-        | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
-        | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
-        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+/// Why `name` cannot be added beside `existing` (their names, as stored): the same name, or
+/// one that reads the same (TS #39's skeleton); `None` if it may.
+pub fn name_clash<'a>(
+    name: &str,
+    existing: impl IntoIterator<Item = &'a str>,
+    what: &str,
+) -> Option<String> {
+    let key = crate::names::name_key(name);
+    let other = existing
+        .into_iter()
+        .find(|&e| e == name || crate::names::name_key(e) == key)?;
+    let (name, other) = (
+        croupier_host::text::escape(name),
+        croupier_host::text::escape(other),
+    );
+    Some(if name == other {
+        format!("a {what} named `{name}` exists")
+    } else {
+        format!(
+            "the {what} name `{name}` reads the same as the existing {what} `{other}` \
+             (Unicode TS #39 confusables): choose a name that looks different"
+        )
+    })
 }
 
 /// A random hash to insert a row with before its token (which holds the row's id) exists.
@@ -104,29 +124,79 @@ async fn issue(
 
 /// Adds a team (the organiser only).
 pub async fn add_team(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
-    let name = checked_name(name, "team")?;
-    // The id is needed in the token, so insert with a placeholder hash, then set it.
-    let id = arena
-        .db
-        .add_team(&name, &placeholder_hash()?)
-        .await?
-        .ok_or_else(|| AppError::Conflict(format!("a team named `{name}` exists")))?;
-    issue(arena, TokenFor::Team, id, &name).await
+    add(arena, TokenFor::Team, name).await
 }
 
 /// Adds a worker (the organiser only): its token opens the worker API and nothing else.
 pub async fn add_worker(arena: &Arena, name: &str) -> Result<TeamToken, AppError> {
-    let name = checked_name(name, "worker")?;
-    let id = arena
-        .db
-        .add_worker(&name, &placeholder_hash()?)
-        .await?
-        .ok_or_else(|| AppError::Conflict(format!("a worker named `{name}` exists")))?;
-    issue(arena, TokenFor::Worker, id, &name).await
+    add(arena, TokenFor::Worker, name).await
 }
 
-/// The id of the team or worker named `name`.
+/// The names of every team, as stored.
+pub async fn team_names(arena: &Arena) -> Result<Vec<String>, AppError> {
+    names(arena, TokenFor::Team).await
+}
+
+/// The names of every team or every worker, as stored.
+async fn names(arena: &Arena, holder: TokenFor) -> Result<Vec<String>, AppError> {
+    Ok(match holder {
+        TokenFor::Team => arena
+            .db
+            .teams()
+            .await?
+            .into_iter()
+            .map(|t| t.name)
+            .collect(),
+        TokenFor::Worker => arena
+            .db
+            .workers()
+            .await?
+            .into_iter()
+            .map(|w| w.name)
+            .collect(),
+    })
+}
+
+/// Adds a team or a worker named `name` and issues its token.
+async fn add(arena: &Arena, holder: TokenFor, name: &str) -> Result<TeamToken, AppError> {
+    let what = holder.what();
+    let normal = shown_text(name);
+    let clash = |names: Vec<String>| {
+        let names = names.iter().map(String::as_str);
+        normal.as_deref().and_then(|n| name_clash(n, names, what))
+    };
+    // A look-alike of an existing name is named as such before any other refusal: "Аlpha"
+    // beside "Alpha" mixes scripts too, but what the organiser needs to hear is the clash.
+    if let Some(why) = clash(names(arena, holder).await?) {
+        return Err(AppError::Conflict(why));
+    }
+    let name = checked_name(name, what)?;
+    // The id is needed in the token, so insert with a placeholder hash, then set it. The
+    // insert refuses a look-alike too (a unique key), for one added meanwhile.
+    let hash = placeholder_hash()?;
+    let added = match holder {
+        TokenFor::Team => arena.db.add_team(&name, &hash).await?,
+        TokenFor::Worker => arena.db.add_worker(&name, &hash).await?,
+    };
+    let Some(id) = added else {
+        let why = clash(names(arena, holder).await?);
+        return Err(AppError::Conflict(
+            why.unwrap_or_else(|| format!("a {what} named `{name}` exists")),
+        ));
+    };
+    issue(arena, holder, id, &name).await
+}
+
+/// The id of the team or worker named `name`, read in the stored form ([`shown_text`]), so
+/// " Alpha " and "Ａlpha" find "Alpha"; a name with an invisible character is refused as it
+/// is when a team is added.
 async fn named(arena: &Arena, holder: TokenFor, name: &str) -> Result<i64, AppError> {
+    let Some(name) = shown_text(name) else {
+        return Err(checked_name(name, holder.what())
+            .err()
+            .unwrap_or_else(|| AppError::BadRequest(format!("no {} named that", holder.what()))));
+    };
+    let name = name.as_str();
     let id = match holder {
         TokenFor::Team => arena
             .db

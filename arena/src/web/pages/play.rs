@@ -229,6 +229,7 @@ pub async fn play_page(
 /// `POST /play`: deals a game and opens its page.
 pub async fn start(
     State(arena): State<Arc<Arena>>,
+    crate::web::identity::Peer(peer): crate::web::identity::Peer,
     a: Asker,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
@@ -260,7 +261,10 @@ pub async fn start(
         new_seed()?,
         arena.cfg.limits.clone(),
     );
-    let id = arena.play.start(a.owner.clone(), may_see, make).await?;
+    let id = arena
+        .play
+        .start_from(a.owner.clone(), peer, may_see, make)
+        .await?;
     Ok(Redirect::to(&format!("/play/{id}")).into_response())
 }
 

@@ -31,7 +31,8 @@ fn read_class(path: &Path) -> Result<(Vec<String>, Vec<Entry>)> {
         .from_path(path)
         .with_context(|| format!("{}: cannot read the class list", path.display()))?;
     let (mut header, mut entries, mut problems) = (Vec::new(), Vec::new(), Vec::new());
-    let mut seen: HashMap<String, u64> = HashMap::new();
+    // By the key under which look-alikes are one name, so "Аlpha" after "Alpha" is named.
+    let mut seen: HashMap<String, (u64, String)> = HashMap::new();
     for (i, record) in reader.records().enumerate() {
         let record = record.with_context(|| format!("{}: not CSV", path.display()))?;
         let line = record.position().map_or(i as u64 + 1, |p| p.line());
@@ -48,17 +49,27 @@ fn read_class(path: &Path) -> Result<(Vec<String>, Vec<Entry>)> {
         }
         match manage::team_name(first) {
             Err(e) => problems.push(format!("line {line}: {e}")),
-            Ok(name) => match seen.insert(name.clone(), line) {
-                Some(before) => problems.push(format!(
-                    "line {line}: `{}` is already on line {before}",
-                    croupier_host::text::escape(&name)
-                )),
-                None => entries.push(Entry {
-                    line,
-                    name,
-                    rest: cells[1..].to_vec(),
-                }),
-            },
+            Ok(name) => {
+                match seen.insert(croupier_arena::names::name_key(&name), (line, name.clone())) {
+                    Some((before, was)) => problems.push(format!(
+                        "line {line}: `{}` is already on line {before}{}",
+                        croupier_host::text::escape(&name),
+                        if was == name {
+                            String::new()
+                        } else {
+                            format!(
+                                " as `{}`, which reads the same",
+                                croupier_host::text::escape(&was)
+                            )
+                        }
+                    )),
+                    None => entries.push(Entry {
+                        line,
+                        name,
+                        rest: cells[1..].to_vec(),
+                    }),
+                }
+            }
         }
     }
     if !problems.is_empty() {
@@ -93,22 +104,13 @@ pub async fn import(at: &Place, class: &Path, tokens: &Path) -> Result<()> {
     let (dir, database) = (at.dir.as_path(), at.database.as_deref());
     let (header, entries) = read_class(class)?;
     let arena = Arena::open(dir, database).await?;
-    let taken: Vec<String> = arena
-        .db
-        .teams()
-        .await?
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
+    let taken = manage::team_names(&arena).await?;
+    // The same name, or one that reads the same (Unicode TS #39), as `team add` refuses.
     let clashes: Vec<String> = entries
         .iter()
-        .filter(|e| taken.contains(&e.name))
-        .map(|e| {
-            format!(
-                "line {}: a team named `{}` exists",
-                e.line,
-                croupier_host::text::escape(&e.name)
-            )
+        .filter_map(|e| {
+            let why = manage::name_clash(&e.name, taken.iter().map(String::as_str), "team")?;
+            Some(format!("line {}: {why}", e.line))
         })
         .collect();
     if !clashes.is_empty() {
@@ -168,21 +170,26 @@ mod tests {
     }
 
     /// Every bad line is named, and none is taken: a zero-width space, a name twice (after
-    /// NFKC, full-width "ａlpha" is "alpha"), an empty first cell with other cells.
+    /// NFKC, full-width "ａlpha" is "alpha"), an empty first cell with other cells, and a name
+    /// that reads the same as an earlier one (TS #39: "rn" reads as "m").
     #[test]
     fn a_bad_list_names_every_bad_line_and_adds_nothing() {
-        let e = class("alpha\nAl\u{200b}pha\n\u{ff41}lpha\n,x@uni.example\n")
+        let e = class("alpha\nAl\u{200b}pha\n\u{ff41}lpha\n,x@uni.example\ngamma\ngarnrna\n")
             .err()
             .expect("refused")
             .to_string();
         assert!(e.contains("nothing was added"), "{e}");
         assert!(
-            e.contains("line 2: a team name is 1 to 64 characters"),
+            e.contains("line 2: the team name `Al\u{200b}pha` holds U+200B"),
             "{e}"
         );
         assert!(e.contains("line 3: `alpha` is already on line 1"), "{e}");
         assert!(
             e.contains("line 4: no team name in the first column"),
+            "{e}"
+        );
+        assert!(
+            e.contains("line 6: `garnrna` is already on line 5 as `gamma`, which reads the same"),
             "{e}"
         );
     }
