@@ -1,5 +1,5 @@
 """Learn a Durak policy by imitating a search agent, export it as a sandboxed agent, and
-measure it: about 10 minutes on 2 cores with NumPy alone (docs/learning.md, "A training
+measure it: about 4 minutes on 2 cores with NumPy alone (docs/learning.md, "A training
 example").
 
     pip install 'croupier[env]'
