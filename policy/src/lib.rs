@@ -252,16 +252,15 @@ impl Mlp {
 
     /// The outputs `rows` (each below [`Mlp::outputs`]) for `x`, in that order.
     fn outputs_at(&self, x: &[f32], rows: impl Iterator<Item = usize>) -> Vec<f32> {
-        let mut input: Vec<f32> = x.to_vec();
-        input.resize(self.inputs(), 0.0);
         let Some((last, hidden)) = self.layers.split_last() else {
             return Vec::new();
         };
+        // Missing inputs count as 0, so only the nonzero ones are read: no padded copy.
+        let mut live = nonzero(&x[..x.len().min(self.inputs())]);
         for layer in hidden {
-            let nonzero = nonzero(&input);
-            input = (0..layer.outputs)
+            let out: Vec<f32> = (0..layer.outputs)
                 .map(|r| {
-                    let sum = layer.sum(r, &nonzero);
+                    let sum = layer.sum(r, &live);
                     if self.activation == Activation::Relu && sum < 0.0 {
                         0.0
                     } else {
@@ -269,9 +268,9 @@ impl Mlp {
                     }
                 })
                 .collect();
+            live = nonzero(&out);
         }
-        let nonzero = nonzero(&input);
-        rows.map(|r| last.sum(r, &nonzero)).collect()
+        rows.map(|r| last.sum(r, &live)).collect()
     }
 }
 

@@ -38,6 +38,8 @@ pub struct Policy<G: Encode> {
     mlp: Option<Mlp>,
     options: G::Options,
     x: Vec<f32>,
+    /// The legal actions' indices, one decision at a time.
+    indices: Vec<usize>,
     logged: bool,
 }
 
@@ -49,6 +51,7 @@ impl<G: Encode> Agent<G> for Policy<G> {
             mlp,
             options: info.options.clone(),
             x: Vec::new(),
+            indices: Vec::new(),
             logged: false,
         }
     }
@@ -66,12 +69,14 @@ impl<G: Encode> Agent<G> for Policy<G> {
         };
         self.x.resize(mlp.inputs(), 0.0);
         encode::encode::<G>(obs, &self.options, &mut self.x);
-        // Only the legal outputs are compared: one pass over the legal actions, not over every
-        // output.
-        let chosen = mlp.act(&self.x, legal.iter().map(|a| G::action_index(*a)));
+        // Only the legal outputs are compared; each legal action's index is computed once,
+        // and the chosen index maps back by its position.
+        self.indices.clear();
+        self.indices
+            .extend(legal.iter().map(|a| G::action_index(*a)));
+        let chosen = mlp.act(&self.x, self.indices.iter().copied());
         chosen
-            .and_then(|i| legal.iter().find(|a| G::action_index(**a) == i))
-            .copied()
-            .unwrap_or(legal[0])
+            .and_then(|i| self.indices.iter().position(|&j| j == i))
+            .map_or(legal[0], |k| legal[k])
     }
 }
