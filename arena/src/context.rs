@@ -37,8 +37,9 @@ pub struct Arena {
     /// embedded worker wait on it. Apart from [`Arena::changed`] so that the scheduler's own
     /// queueing does not wake the scheduler, nor every result wake every waiting lease.
     pub queued: tokio::sync::Notify,
-    /// Uploads checked at once; more wait their turn (compiling takes a core each).
-    pub checks: tokio::sync::Semaphore,
+    /// Turns at checking uploads: two at once (compiling takes a core each), one per team,
+    /// the team that used the least check time first ([`crate::turns`]).
+    pub checks: crate::turns::Turns,
     /// The content hash of the reference agent (stored with the uploads).
     pub reference: String,
     /// The house agents a team may spar against (`ladder.reference`, then `spar.house`).
@@ -272,7 +273,7 @@ impl Arena {
             board: RwLock::new(Board::default()),
             changed: tokio::sync::Notify::new(),
             queued: tokio::sync::Notify::new(),
-            checks: tokio::sync::Semaphore::new(2),
+            checks: crate::turns::Turns::new(2),
             failed_tokens: std::sync::Mutex::new(HashMap::new()),
             known_tokens: tokio::sync::Mutex::new((i64::MIN, Default::default())),
             reference,

@@ -3,7 +3,7 @@
 //! polling.
 //!
 //! The events, each a JSON object:
-//! - `hello` when a stream opens (then the last `board` and `live` sent, if any);
+//! - `hello` when a stream opens, then the current `board` and `live`;
 //! - `version`: an upload's state as it changes ([`VersionEvent`]: queued, compiling, smoke,
 //!   then valid or refused);
 //! - `board`: the leaderboard, as `GET /api/leaderboard` gives it, when it changed;

@@ -58,6 +58,7 @@ pub mod play;
 pub mod queue;
 pub mod ratings;
 pub mod store;
+pub mod turns;
 pub mod validate;
 pub mod web;
 

@@ -1647,3 +1647,76 @@ fn one_address_cannot_take_every_live_stream() {
         ok
     });
 }
+
+/// `bytes` (a component) with a custom section appended: the same agent, another file, so
+/// that the arena takes it as a new version.
+fn renamed(bytes: &[u8], tag: &str) -> Vec<u8> {
+    let mut payload = vec![tag.len() as u8];
+    payload.extend_from_slice(tag.as_bytes());
+    let mut out = bytes.to_vec();
+    out.push(0); // a custom section
+    out.push(payload.len() as u8);
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// Issue #64: one team's slow uploads do not delay another team's verdict. Team `slow` sends
+/// two uploads whose checks take long (the search agent, compiled afresh and then a smoke
+/// match of six deals); team `quick` then sends a simple agent, whose check runs at once
+/// beside the first slow one and is answered while that one is still being checked. With
+/// one first-come queue for the server's two checks, `slow`'s two took both and `quick`
+/// waited for the first of them.
+#[test]
+fn one_team_s_slow_uploads_do_not_delay_another_team_s_verdict() {
+    let dir = ArenaDir::init("durak", "teams", |c| {
+        set(c, "ladder", "threads", 0);
+        set(c, "ladder", "smoke_deals", 6);
+        // The tests' croupier is a debug build, whose compiler is several times slower than
+        // a release build's: the search agent compiled afresh needs more than the default
+        // 10 s of CPU.
+        set(c, "limits", "compile_cpu_seconds", 300);
+    });
+    let slow = dir.add_team("slow", None);
+    let quick = dir.add_team("quick", None);
+    let server = Server::start(dir.path(), None);
+    let url = server.url.clone();
+    let search = std::fs::read(example_agent("durak/ismcts")).expect("the search agent");
+    let status = |n: u32| -> String {
+        let j = get(&format!("{url}/api/teams/1/versions/{n}"), Some(&slow)).json();
+        j["status"].as_str().unwrap_or("").to_string()
+    };
+    let mut sent = Vec::new();
+    for (n, tag) in [(1, "first"), (2, "second")] {
+        let (u, t, body) = (url.clone(), slow.clone(), renamed(&search, tag));
+        sent.push(std::thread::spawn(move || {
+            post(
+                &format!("{u}/api/submit"),
+                Some(&t),
+                "application/wasm",
+                &body,
+            )
+        }));
+        wait_until(Duration::from_secs(300), "the slow upload stored", || {
+            !status(n).is_empty()
+        });
+    }
+    let checking = |s: &str| s == "compiling" || s == "smoke";
+    assert!(checking(&status(1)), "{}", status(1));
+    assert_eq!(
+        status(2),
+        "queued",
+        "a team's second check waits for its first"
+    );
+    let r = submit(&url, &quick, &example_agent("durak/cheapest"));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert!(
+        checking(&status(1)),
+        "the quick team's verdict came only after the slow team's first check: {}",
+        status(1)
+    );
+    assert_eq!(status(2), "queued");
+    for s in sent {
+        let r = s.join().expect("the slow upload");
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+}

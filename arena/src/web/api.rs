@@ -54,9 +54,10 @@ pub async fn leaderboard(
     Ok(Json(crate::web::views::leaderboard_json(&arena).await?))
 }
 
-/// `GET /api/events`: the live events as server-sent events ([`crate::events`]); 503 when
-/// too many streams are open, 429 when the caller's share is full (its address's without a
-/// sign-in, its team's with one), naming the limit.
+/// `GET /api/events`: the live events as server-sent events ([`crate::events`]), starting
+/// with hello, the current board and live; 503 when too many streams are open, 429 when the
+/// caller's share is full (its address's without a sign-in, its team's with one), naming the
+/// limit.
 pub async fn events(
     State(arena): State<Arc<Arena>>,
     who: Who,
@@ -79,6 +80,20 @@ pub async fn events(
             retry_after: 30,
         },
     })?;
+    // Every stream starts with hello, board and live, so a client reads the state without
+    // waiting for a change (and the API's fuzzer reads three events, then stops). Nobody
+    // listened until now, so the last ones were forgotten: build them once; sent to every
+    // stream, this one included, and kept for the next.
+    if arena.events.last("board").is_none()
+        && let Ok(board) = crate::web::views::leaderboard_json(&arena).await
+    {
+        arena.events.send_if_changed("board", &board);
+    }
+    if arena.events.last("live").is_none()
+        && let Ok(live) = crate::web::views::live_json(&arena, &mut Default::default()).await
+    {
+        arena.events.send_if_changed("live", &live);
+    }
     let stream = futures_util::stream::unfold(sub, |mut sub| async move {
         let m = sub.next().await?;
         let e = Event::default().event(m.name).data(&*m.data);

@@ -21,7 +21,8 @@
 //! cannot make the server hold more than the cap), uploads per team per hour are capped and
 //! counted from the moment they are admitted ([`begin_upload`]), one team has at most
 //! `uploads.in_flight` uploads being sent or checked, and at most two checks run at once
-//! (each compiles untrusted code in a limited child process).
+//! (each compiles untrusted code in a limited child process), one per team, so that a team's
+//! slow uploads wait behind each other and not in front of another team's ([`crate::turns`]).
 
 use crate::context::Arena;
 use crate::store::db::states::{MatchKind, VersionStage, VersionStatus};
@@ -403,14 +404,10 @@ fn same_as(team: i64, v: crate::store::db::versions::VersionRow) -> Result<Submi
 }
 
 /// Checks a stored version (`queued`) and records its verdict; at most two checks run at
-/// once. Each stage (`compiling`, `smoke`) is stored as the version's status as it is
+/// once, one per team ([`crate::turns`]: a team's uploads wait behind its own). Each stage (`compiling`, `smoke`) is stored as the version's status as it is
 /// reached, so that every server's pages show it, and sent as a `version` event.
 pub async fn check_version(arena: &Arc<Arena>, v: Checking) -> Result<validate::Verdict, AppError> {
-    let _turn = arena
-        .checks
-        .acquire()
-        .await
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let _turn = arena.checks.take(v.team).await;
     let a = arena.clone();
     let label = format!("version {}", v.number);
     let handle = tokio::runtime::Handle::current();
