@@ -712,6 +712,42 @@ fn f06_the_game_wall_budget_stops_a_dawdler() {
     assert_eq!(s.agents[0].faults, 0, "{s:?}");
 }
 
+/// Issue #65: a game's length is bounded by fuel, not by the clock. An agent that spends the
+/// same fuel every decision, whatever its budget says, runs out of the game's fuel at the same
+/// decision in every run, with `OUT_OF_FUEL` naming the game's budget; under the default game
+/// budget it plays its games out. (The old bound was the game's wall time alone, which such
+/// an agent reaches on a slow machine and not on a fast one.)
+#[test]
+fn the_game_s_fuel_ends_a_long_spender_at_the_same_decision_every_time() {
+    let limits = Limits {
+        game_fuel: 40_000_000,
+        ..test_limits()
+    };
+    let burner = || vec![hostile_as("burn=1000000"), hostile_as("ok")];
+    let fault = |records: &[serde_json::Value]| records[0]["faults"][0].clone();
+    let (s, first) = play(limits.clone(), burner(), 1);
+    assert_eq!(
+        s.agents[0].faults_by_verdict.get("OUT_OF_FUEL"),
+        Some(&1),
+        "{s:?}"
+    );
+    let f = fault(&first);
+    assert!(
+        f["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("fuel budget of 40000000 for this game")),
+        "{f}"
+    );
+    // Its decisions before the last fit the game's fuel; the last did not.
+    let calls = &first[0]["calls"][0];
+    assert!(calls["decisions"].as_u64() > Some(1), "{calls}");
+    let (_, again) = play(limits, burner(), 1);
+    assert_eq!(fault(&again), f, "the same decision, the same fault");
+    assert_eq!(again[0]["calls"], first[0]["calls"]);
+    let (s, _) = play(test_limits(), burner(), 1);
+    assert_eq!(s.agents[0].faults, 0, "{s:?}");
+}
+
 /// Finding 7: names from the file (imports, exports) and the producers section were printed
 /// raw. Each is escaped, and every refusal is exactly one line.
 #[test]

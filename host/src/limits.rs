@@ -21,10 +21,22 @@
 //!   within its fuel got `TIMEOUT`), so that a decision within its fuel never reaches it on a
 //!   machine three times slower, and the wall clock does not decide a game that fuel would
 //!   not have. (Bulk memory operations are charged per byte, so they are not worse.)
-//! - `game_millis` (120 000): the wall time one agent may spend on all its decisions in one
-//!   game, three deadlines. A normal game takes milliseconds; without this an agent that stays just inside
-//!   fuel and deadline every decision stretches a 5 ms game to minutes, a thousandfold.
-//!   Past it the agent gets `TIMEOUT`. Counted in epoch ticks, so it costs no clock read.
+//! - `game_fuel` (100 G): the fuel one agent may spend on `start` and all its decisions in one
+//!   game, the deterministic bound on a whole game. Without it an agent that stays just inside
+//!   its fuel every decision stretches a 5 ms game a thousandfold, and only the clock could stop
+//!   it. The longest games of the house's search agents need a fifth of it (`uno/search` in a
+//!   4-player official UNO match to 500 points: 6.7–19.3 G over 20 games, 95–267 decisions).
+//!   A decision's fuel is its own budget or what is left of the game's, the smaller, and the
+//!   agent is told that smaller budget (`budget.fuel`), so a search agent plans by it. Past it
+//!   the agent gets `OUT_OF_FUEL`, at the same decision on every machine.
+//! - `game_millis` (18 340 000, about 5 h): the wall-clock net over one agent's game, for what
+//!   fuel cannot see (slow host calls, a loaded machine). It is 3× the worst the game's fuel
+//!   allows, `start_fuel` + `game_fuel` at [`WORST_NS_PER_FUEL`] (1.7 h), so that an agent
+//!   within its fuel never meets it on a machine three times slower: fuel decides the game,
+//!   and the clock only catches what fuel cannot count. It was 120 s, three deadlines, which a
+//!   search agent spending its whole fuel every decision in a long game could reach on a
+//!   slow machine and not on a fast one. Past it the agent gets `TIMEOUT`. Counted in epoch
+//!   ticks, so it costs no clock read.
 //! - `memory_mib` (64): per agent instance; a Rust agent needs about 1 MiB, an interpreted one
 //!   (componentize-py) about 30 MiB. A memory bomb hits this and is faulted.
 //! - `log_bytes_per_game` (64 KiB) and `log_lines_per_game` (4096): enough to debug, small
@@ -35,7 +47,8 @@
 //! - `time_bank_millis` (none): an optional per-game bank on top of the per-decision limit.
 //! - `start_fuel` (200 M): instantiation and `start`, once per game, get the same budget as a
 //!   decision, so the same deadline covers them with the same margin (it was 1 G, which at
-//!   the worst rate could outlast the deadline). Their time counts against `game_millis`.
+//!   the worst rate could outlast the deadline). Their fuel counts against `game_fuel` and
+//!   their time against `game_millis`.
 //!
 //! Load time, per agent file (compiling is not covered by wasmtime's security model: a small
 //! file can make Cranelift spend minutes and gigabytes, so it runs in a child process under
@@ -100,7 +113,10 @@ pub struct Limits {
     pub time_bank_millis: Option<u32>,
     /// Fuel for instantiation and `start`.
     pub start_fuel: u64,
-    /// Wall-clock milliseconds one agent may spend on all its decisions in one game.
+    /// Fuel one agent may spend on `start` and all its decisions in one game.
+    #[serde(default = "default_game_fuel")]
+    pub game_fuel: u64,
+    /// The wall-clock net over one agent's game (`start` and every decision), in ms.
     #[serde(default = "default_game_millis")]
     pub game_millis: u32,
     /// The largest agent file accepted, in bytes.
@@ -121,6 +137,9 @@ pub struct Limits {
 
 fn default_log_lines() -> u32 {
     Limits::default().log_lines_per_game
+}
+fn default_game_fuel() -> u64 {
+    Limits::default().game_fuel
 }
 fn default_game_millis() -> u32 {
     Limits::default().game_millis
@@ -148,7 +167,8 @@ impl Default for Limits {
             log_lines_per_game: 4096,
             time_bank_millis: None,
             start_fuel: 200_000_000,
-            game_millis: 120_000,
+            game_fuel: 100_000_000_000,
+            game_millis: 18_340_000,
             max_file_bytes: 64 << 20,
             compile_cpu_seconds: 10,
             compile_cpu_seconds_per_mib: 24,
@@ -224,5 +244,24 @@ mod tests {
         );
         assert!(l.game_millis >= 3 * l.millis_per_decision);
         assert!(LOG_LINE_OVERHEAD > 0 && l.log_lines_per_game > 0);
+    }
+
+    /// Issue #65: the game's wall-clock net is 3× the worst its fuel allows, so an agent that
+    /// spends its whole fuel every decision of a long game never meets it on a machine three
+    /// times slower. The old net, 120 s, was reached after 10 decisions of 200 M fuel at
+    /// the worst rate measured (12.2 s each): a long UNO game has 270.
+    #[test]
+    fn the_game_net_covers_the_game_s_fuel_on_a_slower_machine() {
+        let l = Limits::default();
+        let worst_ms = (l.start_fuel + l.game_fuel) as f64 * WORST_NS_PER_FUEL / 1e6;
+        assert!(
+            f64::from(l.game_millis) >= SLOWER_MACHINE * worst_ms,
+            "{} ms for {worst_ms} ms",
+            l.game_millis
+        );
+        // Not much more: it is a net, and a hostile agent's game may hold a core that long.
+        assert!(f64::from(l.game_millis) <= 1.01 * SLOWER_MACHINE * worst_ms);
+        // The longest house games measured (19.3 G) fit five times.
+        assert!(l.game_fuel >= 5 * 19_300_000_000);
     }
 }

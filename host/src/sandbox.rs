@@ -94,8 +94,10 @@ pub struct WasmAgent<G: Adapter> {
     bindings: G::Bindings,
     limits: Limits,
     bank_left: Option<Duration>,
-    /// Epoch ticks left of the game's wall-time budget (`Limits::game_millis`).
+    /// Epoch ticks left of the game's wall-clock net (`Limits::game_millis`).
     game_ticks_left: u64,
+    /// Fuel left of the game's budget (`Limits::game_fuel`).
+    game_fuel_left: u64,
     /// Epoch ticks of one decision's deadline without a time bank.
     decision_ticks: u64,
     legal: Vec<u32>,
@@ -120,9 +122,10 @@ impl<G: Adapter> WasmAgent<G> {
         let mut store = Store::new(engine, data);
         store.limiter(|d| &mut d.limiter);
         store.epoch_deadline_trap();
+        let start_fuel = limits.start_fuel.min(limits.game_fuel);
         set_budget(
             &mut store,
-            limits.start_fuel,
+            start_fuel,
             ticks_for(limits.millis_per_decision),
         );
         let bindings = match G::instantiate(pre, &mut store) {
@@ -143,6 +146,8 @@ impl<G: Adapter> WasmAgent<G> {
                 )));
             }
         };
+        // Instantiating runs the guest's initialisers: their fuel is the game's too.
+        let spent = start_fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         Ok(WasmAgent {
             store,
             bindings,
@@ -151,6 +156,7 @@ impl<G: Adapter> WasmAgent<G> {
                 .time_bank_millis
                 .map(|ms| Duration::from_millis(ms.into())),
             game_ticks_left: ticks_for(limits.game_millis),
+            game_fuel_left: limits.game_fuel.saturating_sub(spent),
             decision_ticks: ticks_for(limits.millis_per_decision),
             legal: Vec::new(),
             scratch: Default::default(),
@@ -160,18 +166,23 @@ impl<G: Adapter> WasmAgent<G> {
         })
     }
 
-    /// Calls the agent's `start` under the start budget. Its time counts against the game's
-    /// wall budget like a decision's.
+    /// Calls the agent's `start` under the start budget. Its fuel and time count against the
+    /// game's like a decision's.
     pub fn start(&mut self, info: &StartInfo) -> Result<(), Fault> {
+        let fuel = self.limits.start_fuel.min(self.game_fuel_left);
         set_budget(
             &mut self.store,
-            self.limits.start_fuel,
+            fuel,
             ticks_for(self.limits.millis_per_decision).min(self.game_ticks_left),
         );
         let tick0 = crate::engine::ticks();
         let r = G::call_start(&self.bindings, &mut self.store, info);
         let used = crate::engine::ticks().saturating_sub(tick0);
         self.game_ticks_left = self.game_ticks_left.saturating_sub(used);
+        let left = self.store.get_fuel().unwrap_or(0);
+        self.game_fuel_left = self
+            .game_fuel_left
+            .saturating_sub(fuel.saturating_sub(left));
         r.map_err(|e| self.fail(e, "in `start`"))
     }
 
@@ -187,8 +198,12 @@ impl<G: Adapter> WasmAgent<G> {
         self.legal
             .extend(legal.iter().map(|a| G::encode_action(*a)));
         let millis = self.limits.millis_per_decision;
+        // The decision's own fuel, or what is left of the game's when that is less: the agent
+        // is told the smaller, so a search agent plans by it.
+        let fuel = self.limits.fuel_per_decision.min(self.game_fuel_left);
+        let game_fuel_binds = fuel < self.limits.fuel_per_decision;
         let budget = crate::contract::Budget {
-            fuel: self.limits.fuel_per_decision,
+            fuel,
             millis,
             bank_millis: self.bank_left.map(|b| b.as_millis() as u32),
         };
@@ -204,7 +219,7 @@ impl<G: Adapter> WasmAgent<G> {
         let game_binds = self.game_ticks_left < decision_ticks;
         set_budget(
             &mut self.store,
-            self.limits.fuel_per_decision,
+            fuel,
             decision_ticks.min(self.game_ticks_left),
         );
         // The game budget is counted in epoch ticks (an atomic load, no clock read); the
@@ -227,8 +242,7 @@ impl<G: Adapter> WasmAgent<G> {
         let left = self.store.get_fuel().unwrap_or(0);
         let code = match r {
             Ok(code) => {
-                self.stats
-                    .count_fuel(self.limits.fuel_per_decision.saturating_sub(left));
+                self.spend(fuel.saturating_sub(left));
                 code
             }
             Err(e) => {
@@ -243,8 +257,7 @@ impl<G: Adapter> WasmAgent<G> {
                     None | Some(Trap::OutOfFuel | Trap::UnreachableCodeReached)
                 );
                 if exact {
-                    self.stats
-                        .count_fuel(self.limits.fuel_per_decision.saturating_sub(left));
+                    self.spend(fuel.saturating_sub(left));
                 } else {
                     self.stats.fuel_unknown += 1;
                 }
@@ -253,6 +266,12 @@ impl<G: Adapter> WasmAgent<G> {
                     fault.message = format!(
                         "used up its wall-time budget of {} ms for this game",
                         self.limits.game_millis
+                    );
+                }
+                if trap == Some(Trap::OutOfFuel) && game_fuel_binds {
+                    fault.message = format!(
+                        "used up its fuel budget of {} for this game",
+                        self.limits.game_fuel
                     );
                 }
                 return Err(fault);
@@ -290,6 +309,12 @@ impl<G: Adapter> WasmAgent<G> {
             ));
         }
         Ok(action)
+    }
+
+    /// Counts a decision's fuel in its stats and against the game's budget.
+    fn spend(&mut self, used: u64) {
+        self.stats.count_fuel(used);
+        self.game_fuel_left = self.game_fuel_left.saturating_sub(used);
     }
 
     /// The lines logged since the last call, leaving the log empty but its budget spent.

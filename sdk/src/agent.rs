@@ -8,7 +8,8 @@ use croupier_rules::{Game, GameRng, Seat};
 /// What is left to spend on this decision.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
-    /// Fuel (roughly, WebAssembly instructions) for this decision.
+    /// Fuel (roughly, WebAssembly instructions) for this decision: the decision's own
+    /// budget, or what is left of the game's when that is less.
     pub fuel: u64,
     /// Wall-clock milliseconds for this decision.
     pub millis: u32,

@@ -49,7 +49,9 @@ log_lines_per_game = {logl}
 {bank}
 # Fuel for instantiation and `start`.
 start_fuel = {start}
-# Wall time one agent may spend on all its decisions in one game.
+# Fuel one agent may spend on `start` and all its decisions in one game: what bounds a game.
+game_fuel = {game_fuel}
+# The wall-clock net over one agent's game: 3× what its fuel can take at the slowest rate seen.
 game_millis = {game_ms}
 # The largest agent file the loader reads.
 max_file_bytes = {maxf}
@@ -168,6 +170,7 @@ open = {play_open}
             logb = l.log_bytes_per_game,
             logl = l.log_lines_per_game,
             start = l.start_fuel,
+            game_fuel = l.game_fuel,
             game_ms = l.game_millis,
             maxf = l.max_file_bytes,
             ccpu = l.compile_cpu_seconds,

@@ -194,7 +194,11 @@ pub struct LimitFlags {
     /// Log lines per agent per game.
     #[arg(long, value_name = "N")]
     pub log_lines: Option<u32>,
-    /// Wall-clock milliseconds one agent may spend on all its decisions in one game.
+    /// Fuel one agent may spend on `start` and all its decisions in one game.
+    #[arg(long, value_name = "N")]
+    pub game_fuel: Option<u64>,
+    /// The wall-clock net over one agent's game, in ms (the default is 3× what the game's
+    /// fuel can take at the slowest rate measured).
     #[arg(long, value_name = "MS")]
     pub game_millis: Option<u32>,
     /// A per-game time bank in milliseconds, on top of the per-decision limit.
@@ -220,6 +224,9 @@ impl LimitFlags {
         }
         if let Some(v) = self.log_lines {
             l.log_lines_per_game = v;
+        }
+        if let Some(v) = self.game_fuel {
+            l.game_fuel = v;
         }
         if let Some(v) = self.game_millis {
             l.game_millis = v;

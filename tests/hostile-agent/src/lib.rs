@@ -5,7 +5,8 @@
 //! that does not fault plays the first legal action, so the tests can see the game go on.
 //! Two modes act at every decision: `random` (a seeded random legal action, logged) and
 //! `spin=N` (k·N host calls at the k-th decision, then the first legal action: wall time
-//! that grows by a known amount per decision).
+//! that grows by a known amount per decision) and `burn=N` (N rounds of arithmetic at every
+//! decision, the same fuel each time, whatever its budget says, then the first legal action).
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 
@@ -220,6 +221,7 @@ mod export {
             // These modes misbehave at every decision; the others once.
             let mode_now = if matches!(mode.as_str(), "random" | "log-chatty" | "dawdle")
                 || mode.starts_with("spin=")
+                || mode.starts_with("burn=")
             {
                 mode.clone()
             } else {
@@ -250,6 +252,14 @@ mod export {
                     acc = acc.wrapping_add(ctx.host_random());
                 }
                 std::hint::black_box(acc);
+                return legal[0];
+            }
+            if let Some(n) = mode_now.strip_prefix("burn=") {
+                let mut x: u64 = 1;
+                for _ in 0..n.parse::<u64>().unwrap_or(0) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+                std::hint::black_box(x);
                 return legal[0];
             }
             if mode_now == "random" {
