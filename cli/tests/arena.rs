@@ -1671,10 +1671,6 @@ fn one_team_s_slow_uploads_do_not_delay_another_team_s_verdict() {
     let dir = ArenaDir::init("durak", "teams", |c| {
         set(c, "ladder", "threads", 0);
         set(c, "ladder", "smoke_deals", 6);
-        // The tests' croupier is a debug build, whose compiler is several times slower than
-        // a release build's: the search agent compiled afresh needs more than the default
-        // 10 s of CPU.
-        set(c, "limits", "compile_cpu_seconds", 300);
     });
     let slow = dir.add_team("slow", None);
     let quick = dir.add_team("quick", None);
