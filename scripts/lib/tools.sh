@@ -47,11 +47,12 @@ rust_version_number() { sed -n 's/^\(rustc \)\{0,1\}\([0-9]*\)\.\([0-9]*\).*/\2 
 # When the Rust found (RUSTC, or the `rustc` on the PATH: rustup's) is older than the host
 # needs, the host is built with Debian's rustc-web instead (bookworm's security archive has
 # 1.96, where rustup here offers 1.95): installed if missing, as root or through `sudo -n`
-# like every package here, exported as RUSTC for cargo, and said in one line. It has no
-# wasm32 standard library, so agents keep rustup's toolchain and its wasm32 target:
-# `croupier build` does not pass such a RUSTC on (cli/src/componentize.rs), and a script's
-# own wasm32 build runs with `env -u RUSTC`. Returns 1, with a warning, when no Rust new
-# enough could be had: the build then fails naming the version it needs.
+# like every package here, exported as RUSTC for cargo, with its rustdoc as RUSTDOC (rustup's
+# cannot read crates another rustc compiled, E0514: the doc tests would fail), and said in one
+# line. It has no wasm32 standard library, so agents keep rustup's toolchain and its wasm32
+# target: `croupier build` does not pass such a RUSTC on (cli/src/componentize.rs), and a
+# script's own wasm32 build runs with `env -u RUSTC`. Returns 1, with a warning, when no Rust
+# new enough could be had: the build then fails naming the version it needs.
 use_host_rust() {
   local need found debian=/usr/bin/rustc how=""
   need=$(host_rust_needed)
@@ -68,7 +69,7 @@ use_host_rust() {
       return 1
     fi
   fi
-  export RUSTC=$debian
+  export RUSTC=$debian RUSTDOC=/usr/bin/rustdoc
   echo "== ${found%% (*} is older than the $need the host needs: the host builds with Debian's rustc-web $("$debian" -V | cut -d' ' -f2) (RUSTC=$debian$how), agents with rustup's wasm32 target"
 }
 
