@@ -13,7 +13,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 target="${CARGO_TARGET_DIR:-$root/target}"
-cargo build -q --target wasm32-unknown-unknown --profile agent -p contract-probe-guest
+. scripts/lib/tools.sh
+use_host_rust || true
+# The guest with rustup's wasm32 target, not the host's Rust (which may have none).
+env -u RUSTC cargo build -q --target wasm32-unknown-unknown --profile agent -p contract-probe-guest
 mkdir -p "$target/probe"
 wasm-tools component new "$target/wasm32-unknown-unknown/agent/contract_probe_guest.wasm" \
     -o "$target/probe/contract-probe.wasm"

@@ -26,6 +26,8 @@ done
 if command -v rustup >/dev/null 2>&1; then
   rustup target add wasm32-unknown-unknown >/dev/null
 fi
+# Debian's rustc-web for the host when rustup's Rust is older than it needs (tools.sh).
+use_host_rust || true
 if [ -n "$all" ]; then
   install_python || true
   install_c || true

@@ -18,6 +18,9 @@ mkdir -p "$target"
 if command -v rustup >/dev/null 2>&1; then
   rustup target add wasm32-unknown-unknown >/dev/null
 fi
+# Debian's rustc-web for the host when rustup's Rust is older than it needs (tools.sh),
+# before anything runs cargo: it is exported for every build and test below.
+use_host_rust || true
 # The installs wait on the network and the disk, the build on the CPU: side by side.
 ( install_python || true; install_c || true; install_js || true; install_test_only ) \
   >"$target/test-tools.log" 2>&1 &

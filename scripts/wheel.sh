@@ -11,6 +11,7 @@
 #                once, then builds each platform's wheel with maturin's own action)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/tools.sh
 target="${CARGO_TARGET_DIR:-target}"
 data_only=""
 if [ "${1:-}" = --data-only ]; then
@@ -22,6 +23,9 @@ fi
 if command -v rustup >/dev/null 2>&1; then
   rustup target add wasm32-unknown-unknown >/dev/null
 fi
+# Debian's rustc-web for the host when rustup's Rust is older than it needs (tools.sh);
+# maturin's cargo below inherits it.
+use_host_rust || true
 cargo build --release -p croupier-cli
 # The data folder pyproject.toml names (always target/, whatever CARGO_TARGET_DIR says).
 data=target/wheel-data/data/share/croupier/agents

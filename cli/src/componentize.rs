@@ -9,6 +9,7 @@
 use anyhow::{Context, Result, bail};
 use croupier_host::loader::GameKind;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -115,19 +116,57 @@ fn metadata(dir: &Path) -> Result<Metadata> {
     serde_json::from_slice(&out.stdout).context("cannot parse cargo metadata")
 }
 
-/// Checks that the wasm target's standard library is installed.
-pub fn check_target() -> Result<()> {
-    let out = Command::new("rustc")
+/// Whether `rustc` has the wasm target's standard library.
+fn has_wasm_std(rustc: &OsStr) -> bool {
+    Command::new(rustc)
         .args(["--print", "target-libdir", "--target", WASM_TARGET])
         .output()
-        .context("cannot run rustc")?;
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    if !out.status.success() || !dir.is_dir() {
-        bail!(
-            "the Rust target {WASM_TARGET} is not installed: run `rustup target add {WASM_TARGET}`"
-        );
+        .is_ok_and(|out| {
+            out.status.success() && Path::new(String::from_utf8_lossy(&out.stdout).trim()).is_dir()
+        })
+}
+
+/// Which Rust builds the agents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentRust {
+    /// The `RUSTC` of the environment, which has the wasm target.
+    Inherited,
+    /// The `rustc` on the PATH, with `RUSTC` taken out of the agents' cargo.
+    OnPath,
+    /// rustup's `rustc` (`rustup which rustc`), where the one on the PATH comes first and
+    /// has no wasm target (Debian's `/usr/bin/rustc` before `~/.cargo/bin`).
+    Rustup(PathBuf),
+}
+
+/// Checks that the wasm target's standard library is installed, and says which Rust has it.
+///
+/// Why not simply the `RUSTC` we were given: the host may be built with a Rust that has no
+/// wasm32 standard library. wasmtime 49 needs rustc 1.96; where rustup has only 1.95, the
+/// set-up builds the host with Debian's `rustc-web` (`RUSTC=/usr/bin/rustc`,
+/// scripts/lib/tools.sh), and that `RUSTC` reaches us from the scripts and through cargo's
+/// tests. Passed on, it would build the agents too and fail for want of `core` for wasm32,
+/// so the agents build with rustup's toolchain and its wasm32 target instead. A `RUSTC` that
+/// has the target is kept.
+pub fn check_target() -> Result<AgentRust> {
+    if std::env::var_os("RUSTC").is_some_and(|r| has_wasm_std(&r)) {
+        return Ok(AgentRust::Inherited);
     }
-    Ok(())
+    if has_wasm_std(OsStr::new("rustc")) {
+        return Ok(AgentRust::OnPath);
+    }
+    let rustup = Command::new("rustup")
+        .args(["which", "rustc"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+        .filter(|rustc| has_wasm_std(rustc.as_os_str()));
+    match rustup {
+        Some(rustc) => Ok(AgentRust::Rustup(rustc)),
+        None => bail!(
+            "the Rust target {WASM_TARGET} is not installed: run `rustup target add {WASM_TARGET}`"
+        ),
+    }
 }
 
 /// Builds the crates in `dirs` into components, one cargo invocation per workspace and game
@@ -135,7 +174,7 @@ pub fn check_target() -> Result<()> {
 /// one invocation).
 /// Components go to `out/<game>/<name>.wasm` (default: `<target>/agents`).
 pub fn build(dirs: &[PathBuf], out: Option<&Path>, verbose: bool) -> Result<Vec<Built>> {
-    check_target()?;
+    let rust = check_target()?;
     let crates: Vec<AgentCrate> = dirs.iter().map(|d| read_crate(d)).collect::<Result<_>>()?;
     let mut groups: BTreeMap<(PathBuf, PathBuf, &'static str), Vec<AgentCrate>> = BTreeMap::new();
     for c in crates {
@@ -157,6 +196,15 @@ pub fn build(dirs: &[PathBuf], out: Option<&Path>, verbose: bool) -> Result<Vec<
             "release"
         };
         let mut cmd = cargo();
+        match &rust {
+            AgentRust::Inherited => {}
+            AgentRust::OnPath => {
+                cmd.env_remove("RUSTC");
+            }
+            AgentRust::Rustup(rustc) => {
+                cmd.env("RUSTC", rustc);
+            }
+        }
         cmd.args([
             "build",
             "--target",

@@ -160,7 +160,7 @@ pub struct Levers {
     pub epoch: bool,
     /// Explicit bounds checks; `false` is guard pages and signal handlers instead.
     pub bounds_checks: bool,
-    /// Cranelift's inliner (`Config::compiler_inlining`, off by default in wasmtime 48). It
+    /// Cranelift's inliner (`Config::compiler_inlining`, off by default in wasmtime 48 and 49). It
     /// inlines across core modules and adapters; a Rust agent is one core module that LLVM
     /// has already inlined, so it is measured before it is considered.
     pub inlining: bool,

@@ -33,8 +33,8 @@ pub struct CallStats {
     /// Fuel those decisions burnt, over the decisions whose fuel is known.
     pub fuel: u64,
     /// Decisions whose fuel is unknown: stopped by a trap inside pure wasm code (the
-    /// wall-clock deadline, an out-of-bounds access), where wasmtime 48 keeps the fuel
-    /// counter in a register and does not write it back before trapping (cranelift
+    /// wall-clock deadline, an out-of-bounds access), where wasmtime 48 and 49 keep the fuel
+    /// counter in a register and do not write it back before trapping (cranelift
     /// `epoch_check_full` calls `new_epoch` without `fuel_save_from_var`; upstream
     /// bytecodealliance/wasmtime#13802). Such a decision is left out of the fuel figures
     /// rather than counted at the few dozen units the stale counter shows.

@@ -38,6 +38,54 @@ apt_install() {
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# The Rust the host needs: the workspace's rust-version (Cargo.toml; wasmtime 49 needs 1.96).
+host_rust_needed() { sed -n 's/^rust-version = "\([0-9.]*\)"$/\1/p' Cargo.toml | head -n 1; }
+
+# A Rust version ("1.96", or `rustc -V`'s "rustc 1.95.0 (...)") as one number, 1096.
+rust_version_number() { sed -n 's/^\(rustc \)\{0,1\}\([0-9]*\)\.\([0-9]*\).*/\2 \3/p' | { read -r a b && echo $((a * 1000 + b)); }; }
+
+# When the Rust found (RUSTC, or the `rustc` on the PATH: rustup's) is older than the host
+# needs, the host is built with Debian's rustc-web instead (bookworm's security archive has
+# 1.96, where rustup here offers 1.95): installed if missing, as root or through `sudo -n`
+# like every package here, exported as RUSTC for cargo, with its rustdoc as RUSTDOC (rustup's
+# cannot read crates another rustc compiled, E0514: the doc tests would fail), and said in one
+# line. It has no wasm32 standard library, so agents keep rustup's toolchain and its wasm32
+# target: `croupier build` does not pass such a RUSTC on (cli/src/componentize.rs), and a
+# script's own wasm32 build runs with `env -u RUSTC`. Returns 1, with a warning, when no Rust
+# new enough could be had: the build then fails naming the version it needs.
+use_host_rust() {
+  local need found debian=/usr/bin/rustc how=""
+  need=$(host_rust_needed)
+  found=$("${RUSTC:-rustc}" -V 2>/dev/null || true)
+  if [ -z "$need" ] || [ -z "$found" ] \
+    || [ "$(rust_version_number <<<"$found")" -ge "$(rust_version_number <<<"$need")" ]; then
+    return 0
+  fi
+  if ! { [ -x "$debian" ] && [ "$(rust_version_number < <("$debian" -V))" -ge "$(rust_version_number <<<"$need")" ]; }; then
+    how=", installed now"
+    apt_install rustc-web cargo-web || true
+    if ! { [ -x "$debian" ] && [ "$(rust_version_number < <("$debian" -V))" -ge "$(rust_version_number <<<"$need")" ]; }; then
+      echo "warning: ${found%% (*} is older than the $need the host needs, and apt-get install rustc-web gave none newer: install Rust $need or later (rustup update)" >&2
+      return 1
+    fi
+  fi
+  export RUSTC=$debian RUSTDOC=/usr/bin/rustdoc
+  echo "== ${found%% (*} is older than the $need the host needs: the host builds with Debian's rustc-web $("$debian" -V | cut -d' ' -f2) (RUSTC=$debian$how), agents with rustup's wasm32 target"
+}
+
+# `cargo clippy` with the Rust use_host_rust chose. rustup's clippy cannot read crates that
+# another rustc compiled (E0514), so with Debian's rustc it is Debian's clippy
+# (rust-web-clippy, the same release), installed if missing.
+host_clippy() {
+  if [ "${RUSTC:-}" = /usr/bin/rustc ]; then
+    [ -x /usr/bin/cargo-clippy ] || apt_install rust-web-clippy \
+      || { echo "warning: apt-get install rust-web-clippy failed: no clippy for Debian's rustc" >&2; return 1; }
+    /usr/bin/cargo-clippy clippy "$@"
+  else
+    cargo clippy "$@"
+  fi
+}
+
 have_c() {
   command -v clang >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1 \
     && [ -f /usr/lib/wasm32-wasi/libc.a ] && [ -f /usr/lib/wasm32-wasi/libc++.a ]
