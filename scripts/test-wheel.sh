@@ -88,7 +88,18 @@ cd "$WORK"
 CROUPIER_TEST_AGENTS="$agents" python3 -m pytest -q -p no:cacheprovider test_env.py test_policy.py test_train.py
 STUDENT
 
-clean_env=(env -i "HOME=$work" "WORK=$work" "PATH=$work/venv/bin:/usr/local/bin:/usr/bin:/bin" "TMPDIR=/tmp")
+sys_path=/usr/local/bin:/usr/bin:/bin
+if [ -e /usr/bin/cargo ] || [ -e /usr/bin/rustc ]; then
+  # Debian's rustc-web, which builds the host where rustup's Rust is too old
+  # (scripts/lib/tools.sh), is in /usr/bin; a student has no Rust, system or rustup, so the
+  # student's PATH has /usr/bin's other programs only (/bin is /usr/bin on Debian).
+  mkdir "$work/usr-bin"
+  ln -s /usr/bin/* "$work/usr-bin/"
+  rm -f "$work"/usr-bin/{cargo,rustc,rustdoc,cargo-clippy,clippy-driver}
+  sys_path=/usr/local/bin:$work/usr-bin
+  [ -L /bin ] || sys_path=$sys_path:/bin
+fi
+clean_env=(env -i "HOME=$work" "WORK=$work" "PATH=$work/venv/bin:$sys_path" "TMPDIR=/tmp")
 if [ "$(id -u)" = 0 ] && unshare --mount --propagation private true 2>/dev/null; then
   # Hide the checkout, and with it the compile-time paths a binary could still read.
   hide="mount -t tmpfs tmpfs '$repo'"
