@@ -334,7 +334,7 @@ const FUEL_PATTERNS: &str = r#"(module
 fn fuel_rates(put: &mut dyn FnMut(&str, f64, &str), scale: u32, rounds: usize) -> Result<()> {
     use wasmtime::{Instance, Module, Store};
     let limits = croupier_host::limits::Limits::default();
-    let engine = croupier_host::engine::shared(&limits)?;
+    let engine = croupier_host::engine::shared()?;
     let module = Module::new(&engine, FUEL_PATTERNS)?;
     let mut store = Store::new(&engine, ());
     store.set_epoch_deadline(u64::MAX / 2);

@@ -102,7 +102,7 @@ fn levers(
     ];
     let mut base = None;
     for (label, lv) in variants {
-        let engine = measuring(&host.limits, lv)?;
+        let engine = measuring(lv)?;
         // Our own shipped agent, compiled here: the child-process compile is for untrusted
         // uploads, and its artifacts fit only the engine agents play in.
         let component = wasmtime::component::Component::from_binary(&engine, &bytes)

@@ -37,7 +37,7 @@ fn play(limits: Limits, agents: Vec<String>, games: u64) -> (MatchSummary, Vec<s
 }
 
 fn check(limits: &Limits, bytes: &[u8]) -> Result<loader::LoadedComponent, LoadError> {
-    let engine = croupier_host::engine::shared(limits).expect("engine");
+    let engine = croupier_host::engine::shared().expect("engine");
     loader::check_and_compile(
         &engine,
         &Cache::disabled(),
@@ -264,7 +264,7 @@ fn f03_a_file_over_the_size_cap_is_refused() {
         max_file_bytes: 1000,
         ..Limits::default()
     };
-    let engine = croupier_host::engine::shared(&limits).expect("engine");
+    let engine = croupier_host::engine::shared().expect("engine");
     let e = loader::load(&engine, &Cache::disabled(), &limits, &hostile())
         .err()
         .expect("refused");
@@ -284,7 +284,7 @@ fn f03_only_a_regular_file_is_read() {
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let limits = Limits::default();
-    let engine = croupier_host::engine::shared(&limits).expect("engine");
+    let engine = croupier_host::engine::shared().expect("engine");
     for path in [fifo.as_path(), Path::new("/dev/zero")] {
         let e = loader::load(&engine, &Cache::disabled(), &limits, path)
             .err()
@@ -372,7 +372,7 @@ fn f03_no_agent_is_refused_before_compiling() {
 fn f03_the_cache_is_bounded() {
     let dir = tempfile::tempdir().expect("tempdir");
     let limits = Limits::default();
-    let engine = croupier_host::engine::shared(&limits).expect("engine");
+    let engine = croupier_host::engine::shared().expect("engine");
     let base = std::fs::read(hostile()).expect("hostile");
     // Variants differ by a trailing custom section: each is its own cache entry.
     let variant = |k: u8| {
@@ -563,8 +563,7 @@ fn many_instances(instances: usize, memory: bool) -> Vec<u8> {
 #[test]
 fn f05_the_pool_holds_every_agent_at_its_per_component_maximum() {
     use wasmtime::component::{Component, Linker};
-    let limits = Limits::default();
-    let engine = croupier_host::engine::build(&limits).expect("engine");
+    let engine = croupier_host::engine::build().expect("engine");
     // 4 memories (the per-component maximum) among 64 core instances (the maximum).
     let text = {
         let mut t = String::from(

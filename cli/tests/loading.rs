@@ -176,6 +176,54 @@ fn cache_hits_and_recovers_from_corruption() {
     assert_eq!(load().cache, CacheOutcome::Hit);
 }
 
+/// Issue #65: a component is compiled once whatever the memory limit (`--memory 16` used to
+/// compile every agent again), while each runtime still holds its agents to its own limit.
+#[test]
+fn a_component_compiles_once_across_memory_limits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bytes = std::fs::read(hostile()).expect("hostile");
+    let runtime = |memory_mib| {
+        let limits = Limits {
+            memory_mib,
+            ..Limits::default()
+        };
+        Runtime::new(limits, Cache::at(dir.path()).expect("cache")).expect("runtime")
+    };
+    let load = |h: &Runtime| {
+        loader::check_and_compile(&h.engine, &h.cache, &h.limits, Path::new("h.wasm"), &bytes)
+            .expect("loads")
+    };
+    let (big, small, tiny) = (runtime(64), runtime(16), runtime(1));
+    assert_eq!(load(&big).cache, CacheOutcome::Compiled);
+    let loaded = load(&small);
+    assert_eq!(loaded.cache, CacheOutcome::Hit);
+    assert!(small.factory_default::<Durak>(&loaded).is_ok());
+    // The shared artifact does not carry the bigger limit: 1 MiB is still too little.
+    let loaded = load(&tiny);
+    assert_eq!(loaded.cache, CacheOutcome::Hit);
+    let e = tiny
+        .factory_default::<Durak>(&loaded)
+        .err()
+        .expect("1 MiB is too little")
+        .to_string();
+    assert!(
+        e.contains("MEMORY") && e.contains("the limit is 1024 KiB"),
+        "{e}"
+    );
+    // Past a 32-bit memory's range there is nothing to reserve: refused by name.
+    let e = Runtime::new(
+        Limits {
+            memory_mib: 5000,
+            ..Limits::default()
+        },
+        Cache::disabled(),
+    )
+    .err()
+    .expect("refused")
+    .to_string();
+    assert!(e.contains("memory_mib") && e.contains("4096"), "{e}");
+}
+
 /// A changed component (here a custom section more) compiles only what changed: the
 /// functions an earlier compile kept are reused (`croupier_host::functions`), and the
 /// artifact is the one a compile from nothing makes, byte for byte.

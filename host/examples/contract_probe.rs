@@ -359,7 +359,7 @@ fn main() -> Result<()> {
         .nth(1)
         .context("usage: contract_probe PROBE.wasm")?;
     let limits = Limits::default();
-    let engine: Engine = croupier_host::engine::build(&limits)?;
+    let engine: Engine = croupier_host::engine::build()?;
     let component =
         Component::from_file(&engine, &path).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let mut linker = Linker::<Data>::new(&engine);

@@ -104,7 +104,7 @@ pub enum Compiler {
     /// [`serve_if_child`] before anything else. A program that embeds the host then needs
     /// no `croupier` beside it.
     ThisProcess,
-    /// `program`, with `args` before the child's own (`--memory MIB [--functions DIR]`).
+    /// `program`, with `args` before the child's own (`[--functions DIR]`).
     Command {
         /// The executable.
         program: PathBuf,
@@ -140,30 +140,25 @@ pub fn serve_if_child() -> Option<i32> {
     if args.next()? != CHILD_ARG {
         return None;
     }
-    let (mut memory, mut functions) = (None, None);
-    while let Some(flag) = args.next() {
-        let value = args.next();
-        match (flag.to_str(), value) {
-            (Some("--memory"), Some(v)) => memory = v.to_str().and_then(|v| v.parse().ok()),
-            (Some("--functions"), Some(v)) => functions = Some(PathBuf::from(v)),
-            _ => memory = None,
+    let functions = match (args.next(), args.next(), args.next()) {
+        (None, _, _) => None,
+        (Some(flag), Some(dir), None) if flag == "--functions" => Some(PathBuf::from(dir)),
+        _ => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "compile child: expected [--functions DIR]"
+            );
+            return Some(REFUSED);
         }
-    }
-    let Some(memory) = memory else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "compile child: expected --memory MIB [--functions DIR]"
-        );
-        return Some(REFUSED);
     };
-    Some(serve_child(memory, functions.as_deref()))
+    Some(serve_child(functions.as_deref()))
 }
 
 /// The compile child's whole side, on its standard streams (the protocol with the parent,
 /// not text for a person): the component in on stdin, the artifact out on stdout, and on
 /// stderr one line, a refusal or what the compile cost. Returns the exit code: 0, or
 /// [`REFUSED`].
-pub fn serve_child(memory_mib: u32, functions: Option<&Path>) -> i32 {
+pub fn serve_child(functions: Option<&Path>) -> i32 {
     let mut stderr = std::io::stderr();
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin()
@@ -173,7 +168,7 @@ pub fn serve_child(memory_mib: u32, functions: Option<&Path>) -> i32 {
         let _ = writeln!(stderr, "cannot read the component: {e}");
         return REFUSED;
     }
-    match compile_for_parent(memory_mib, functions, &bytes) {
+    match compile_for_parent(functions, &bytes) {
         Ok((artifact, cost)) => match std::io::stdout().lock().write_all(&artifact) {
             // The last line of stderr, which the parent reads.
             Ok(()) => {
@@ -249,8 +244,6 @@ pub fn compile_in_child(
     // space with the default, 0.33 GiB with 64 MiB reservations.
     cmd.env("MIMALLOC_ARENA_RESERVE", "64MiB");
     cmd.args(first_args)
-        .arg("--memory")
-        .arg(limits.memory_mib.to_string())
         .stdin(Stdio::from(input))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -529,25 +522,19 @@ fn explain_failure(
 /// over a per-component maximum): its message is the one line on stderr.
 pub const REFUSED: i32 = 3;
 
-/// The child side of [`compile_in_child`] (`croupier compile-agent --memory MIB
-/// [--functions DIR]`, whose command does the I/O): validates and compiles `bytes` for an
-/// engine with that memory limit, reusing and keeping compiled functions in `functions`.
+/// The child side of [`compile_in_child`] (`croupier compile-agent [--functions DIR]`, whose
+/// command does the I/O): validates and compiles `bytes` for the engine agents run in (one
+/// for every limit), reusing and keeping compiled functions in `functions`.
 /// `Ok` holds the serialized artifact and the line that reports what the compile cost (the
 /// last line of the child's stderr, which the parent reads); `Err` is wasmtime's refusal on
 /// one line (the parent shows the first line only).
 pub fn compile_for_parent(
-    memory_mib: u32,
     functions: Option<&Path>,
     bytes: &[u8],
 ) -> Result<(Vec<u8>, String), String> {
-    let limits = Limits {
-        memory_mib,
-        ..Limits::default()
-    };
     let store = functions.map(|d| std::sync::Arc::new(crate::functions::FunctionStore::at(d)));
     let one_line = |e: String| e.replace('\n', "; ");
-    let engine =
-        crate::engine::compiler(&limits, store.clone()).map_err(|e| one_line(format!("{e:#}")))?;
+    let engine = crate::engine::compiler(store.clone()).map_err(|e| one_line(format!("{e:#}")))?;
     let artifact = engine
         .precompile_component(bytes)
         .map_err(|e| one_line(format!("{e:#}")))?;

@@ -8,7 +8,6 @@
 //! that is reported as the host's error, never as an agent's verdict
 //! ([`crate::sandbox::MakeError::Host`]).
 
-use crate::limits::Limits;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -41,14 +40,22 @@ pub fn max_threads(seats: usize) -> usize {
     ((POOL_INSTANCES - POOL_SLACK) as usize / seats.max(1)).max(1)
 }
 
+/// The address space reserved for each linear memory: a 32-bit memory's whole range, the most
+/// any memory limit can give (`Limits::MAX_MEMORY_MIB`). It is one figure for every limit
+/// because wasmtime's compatibility hash includes it: a component compiled once then loads
+/// under any `--memory`, and one engine and one pool serve them all. The limit itself is the
+/// store's ([`crate::store::Limiter`]). The pool's 4 000 memory slots reserve 16 TiB of
+/// address space, of the 128 TiB a process has; only touched pages cost memory.
+pub const MEMORY_RESERVATION: u64 = 4 << 30;
+
 /// Bytes per linear memory (and table) that a returned pool slot keeps mapped and resets by
 /// hand. A typical agent touches a few hundred KiB per game; bigger users pay madvise.
 const KEEP_RESIDENT: usize = 4 << 20;
 
 /// The configuration every engine shares: the one agents run in, and the one a compiling
 /// child process uses ([`compiler`]), so that what the child compiles the parent can load.
-/// Only the memory limit affects it; the other limits are applied per store.
-fn config(limits: &Limits) -> Config {
+/// No limit affects it: every limit is applied per store.
+fn config() -> Config {
     let mut config = Config::new();
     // Agents are components (WIT contract); core modules are refused before compilation.
     config.wasm_component_model(true);
@@ -75,7 +82,9 @@ fn config(limits: &Limits) -> Config {
     // no shared memory, so it has no timer with which to read a cache side channel.
     config.signals_based_traps(false);
     config.memory_guard_size(0);
-    config.memory_reservation(limits.memory_bytes() as u64);
+    // A memory never moves inside its reservation, so the code may keep its base in a
+    // register (`memory_may_move` is off for every 32-bit memory).
+    config.memory_reservation(MEMORY_RESERVATION);
     // SAFETY: both flags exist in this Cranelift and only turn the masking off.
     unsafe {
         config.cranelift_flag_set("enable_heap_access_spectre_mitigation", "false");
@@ -98,10 +107,9 @@ fn config(limits: &Limits) -> Config {
 /// when an earlier compile made it, and kept there otherwise (the code is the same either
 /// way; [`crate::functions`]).
 pub fn compiler(
-    limits: &Limits,
     functions: Option<std::sync::Arc<crate::functions::FunctionStore>>,
 ) -> anyhow::Result<Engine> {
-    let mut config = config(limits);
+    let mut config = config();
     config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
     if let Some(store) = functions {
         config.enable_incremental_compilation(store)?;
@@ -109,12 +117,13 @@ pub fn compiler(
     Ok(Engine::new(&config)?)
 }
 
-/// Builds the engine every agent runs in.
-pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
-    let mut config = config(limits);
+/// Builds an engine agents run in. A process needs one ([`shared`]): it serves every limit.
+pub fn build() -> anyhow::Result<Engine> {
+    let mut config = config();
     // Pooling allocator: instantiating a fresh instance per agent per game costs a few
-    // microseconds instead of mmap/munmap per instance. Each slot is capped at the memory
-    // limit, so a memory bomb cannot grow past it even before the store limiter sees it.
+    // microseconds instead of mmap/munmap per instance. A slot is the memory's whole
+    // reservation; the store's limiter refuses any growth past the memory limit, the
+    // initial size included.
     let keep_resident = if PoolingAllocationConfig::is_pagemap_scan_available() {
         KEEP_RESIDENT
     } else {
@@ -131,7 +140,7 @@ pub fn build(limits: &Limits) -> anyhow::Result<Engine> {
         .max_memories_per_component(MAX_MEMORIES_PER_COMPONENT)
         .max_tables_per_component(MAX_TABLES_PER_COMPONENT)
         .max_core_instances_per_component(MAX_CORE_INSTANCES_PER_COMPONENT)
-        .max_memory_size(limits.memory_bytes())
+        .max_memory_size(MEMORY_RESERVATION as usize)
         // Reset a returned slot by rewriting only the pages the agent touched (found with
         // Linux's PAGEMAP_SCAN, kernel 6.7 and later) instead of madvise: madvise and the
         // page faults after it cost 0.4 s of system time per 1000 games and, like mprotect,
@@ -179,8 +188,8 @@ impl Levers {
 /// An engine with some of [`Levers::PLAY`] turned off, for measurement only (never for
 /// play: see [`Levers`]). No pool (instances are made on demand), so that guard pages need
 /// no pool-wide reservation; per-decision figures do not depend on it.
-pub fn measuring(limits: &Limits, levers: Levers) -> anyhow::Result<Engine> {
-    let mut config = config(limits);
+pub fn measuring(levers: Levers) -> anyhow::Result<Engine> {
+    let mut config = config();
     config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
     config.consume_fuel(levers.fuel);
     config.epoch_interruption(levers.epoch);
@@ -188,10 +197,9 @@ pub fn measuring(limits: &Limits, levers: Levers) -> anyhow::Result<Engine> {
         config.compiler_inlining(wasmtime::Inlining::Yes);
     }
     if !levers.bounds_checks {
-        // wasmtime's 64-bit defaults: a 4 GiB reservation and a 32 MiB guard, which lets
+        // wasmtime's 64-bit defaults: the 4 GiB reservation and a 32 MiB guard, which lets
         // Cranelift drop the check on every access with a small static offset.
         config.signals_based_traps(true);
-        config.memory_reservation(4 << 30);
         config.memory_guard_size(32 << 20);
     }
     let engine = Engine::new(&config)?;
@@ -246,20 +254,19 @@ fn start_epoch_ticker(engine: &Engine) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Process-wide engines keyed by memory limit, so that validation and matches share
-/// compiled code and the ticker.
-pub fn shared(limits: &Limits) -> anyhow::Result<Engine> {
-    // An `Engine` is a cheap handle (clones share one engine); keyed by memory limit.
-    type Registry = std::sync::Mutex<Vec<(u32, Engine)>>;
-    static ENGINES: OnceLock<Registry> = OnceLock::new();
-    let cell = ENGINES.get_or_init(Default::default);
-    let mut list = cell
+/// The process's engine, so that validation and matches share compiled code, the pool and
+/// the ticker whatever their limits. Built on first use; a failure is returned, and the next
+/// call tries again.
+pub fn shared() -> anyhow::Result<Engine> {
+    static ENGINE: std::sync::Mutex<Option<Engine>> = std::sync::Mutex::new(None);
+    let mut engine = ENGINE
         .lock()
         .map_err(|_| anyhow::anyhow!("engine registry poisoned"))?;
-    if let Some((_, e)) = list.iter().find(|(m, _)| *m == limits.memory_mib) {
+    if let Some(e) = engine.as_ref() {
+        // An `Engine` is a cheap handle: clones share one engine.
         return Ok(e.clone());
     }
-    let e = build(limits)?;
-    list.push((limits.memory_mib, e.clone()));
+    let e = build()?;
+    *engine = Some(e.clone());
     Ok(e)
 }

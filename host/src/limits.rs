@@ -37,8 +37,9 @@
 //!   search agent spending its whole fuel every decision in a long game could reach on a
 //!   slow machine and not on a fast one. Past it the agent gets `TIMEOUT`. Counted in epoch
 //!   ticks, so it costs no clock read.
-//! - `memory_mib` (64): per agent instance; a Rust agent needs about 1 MiB, an interpreted one
-//!   (componentize-py) about 30 MiB. A memory bomb hits this and is faulted.
+//! - `memory_mib` (64, at most 4096): per agent instance; a Rust agent needs about 1 MiB, an
+//!   interpreted one (componentize-py) about 30 MiB. A memory bomb hits this and is faulted.
+//!   The store holds it, not the engine, so one compiled agent serves every limit.
 //! - `log_bytes_per_game` (64 KiB) and `log_lines_per_game` (4096): enough to debug, small
 //!   enough that thousands of games in a log file stay readable. Every line is charged
 //!   [`LOG_LINE_OVERHEAD`] bytes on top of its text, since an empty line still costs the host
@@ -178,6 +179,22 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The largest `memory_mib`: a 32-bit linear memory's whole range, which is what the
+    /// engine reserves for every memory ([`crate::engine::MEMORY_RESERVATION`]).
+    pub const MAX_MEMORY_MIB: u32 = (crate::engine::MEMORY_RESERVATION >> 20) as u32;
+
+    /// The field these limits cannot be run under and why, or `None`.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        (self.memory_mib == 0 || self.memory_mib > Self::MAX_MEMORY_MIB).then(|| {
+            let why = format!(
+                "{} MiB; it must be between 1 and {} (a 32-bit memory's whole range)",
+                self.memory_mib,
+                Self::MAX_MEMORY_MIB
+            );
+            ("memory_mib", why)
+        })
+    }
+
     /// The per-instance memory limit in bytes.
     pub fn memory_bytes(&self) -> usize {
         (self.memory_mib as usize) << 20

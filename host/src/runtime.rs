@@ -22,7 +22,7 @@ use wasmtime::Engine;
 /// The engine, cache and limits every agent of a process shares.
 #[derive(Clone)]
 pub struct Runtime {
-    /// The wasmtime engine (one per memory limit in a process, see [`crate::engine`]).
+    /// The wasmtime engine: one a process, whatever the limits ([`crate::engine::shared`]).
     pub engine: Engine,
     /// Where compiled components are kept.
     pub cache: Cache,
@@ -34,10 +34,14 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// A runtime for `limits`, compiling through `cache`.
+    /// A runtime for `limits`, compiling through `cache`. Runtimes of any limits share one
+    /// engine, so a component compiled for one loads from the cache for all.
     pub fn new(limits: Limits, cache: Cache) -> anyhow::Result<Runtime> {
+        if let Some((field, why)) = limits.problem() {
+            anyhow::bail!("limits: `{field}` is {why}");
+        }
         Ok(Runtime {
-            engine: crate::engine::shared(&limits)?,
+            engine: crate::engine::shared()?,
             cache,
             limits,
             compiler: Compiler::default(),

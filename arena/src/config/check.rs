@@ -28,6 +28,9 @@ impl ArenaConfig {
             croupier_tournament::matches::setup::options::<G>(&self.rules_args())
                 .map_err(|e| field("rules", e.to_string()))?;
         });
+        if let Some((name, why)) = self.limits.problem() {
+            return Err(field(&format!("limits.{name}"), format!("is {why}")));
+        }
         if self.ladder.deals == 0 {
             return Err(field("ladder.deals", "must be at least 1".into()));
         }

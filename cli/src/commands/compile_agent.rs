@@ -12,9 +12,6 @@ use std::process::ExitCode;
 /// Validate and compile a component read from stdin, under the limits the parent set.
 #[derive(Args)]
 pub struct CompileAgentCommand {
-    /// The memory limit (MiB) of the engine the artifact is for.
-    #[arg(long)]
-    memory: u32,
     /// The private folder of compiled functions to reuse and add to (the compile cache's).
     #[arg(long, value_name = "DIR")]
     functions: Option<PathBuf>,
@@ -23,6 +20,6 @@ pub struct CompileAgentCommand {
 impl CompileAgentCommand {
     /// Writes the artifact to stdout; a refusal is one line on stderr and exit code 3.
     pub fn execute(&self) -> ExitCode {
-        ExitCode::from(serve_child(self.memory, self.functions.as_deref()) as u8)
+        ExitCode::from(serve_child(self.functions.as_deref()) as u8)
     }
 }
