@@ -15,8 +15,9 @@ use croupier_tournament::matches::{self, RulesArgs};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Runs every benchmark (or the one section `only` names) and prints the figures.
-pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
+/// Runs every benchmark (or the one section `only` names) and prints the figures; `no_pool`
+/// as in [`runtime`].
+pub fn run(quick: bool, only: Option<&str>, no_pool: bool) -> Result<Vec<Figure>> {
     let rounds = if quick { 3 } else { 7 };
     let mut figs: Vec<Figure> = Vec::new();
     let mut put = |name: &str, value: f64, unit: &str| {
@@ -37,12 +38,12 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
         return Ok(figs);
     }
     if only == Some("match") {
-        let host = runtime()?;
+        let host = runtime(no_pool)?;
         match_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
     if only == Some("search") {
-        let host = runtime()?;
+        let host = runtime(no_pool)?;
         crate::search::search_figures(&mut put, &host, quick, rounds)?;
         return Ok(figs);
     }
@@ -51,7 +52,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
     println!(
         "\ndecisions through the sandbox vs native (durak classic, 2000 real decision points)"
     );
-    let host = runtime()?;
+    let host = runtime(no_pool)?;
     let (_, classic) = matches::setup::options::<Durak>(&RulesArgs::default())?;
     let points = decision_points::<Durak>(&classic, if quick { 500 } else { 2000 });
     let info = start_info::<Durak>(&classic);
@@ -105,6 +106,9 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<Vec<Figure>> {
             ns_wasm / ns_native.max(1e-9),
             "×",
         );
+    }
+    if only == Some("boundary") {
+        return Ok(figs);
     }
 
     println!("\ninstantiating an agent for a game (fresh store + instance + start)");

@@ -31,14 +31,20 @@ struct Args {
     json: Option<PathBuf>,
     /// Run one section only: `fuel` (wall time per unit of fuel, the reasoning behind the
     /// default deadline), `match` (source A's match on 1 and 2 threads, sandboxed and
-    /// native) or `search` (the search agents' playouts per second, sandboxed and native).
-    #[arg(long, value_name = "SECTION", value_parser = ["fuel", "match", "search"])]
+    /// native), `search` (the search agents' playouts per second, sandboxed and native) or
+    /// `boundary` (decisions sandboxed and native, the section to profile with callgrind).
+    #[arg(long, value_name = "SECTION", value_parser = ["fuel", "match", "search", "boundary"])]
     only: Option<String>,
+    /// Make instances on demand instead of from the pool, in an engine otherwise as played:
+    /// for valgrind (`--only boundary --no-pool` under callgrind), which cannot reserve the
+    /// pool's address space.
+    #[arg(long)]
+    no_pool: bool,
 }
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let figures = figures::run(args.quick, args.only.as_deref())?;
+    let figures = figures::run(args.quick, args.only.as_deref(), args.no_pool)?;
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&figures)?;
         if path.as_os_str() == "-" {

@@ -15,11 +15,23 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The runtime the figures are taken in: default limits and the user's compile cache.
-pub(crate) fn runtime() -> Result<Runtime> {
+/// The runtime the figures are taken in: default limits and the user's compile cache. With
+/// `no_pool`, instances are made on demand in an engine otherwise configured as the one agents
+/// play in ([`croupier_host::engine::Levers::PLAY`]): valgrind cannot reserve the pool's
+/// address space, and the decision path does not go through the pool.
+pub(crate) fn runtime(no_pool: bool) -> Result<Runtime> {
     let (cache, why) = Cache::default_or_disabled();
     if let Some(why) = why {
         eprintln!("warning: compiled-agent cache disabled: {why}");
+    }
+    if no_pool {
+        use croupier_host::engine::{Levers, measuring};
+        return Ok(Runtime {
+            engine: measuring(Levers::PLAY)?,
+            cache,
+            limits: Limits::default(),
+            compiler: Default::default(),
+        });
     }
     Runtime::new(Limits::default(), cache)
 }
