@@ -41,6 +41,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+# The host needs Debian's rustc-web when rustup's Rust is older (tools.sh): the same rustc as
+# the set-up's build, or every mutant would rebuild wasmtime with another.
+. scripts/lib/tools.sh
+use_host_rust || true
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 # Incremental release builds: a mutant in croupier-tournament otherwise rebuilds the arena and
