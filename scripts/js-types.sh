@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the TypeScript types of the WIT contract that the JavaScript SDK ships
 # (sdk/js/croupier/wit/), with the pinned jco (`jco types`, scripts/setup.sh installs it).
-# Run it after a change to wit/v0.2; cli/tests/js.rs fails while the committed types differ
+# Run it after a change to wit/v0.2; cli/tests/cli/js.rs fails while the committed types differ
 # from what this script writes.
 # Usage: scripts/js-types.sh [OUT]   (default sdk/js/croupier/wit)
 set -euo pipefail

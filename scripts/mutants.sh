@@ -28,7 +28,11 @@
 # Each group lists the test targets that cover it (`-C --test=...` applies them to both the
 # build and the test phase, so a mutant builds and runs only those). Tests of another package
 # go after `--` with that package (`-- -p croupier-cli --test cli`): cargo-mutants 27.1 looks
-# for `-C --test=` targets in the mutated package only, whatever `--test-package` says. Outcomes go to
+# for `-C --test=` targets in the mutated package only, whatever `--test-package` says. Each
+# crate's integration tests are one binary (`rules`, `cli`, `tournament`: docs/testing.md), so
+# after a second `--` a group names the modules of it that cover the mutated file, as libtest
+# filters (a test runs when its path contains one of them). The filters apply to the unit
+# tests of `--lib` as well, so a group with `--lib` names their module too. Outcomes go to
 # $CARGO_TARGET_DIR/mutants/<group>/mutants.out (caught.txt, missed.txt, timeout.txt,
 # unviable.txt, outcomes.json, one log per mutant).
 #
@@ -63,11 +67,12 @@ read -r -a extra_args <<<"${MUTANTS_ARGS:-}"
 [[ -n "${MUTANTS_TIMEOUT:-}" ]] && timeout_args=(--timeout "$MUTANTS_TIMEOUT")
 nice_level="${MUTANTS_NICE:-10}"
 
-# Test targets per game. `--lib` (the rules crate's unit tests) only where the unit tests
-# cover the mutated file: it costs a second release build of the whole crate per mutant.
-durak_tests=(-C --test=durak_props -C --test=durak_scenarios -C --test=check_props)
-toepen_tests=(-C --lib -C --test=toepen_props -C --test=toepen_scenarios)
-uno_tests=(-C --test=uno_props -C --test=uno_scenarios)
+# Tests per game, modules of the rules crate's test binary. `--lib` (the rules crate's unit
+# tests) only where the unit tests cover the mutated file (`toepen::`: rules/src/toepen/'s): it
+# costs a second release build of the whole crate per mutant.
+durak_tests=(durak_props:: durak_scenarios:: check_props::)
+toepen_tests=(toepen:: toepen_props:: toepen_scenarios::)
+uno_tests=(uno_props:: uno_scenarios::)
 
 # group name | what it mutates | which tests
 groups=(stats log durak-observe runner toepen-observe uno-observe durak-refusals
@@ -81,23 +86,27 @@ group_args() {
         args=(--package croupier-tournament -f tournament/src/stats.rs -C --lib) ;;
     log)
         # The unit tests in log.rs, and the golden records, which digest every event log.
-        args=(--package croupier-rules -f rules/src/log.rs -C --lib -C --test=golden) ;;
+        args=(--package croupier-rules -f rules/src/log.rs -C --lib -C --test=rules
+            -- -- log::tests:: golden::) ;;
     durak-observe)
-        args=(--package croupier-rules -f rules/src/durak/observe.rs "${durak_tests[@]}") ;;
+        args=(--package croupier-rules -f rules/src/durak/observe.rs -C --test=rules
+            -- -- "${durak_tests[@]}") ;;
     toepen-observe)
-        args=(--package croupier-rules -f rules/src/toepen/observe.rs "${toepen_tests[@]}") ;;
+        args=(--package croupier-rules -f rules/src/toepen/observe.rs -C --lib -C --test=rules
+            -- -- "${toepen_tests[@]}") ;;
     uno-observe)
-        args=(--package croupier-rules -f rules/src/uno/observe.rs "${uno_tests[@]}") ;;
+        args=(--package croupier-rules -f rules/src/uno/observe.rs -C --test=rules
+            -- -- "${uno_tests[@]}") ;;
     durak-refusals)
         # The golden records catch a refusal that changes which actions are legal.
         args=(--package croupier-rules -f rules/src/durak/engine.rs --re 'validate_action'
-            "${durak_tests[@]}" -C --test=golden) ;;
+            -C --test=rules -- -- "${durak_tests[@]}" golden::) ;;
     toepen-refusals)
         args=(--package croupier-rules -f rules/src/toepen/engine.rs --re 'why_illegal'
-            "${toepen_tests[@]}" -C --test=golden) ;;
+            -C --lib -C --test=rules -- -- "${toepen_tests[@]}" golden::) ;;
     uno-refusals)
         args=(--package croupier-rules -f rules/src/uno/engine.rs --re 'why_illegal|check_card'
-            "${uno_tests[@]}" -C --test=golden) ;;
+            -C --test=rules -- -- "${uno_tests[@]}" golden::) ;;
     runner)
         # Scoring (`tally`), the forfeit policy and one game's play loop: the runner's unit
         # tests, and croupier-cli's end-to-end `cli` (forfeits, teams, JSON totals) and
@@ -105,15 +114,18 @@ group_args() {
         # resource tests take minutes a run and test the loader and limits, not these.
         args=(--package croupier-tournament -f tournament/src/runner.rs
             --re 'tally|forfeit|play_game'
-            -- -p croupier-tournament -p croupier-cli --lib --test cli --test sandbox) ;;
+            -- -p croupier-tournament -p croupier-cli --lib --test cli
+            -- runner::tests:: cli:: sandbox::) ;;
     driver)
         # Replay's per-viewer filtering, the log reader and resuming from a log: tested end
         # to end by croupier-cli's `cli` and `play` tests, and the replay documents by
         # croupier-tournament's `replay` test (every viewer of every preset), which run here.
+        # (`play::` also matches `browser_play::`, Chromium's, skipped.)
         args=(--package croupier-tournament -f tournament/src/matches/log.rs
             -f tournament/src/matches/resume.rs -f tournament/src/replay.rs
             --re 'replay|read_log|read_resume'
-            -- -p croupier-cli -p croupier-tournament --test cli --test play --test replay) ;;
+            -- -p croupier-cli -p croupier-tournament --test cli --test tournament
+            -- cli:: play:: replay:: --skip browser_play::) ;;
     *)
         echo "unknown group: $1 (groups: ${groups[*]})" >&2
         exit 2 ;;

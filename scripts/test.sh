@@ -55,7 +55,7 @@ echo "== building every example agent (${SECONDS} s in)"
 
 # A test that cannot run fails instead of passing quietly. Each of these is set unless the
 # caller set it; `=0` skips those tests on purpose, with a note on stderr:
-# cli/tests/python.rs needs componentize-py, c.rs Debian's clang, lld and wasi-libc, js.rs
+# cli/tests/cli/python.rs needs componentize-py, c.rs Debian's clang, lld and wasi-libc, js.rs
 # node and the npm packages, arena_postgres.rs and arena_crash.rs PostgreSQL, browser.rs
 # Chromium and chromedriver, arena_class.rs schemathesis.
 for var in PYTHON C JS POSTGRES BROWSER SCHEMATHESIS; do
@@ -77,7 +77,11 @@ if cargo nextest --version >/dev/null 2>&1; then
   cargo test --release --workspace --doc || status=1
 else
   echo "(cargo-nextest not found: cargo test, one test binary at a time)"
-  cargo test --release --workspace || status=1
+  # Each crate's integration tests are one binary, its tests threads of one process; the
+  # arena's crash and worker tests run alone after, as .config/nextest.toml has them.
+  cargo test --release --workspace -- --skip arena_workers:: --skip arena_crash:: || status=1
+  cargo test --release -p croupier-cli --test cli -- arena_workers:: arena_crash:: \
+    --test-threads=1 || status=1
 fi
 echo "== SLURM"
 wait "$slurm" || status=1

@@ -7,7 +7,7 @@
 //   anything is beaten, with the cheapest plain card of the led rank) or take.
 // - Throw in: a random plain card of a table rank, drawn from the seeded generator.
 //
-// It plays exactly the games the Rust agent plays (cli/tests/js.rs checks the records).
+// It plays exactly the games the Rust agent plays (cli/tests/cli/js.rs checks the records).
 import { Card, CardSet, Ctx } from '../../sdk/js/croupier/index.js';
 import * as durak from '../../sdk/js/croupier/durak.js';
 import { Action, Decision, cheapest, choose } from '../../sdk/js/croupier/durak.js';

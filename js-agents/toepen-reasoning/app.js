@@ -10,7 +10,7 @@
 // challenges nobody (`toepen.defaultAnswer`). It draws no random numbers, so QuickJS (which
 // rounds the 64-bit seed) plays it exactly.
 //
-// It plays exactly the games the Rust agent plays (cli/tests/js.rs checks the records).
+// It plays exactly the games the Rust agent plays (cli/tests/cli/js.rs checks the records).
 import * as toepen from '../../sdk/js/croupier/toepen.js';
 import { Action, Trick, highest, lowest } from '../../sdk/js/croupier/toepen.js';
 

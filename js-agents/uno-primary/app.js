@@ -6,7 +6,7 @@
 // With no card it draws (and plays the drawn card if it may). It stacks at a penalty turn
 // whenever it can, never challenges, always catches a forgotten UNO, and always calls UNO.
 //
-// It plays exactly the games the Rust agent plays (cli/tests/js.rs checks the records).
+// It plays exactly the games the Rust agent plays (cli/tests/cli/js.rs checks the records).
 import * as uno from '../../sdk/js/croupier/uno.js';
 import { Action, Decision, UnoCard } from '../../sdk/js/croupier/uno.js';
 

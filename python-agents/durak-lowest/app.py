@@ -7,7 +7,7 @@
   anything is beaten, with the cheapest plain card of the led rank) or take.
 * Throw in: a random plain card of a table rank, drawn from the seeded generator.
 
-It plays exactly the games the Rust agent plays (cli/tests/python.rs checks the records).
+It plays exactly the games the Rust agent plays (cli/tests/cli/python.rs checks the records).
 """
 
 from croupier import CardSet, durak

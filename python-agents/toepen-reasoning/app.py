@@ -9,7 +9,7 @@
 lower card code. It never knocks, stays when another player knocks, claims no laundry and
 challenges nobody (`toepen.default_answer`).
 
-It plays exactly the games the Rust agent plays (cli/tests/python.rs checks the records).
+It plays exactly the games the Rust agent plays (cli/tests/cli/python.rs checks the records).
 """
 
 from croupier import toepen

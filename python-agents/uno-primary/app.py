@@ -6,7 +6,7 @@ card of the current colour; else a Wild, then a Wild Draw Four, naming a random 
 no card it draws (and plays the drawn card if it may). It stacks at a penalty turn whenever
 it can, never challenges, always catches a forgotten UNO, and always calls UNO.
 
-It plays exactly the games the Rust agent plays (cli/tests/python.rs checks the records).
+It plays exactly the games the Rust agent plays (cli/tests/cli/python.rs checks the records).
 """
 
 from croupier import uno

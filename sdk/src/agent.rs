@@ -116,7 +116,7 @@ pub trait Agent<G: Game>: Sized {
 
 /// A short, stable digest of a value's `Debug` form (64-bit FNV-1a, as hex). The same on the
 /// host and inside the sandbox, so a test can check that what an agent was given equals what
-/// the host sent (tests/digest-agents, cli/tests/contract.rs).
+/// the host sent (tests/digest-agents, cli/tests/cli/contract.rs).
 pub fn debug_digest<T: std::fmt::Debug>(value: &T) -> String {
     let text = format!("{value:?}");
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

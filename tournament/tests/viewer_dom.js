@@ -1,7 +1,7 @@
 // Runs the replay viewer (VIEWER_JS path in argv[2]) against a small fake DOM, with the
 // ReplayDoc JSON read from stdin, and checks what it renders at every step. Run by
-// tournament/tests/replay.rs. The fake DOM has no HTML parser: `innerHTML`, `style` and
-// inline event attributes throw, so a viewer that used them fails here.
+// tournament/tests/tournament/replay.rs. The fake DOM has no HTML parser: `innerHTML`,
+// `style` and inline event attributes throw, so a viewer that used them fails here.
 "use strict";
 const fs = require("fs");
 const vm = require("vm");

@@ -48,7 +48,7 @@ fn sources(game: GameKind, typescript: bool) -> (&'static str, &'static str) {
 }
 
 /// The TypeScript test is the JavaScript one with its two untyped helpers typed (the rest is
-/// inferred), so the two cannot drift apart; cli/tests/js.rs type-checks the result strictly.
+/// inferred), so the two cannot drift apart; cli/tests/cli/js.rs type-checks the result strictly.
 fn typed_test(js: &str) -> String {
     js.replace(
         "function decide(obs, legal) {",

@@ -1,4 +1,4 @@
-// The JavaScript SDK on plain Node: `node --test sdk/js/test/` (cli/tests/js.rs runs it).
+// The JavaScript SDK on plain Node: `node --test sdk/js/test/` (cli/tests/cli/js.rs runs it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Card, CardSet, Local, agentRng } from '../croupier/index.js';

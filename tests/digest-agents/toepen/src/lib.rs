@@ -1,5 +1,5 @@
 //! `toepen/digest`, a test agent: logs a digest of every observation it is given, then plays
-//! a random legal action. `cli/tests/contract.rs` replays the game and compares each digest
+//! a random legal action. `cli/tests/cli/contract.rs` replays the game and compares each digest
 //! with the host's own observation, which checks the WIT contract and the SDK's conversion
 //! field by field, in every contract version.
 

@@ -1,7 +1,7 @@
 //! Hot swap: a changed .wasm plays from the next game on; a broken build is refused and the
 //! previous version keeps playing; the host never restarts.
 
-mod common;
+use crate::common;
 
 use common::{croupier, example_agent, hostile, hostile_as};
 use std::process::Stdio;

@@ -8,14 +8,8 @@
 //! Also the lease rule underneath, at the database level: a worker whose lease expired and
 //! was taken over stores nothing.
 
-#![cfg(unix)]
-
-#[path = "common/arena.rs"]
-mod arena_common;
-mod common;
-#[cfg(unix)]
-#[path = "common/postgres.rs"]
-mod postgres;
+use crate::common::arena as arena_common;
+use crate::common::postgres;
 
 use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, all_matches, assert_nothing_lost, games_of, get, interrupted,

@@ -1,12 +1,18 @@
-//! Shared helpers: the hostile test agent is built once per test binary, through the real
+//! Shared helpers: the hostile test agent is built once per test process, through the real
 //! `croupier build` route.
 
 #![allow(dead_code)]
 
-// Not `arena` and `postgres` (the files beside this one): the five arena test binaries
-// declare them themselves. Declared here, every one of the 17 test binaries compiled them,
-// about 80 s of a release build each (2 s without), most of the CI's build time.
+// One test binary holds every module (main.rs), so each helper is compiled once. When each
+// test file was a binary of its own, every one that declared `arena` compiled it again,
+// about 80 s of a release build each.
+#[cfg(feature = "arena")]
+pub mod arena;
+#[cfg(feature = "arena")]
+pub mod chromium;
 pub mod conformance;
+#[cfg(unix)]
+pub mod postgres;
 pub mod require;
 
 use std::path::{Path, PathBuf};

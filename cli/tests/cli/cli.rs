@@ -1,6 +1,6 @@
 //! The command line end to end: JSON summary, game log, replay, resume after a crash.
 
-mod common;
+use crate::common;
 
 use common::{croupier, hostile_as};
 use serde_json::Value;

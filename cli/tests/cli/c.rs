@@ -9,7 +9,7 @@
 //! count as passed. To skip it on purpose set `CROUPIER_REQUIRE_C=0`; it then says on stderr
 //! that it did not run.
 
-mod common;
+use crate::common;
 
 use common::conformance::assert_twins;
 use common::{croupier, example_agent, repo, test_agents_dir};

@@ -7,7 +7,7 @@
 //! passed. To skip them on purpose set `CROUPIER_REQUIRE_JS=0`; they then say on stderr that
 //! they did not run.
 
-mod common;
+use crate::common;
 
 use common::conformance::assert_twins;
 use common::{croupier, example_agent, hostile_as, repo, test_agents_dir};

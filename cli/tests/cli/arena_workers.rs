@@ -14,14 +14,9 @@
 //! asked for by a name that is not a content hash. And, through the library, that the
 //! scheduler keeps a lease batch waiting for each lease a remote worker may have in flight.
 
-#![cfg(unix)]
-
-#[path = "common/arena.rs"]
-mod arena_common;
-mod common;
-#[cfg(unix)]
-#[path = "common/postgres.rs"]
-mod postgres;
+use crate::common;
+use crate::common::arena as arena_common;
+use crate::common::postgres;
 
 use arena_common::{
     ArenaDir, CRASH_TEAMS, Server, WorkerProc, all_matches, assert_nothing_lost, forged, get,

@@ -1,7 +1,7 @@
 //! docs/rules/uno.md#scenarios: every UNO scenario (U1–U22) as its own test, on states built
 //! directly.
 
-mod common;
+use crate::common;
 
 use croupier_rules::game::Visibility;
 use croupier_rules::uno::*;

@@ -15,11 +15,9 @@
 //! Like `browser.rs`, it FAILS without Debian's `chromium` and `chromium-driver`, unless
 //! `CROUPIER_REQUIRE_BROWSER=0` skips it on purpose.
 
-#[path = "common/arena.rs"]
-mod arena_common;
-#[path = "common/chromium.rs"]
-mod chromium;
-mod common;
+use crate::common;
+use crate::common::arena as arena_common;
+use crate::common::chromium;
 
 use arena_common::{ArenaDir, FORM, Server, browser, submit};
 use chromium::{CHROMEDRIVER, CHROMIUM, SHORT, find, have_browser, js, sign_in, text, wait_js};

@@ -691,7 +691,7 @@ fn seat_tags_follow_the_observation() {
 /// After a deliberate change to what a table shows, rewrite them with
 ///
 /// ```text
-/// CROUPIER_BLESS=1 cargo test -p croupier-tournament --release --test replay pinned
+/// CROUPIER_BLESS=1 cargo test -p croupier-tournament --release --test tournament pinned
 /// ```
 ///
 /// and say in the commit what every table now shows differently.

@@ -9,7 +9,7 @@
 //! against the current build, so this is also the proof that agents built against an older
 //! contract keep loading and playing.
 
-mod common;
+use crate::common;
 
 use common::{croupier, repo, test_agents_dir};
 use croupier_rules::durak::Durak;

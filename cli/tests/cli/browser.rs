@@ -15,11 +15,9 @@
 //! passed. To skip it on purpose, on a machine where they cannot be installed, set
 //! `CROUPIER_REQUIRE_BROWSER=0`; the test then says on stderr that it did not run.
 
-#[path = "common/arena.rs"]
-mod arena_common;
-#[path = "common/chromium.rs"]
-mod chromium;
-mod common;
+use crate::common;
+use crate::common::arena as arena_common;
+use crate::common::chromium;
 
 use arena_common::{ArenaDir, Server, get, submit};
 use chromium::{

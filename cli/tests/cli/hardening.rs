@@ -3,7 +3,7 @@
 //! fixed bug. Hostile files are generated here as raw components (below the SDK) or come
 //! from the hostile guest's modes (`tests/hostile-agent`).
 
-mod common;
+use crate::common;
 
 use common::{croupier, fan_out, hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime;

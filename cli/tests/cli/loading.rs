@@ -2,7 +2,7 @@
 //! errors. Components here are written in WAT so each refusal is tested on exactly the
 //! defect it names.
 
-mod common;
+use crate::common;
 
 use common::{croupier, hostile};
 use croupier_host::Runtime;

@@ -4,9 +4,8 @@
 //! 127.0.0.1, and real HTTP carrying the headers a browser sends (`Origin`,
 //! `Sec-Fetch-Site`, cookies); `browser.rs` does the same forms in headless Chromium.
 
-#[path = "common/arena.rs"]
-mod arena_common;
-mod common;
+use crate::common;
+use crate::common::arena as arena_common;
 
 use arena_common::{
     ArenaDir, FORM, Server, arena_final, browser, cookie_pair, croupier_submit, csrf_after, get,

@@ -1,7 +1,7 @@
 //! docs/rules/toepen.md#scenarios: every Toepen scenario T1–T19 as its own test, on directly built
 //! states.
 
-mod common;
+use crate::common;
 
 use croupier_rules::cards::{Card, CardSet, Seat};
 use croupier_rules::game::{Checkable, Game, Rules, SeatResult, Visibility};

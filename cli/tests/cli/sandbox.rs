@@ -2,7 +2,7 @@
 //! that agent, and the next game, with a well-behaved agent, completes normally. Every game
 //! here is a real Durak game through real sandboxed components.
 
-mod common;
+use crate::common;
 
 use common::{hostile, hostile_as, match_args as args, test_limits};
 use croupier_host::Runtime;

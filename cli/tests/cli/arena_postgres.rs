@@ -6,14 +6,9 @@
 //! FAIL, naming the install command; `CROUPIER_REQUIRE_POSTGRES=0` lets them skip, saying
 //! so on stderr.
 
-#![cfg(unix)]
-
-#[path = "common/arena.rs"]
-mod arena_common;
-mod common;
-#[cfg(unix)]
-#[path = "common/postgres.rs"]
-mod postgres;
+use crate::common;
+use crate::common::arena as arena_common;
+use crate::common::postgres;
 
 use arena_common::{
     ArenaDir, arena_final, get, late_lease_stores_nothing, post, runtime, states_round_trip,

@@ -5,13 +5,9 @@
 //! the same, and `croupier tournament --bosses` says the same offline. On SQLite and on a
 //! real PostgreSQL server.
 
-#![cfg(unix)]
-
-#[path = "common/arena.rs"]
-mod arena_common;
-mod common;
-#[path = "common/postgres.rs"]
-mod postgres;
+use crate::common;
+use crate::common::arena as arena_common;
+use crate::common::postgres;
 
 use arena_common::{ArenaDir, Server, arena_final, board, get, observer, runtime, wait_until};
 use croupier_arena::ratings::{Board, Rules};

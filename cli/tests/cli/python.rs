@@ -6,7 +6,7 @@
 //! To skip it on purpose, on a machine where componentize-py cannot be installed, set
 //! `CROUPIER_REQUIRE_PYTHON=0`; the test then says on stderr that it did not run.
 
-mod common;
+use crate::common;
 
 use common::conformance::assert_twins;
 use common::{croupier, hostile, hostile_as, new_project, repo, test_agents_dir};

@@ -2,7 +2,7 @@
 //! give the unsharded run's table, JSON and log byte for byte; bad sets of parts are refused
 //! naming the part; an interrupted part resumes to the same part.
 
-mod common;
+use crate::common;
 
 use common::croupier;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,8 @@
 //! real uploads through the HTTP API and the form, and real games in the sandbox. Each
 //! security promise of the arena's module docs has its own test here.
 
-#[path = "common/arena.rs"]
-mod arena_common;
-mod common;
+use crate::common;
+use crate::common::arena as arena_common;
 
 use arena_common::{
     ArenaDir, FORM, Server, arena_final, browser, croupier_submit, delete, forged, get, head_only,

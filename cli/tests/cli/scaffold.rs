@@ -1,6 +1,6 @@
 //! `croupier new` makes a crate that builds and plays a match unchanged, from another folder.
 
-mod common;
+use crate::common;
 
 use common::{croupier, hostile_as, new_project};
 

@@ -12,7 +12,7 @@
 //! rewrite them with
 //!
 //! ```text
-//! CROUPIER_BLESS=1 cargo test -p croupier-rules --release --test golden
+//! CROUPIER_BLESS=1 cargo test -p croupier-rules --release --test rules golden::
 //! ```
 //!
 //! and say in the commit why every recorded game changed.
@@ -138,7 +138,7 @@ fn check_game<G: Game>() {
         assert!(
             want == got,
             "{} {}: the recorded game changed ({}): the stream, the deal or a rule changed; \
-             if on purpose, re-bless (see the top of tests/golden.rs)",
+             if on purpose, re-bless (see the top of tests/rules/golden.rs)",
             G::NAME,
             p.name,
             first_difference(&want, &got)

@@ -1,7 +1,7 @@
 //! `croupier play` with scripted input: bad input gets a message and a new prompt, never a
 //! crash, and the game is played to its end.
 
-mod common;
+use crate::common;
 
 use common::{croupier, hostile_as};
 use std::io::Write;

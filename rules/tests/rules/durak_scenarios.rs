@@ -1,7 +1,7 @@
 //! docs/rules/durak.md#scenarios, scenarios D1–D22: each builds the described state with
 //! `Durak::from_setup`, plays the listed actions through `apply` and checks every expected item.
 
-mod common;
+use crate::common;
 
 use croupier_rules::cards::{Card, CardSet, Seat, Suit};
 use croupier_rules::durak::*;
