@@ -186,3 +186,21 @@ impl ArenaConfig {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A memory limit past a 32-bit memory's range (or of zero) is refused by its field, not
+    /// when the engine would reserve it.
+    #[test]
+    fn a_memory_limit_out_of_range_is_refused_by_name() {
+        let path = Path::new("/arenas/course/arena.toml");
+        for mib in [0, 4097] {
+            let mut cfg = ArenaConfig::new(GameKind::Durak, "teams");
+            cfg.limits.memory_mib = mib;
+            let e = cfg.check(path).expect_err("refused").to_string();
+            assert!(e.contains("limits.memory_mib") && e.contains("4096"), "{e}");
+        }
+    }
+}
