@@ -1,15 +1,15 @@
 //! croupier-cli's integration tests: one test binary, one module per file beside this one.
 //!
 //! Each file was a test binary of its own once, and every one linked the whole host
-//! (wasmtime), the arena and the `common` helpers it declared: 18 binaries, about 10
-//! minutes of CPU to rebuild after a change to `common/` (docs/testing.md). One binary
-//! compiles the helpers once and links once. The modules keep the files' names, so a test's
-//! path is what it was (`arena::…`, `loading::…`, `hardening::f01_…`): `cargo nextest run
-//! -E 'test(/^arena::/)'` or `cargo test --release -p croupier-cli --test cli arena::`
-//! runs one file's tests.
+//! (wasmtime) and the arena and compiled the `common` helpers it declared: 20 binaries,
+//! about 10 minutes of CPU to build again after a change to `common/`, a third of that now
+//! (docs/testing.md#one-test-binary-per-crate). The modules keep the files' names, so a
+//! test's path is what it was (`arena::…`, `loading::…`, `hardening::f01_…`): `cargo
+//! nextest run -E 'test(/^arena::/)'` or `cargo test --release -p croupier-cli --test cli
+//! arena::` runs one file's tests. A new file needs its `mod` line here.
 //!
 //! cargo-nextest (scripts/test.sh) runs every test in a process of its own; `cargo test`
-//! runs them as threads of one process, two at a time here (docs/testing.md#one-test-binary-per-crate).
+//! runs them as threads of one process, two at a time here.
 
 mod common;
 
