@@ -186,7 +186,7 @@ pub struct LimitFlags {
     #[arg(long, value_name = "MS")]
     pub millis: Option<u32>,
     /// Memory per agent instance, in MiB (at most 4096, a 32-bit memory's whole range).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=i64::from(Limits::MAX_MEMORY_MIB)))]
     pub memory: Option<u32>,
     /// Log bytes per agent per game (each line also costs 16 bytes).
     #[arg(long, value_name = "BYTES")]
